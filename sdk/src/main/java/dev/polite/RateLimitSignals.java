@@ -1,0 +1,358 @@
+package dev.polite;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.OptionalLong;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What one response says about the caller's rate limit, normalised across header dialects.
+ *
+ * <p>The headline fields ({@link #limit()}, {@link #remaining()}, {@link #reset()},
+ * {@link #window()}, {@link #policyName()}, {@link #quotaUnit()}) describe the policy that governs
+ * pacing, the most restrictive request quota when a server reports several; {@link #policies()}
+ * lists every policy the response carried. Durations are measured from the response (absolute
+ * times were converted against its {@code Date} header), are never negative, and are rounded up.
+ * Parsers drop malformed values rather than throw, so an absent value means "not said or not
+ * understood".
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * <pre>{@code
+ * Duration wait = signals.retryAfter();   // null when the server named no delay
+ * }</pre>
+ */
+public final class RateLimitSignals {
+  /** The dialect name of a response that carried no rate-limit signal at all. */
+  public static final String NO_DIALECT = "none";
+
+  private static final RateLimitSignals NONE = builder().build();
+
+  private final @Nullable Duration retryAfter;
+  private final long limit;
+  private final long remaining;
+  private final @Nullable Duration reset;
+  private final @Nullable Duration window;
+  private final @Nullable String policyName;
+  private final @Nullable String quotaUnit;
+  private final List<RateLimitPolicy> policies;
+  private final boolean rejection;
+  private final @Nullable Boolean shouldRetry;
+  private final boolean anomalous;
+  private final String dialect;
+
+  private RateLimitSignals(Builder b) {
+    this.retryAfter = b.retryAfter;
+    this.limit = b.limit;
+    this.remaining = b.remaining;
+    this.reset = b.reset;
+    this.window = b.window;
+    this.policyName = b.policyName;
+    this.quotaUnit = b.quotaUnit;
+    this.policies = List.copyOf(b.policies);
+    this.rejection = b.rejection;
+    this.shouldRetry = b.shouldRetry;
+    this.anomalous = b.anomalous;
+    this.dialect = b.dialect;
+  }
+
+  /** Signals that say nothing: no delay, no limit, not a rejection. */
+  public static RateLimitSignals none() {
+    return NONE;
+  }
+
+  /**
+   * Starts a set of signals; parsers and custom dialects use it.
+   *
+   * <pre>{@code RateLimitSignals.builder().retryAfter(Duration.ofSeconds(2)).rejection(true).build()}</pre>
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The delay the server asked for before the next call (Retry-After and its kin). */
+  public @Nullable Duration retryAfter() {
+    return retryAfter;
+  }
+
+  /** The governing policy's quota, when known. */
+  public OptionalLong limit() {
+    return limit < 0 ? OptionalLong.empty() : OptionalLong.of(limit);
+  }
+
+  /** What is left of the governing policy's quota, when known. */
+  public OptionalLong remaining() {
+    return remaining < 0 ? OptionalLong.empty() : OptionalLong.of(remaining);
+  }
+
+  /** Time until the governing policy's quota is restored, measured from the response. */
+  public @Nullable Duration reset() {
+    return reset;
+  }
+
+  /** The governing policy's window, when known. */
+  public @Nullable Duration window() {
+    return window;
+  }
+
+  /** The governing policy's name, when the server named it. */
+  public @Nullable String policyName() {
+    return policyName;
+  }
+
+  /** The governing policy's quota unit, when the server named it. */
+  public @Nullable String quotaUnit() {
+    return quotaUnit;
+  }
+
+  /** Every policy the response reported, in the order it reported them. */
+  public List<RateLimitPolicy> policies() {
+    return policies;
+  }
+
+  /**
+   * Whether the response is a rate-limit rejection: a 429, or a 403 that reports an exhausted
+   * quota (as GitHub sends).
+   */
+  public boolean isRejection() {
+    return rejection;
+  }
+
+  /**
+   * The server's explicit word on retrying ({@code Stripe-Should-Retry}, {@code x-should-retry}):
+   * {@code null} when it said nothing.
+   */
+  public @Nullable Boolean shouldRetry() {
+    return shouldRetry;
+  }
+
+  /**
+   * Whether some value was out of range and was clamped or ignored (a Retry-After over a year,
+   * several values for a singleton field).
+   */
+  public boolean isAnomalous() {
+    return anomalous;
+  }
+
+  /** The dialect the signals were read in, or {@link #NO_DIALECT}. */
+  public String dialect() {
+    return dialect;
+  }
+
+  /**
+   * Whether the server advertised a request rate: a request quota with its window, from which
+   * a pace of {@code limit / window} follows.
+   */
+  public boolean advertisesRate() {
+    return limit > 0 && window != null && !window.isZero() && countsRequests();
+  }
+
+  /** The advertised request rate per second, or {@code NaN} when {@link #advertisesRate()} is false. */
+  public double advertisedRatePerSecond() {
+    return advertisesRate() ? limit / (window.toNanos() / 1e9) : Double.NaN;
+  }
+
+  /** Whether the governing quota counts requests (rather than tokens or bytes). */
+  public boolean countsRequests() {
+    return quotaUnit == null || RateLimitPolicy.REQUESTS.equals(quotaUnit) || "request".equals(quotaUnit);
+  }
+
+  /** Whether the response carried any signal at all. */
+  public boolean isEmpty() {
+    return retryAfter == null && limit < 0 && remaining < 0 && reset == null && window == null
+        && policies.isEmpty() && shouldRetry == null && !rejection;
+  }
+
+  /** A builder seeded with these signals. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.retryAfter = retryAfter;
+    b.limit = limit;
+    b.remaining = remaining;
+    b.reset = reset;
+    b.window = window;
+    b.policyName = policyName;
+    b.quotaUnit = quotaUnit;
+    b.policies.addAll(policies);
+    b.rejection = rejection;
+    b.shouldRetry = shouldRetry;
+    b.anomalous = anomalous;
+    b.dialect = dialect;
+    return b;
+  }
+
+  @Override
+  public boolean equals(@Nullable Object o) {
+    if (!(o instanceof RateLimitSignals)) {
+      return false;
+    }
+    RateLimitSignals s = (RateLimitSignals) o;
+    return limit == s.limit
+        && remaining == s.remaining
+        && rejection == s.rejection
+        && anomalous == s.anomalous
+        && Objects.equals(retryAfter, s.retryAfter)
+        && Objects.equals(reset, s.reset)
+        && Objects.equals(window, s.window)
+        && Objects.equals(policyName, s.policyName)
+        && Objects.equals(quotaUnit, s.quotaUnit)
+        && policies.equals(s.policies)
+        && Objects.equals(shouldRetry, s.shouldRetry)
+        && dialect.equals(s.dialect);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(retryAfter, limit, remaining, reset, window, policyName, quotaUnit,
+        policies, rejection, shouldRetry, anomalous, dialect);
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder s = new StringBuilder("RateLimitSignals{").append(dialect);
+    if (rejection) s.append(" rejection");
+    if (retryAfter != null) s.append(" retryAfter=").append(retryAfter);
+    if (limit >= 0) s.append(" limit=").append(limit);
+    if (remaining >= 0) s.append(" remaining=").append(remaining);
+    if (reset != null) s.append(" reset=").append(reset);
+    if (window != null) s.append(" window=").append(window);
+    if (policyName != null) s.append(" policy=").append(policyName);
+    if (quotaUnit != null) s.append(" unit=").append(quotaUnit);
+    if (shouldRetry != null) s.append(" shouldRetry=").append(shouldRetry);
+    if (anomalous) s.append(" anomalous");
+    if (policies.size() > 1) s.append(" policies=").append(policies.size());
+    return s.append('}').toString();
+  }
+
+  /**
+   * Builds {@link RateLimitSignals}. Setters reject values no parser should produce (negative
+   * counts and durations), so a parser validates before it sets. Not thread-safe.
+   */
+  public static final class Builder {
+    private @Nullable Duration retryAfter;
+    private long limit = -1;
+    private long remaining = -1;
+    private @Nullable Duration reset;
+    private @Nullable Duration window;
+    private @Nullable String policyName;
+    private @Nullable String quotaUnit;
+    private final List<RateLimitPolicy> policies = new ArrayList<>(2);
+    private boolean rejection;
+    private @Nullable Boolean shouldRetry;
+    private boolean anomalous;
+    private String dialect = NO_DIALECT;
+
+    private Builder() {}
+
+    /** The delay the server asked for; {@code null} clears it. */
+    public Builder retryAfter(@Nullable Duration retryAfter) {
+      this.retryAfter = nonNegative(retryAfter, "retryAfter");
+      return this;
+    }
+
+    /** The governing quota; -1 clears it. */
+    public Builder limit(long limit) {
+      this.limit = atLeastMinusOne(limit, "limit");
+      return this;
+    }
+
+    /** What is left of the governing quota; -1 clears it. */
+    public Builder remaining(long remaining) {
+      this.remaining = atLeastMinusOne(remaining, "remaining");
+      return this;
+    }
+
+    /** Time until the governing quota is restored; {@code null} clears it. */
+    public Builder reset(@Nullable Duration reset) {
+      this.reset = nonNegative(reset, "reset");
+      return this;
+    }
+
+    /** The governing window; {@code null} clears it. */
+    public Builder window(@Nullable Duration window) {
+      this.window = nonNegative(window, "window");
+      return this;
+    }
+
+    /** The governing policy's name. */
+    public Builder policyName(@Nullable String policyName) {
+      this.policyName = policyName;
+      return this;
+    }
+
+    /** The governing policy's quota unit. */
+    public Builder quotaUnit(@Nullable String quotaUnit) {
+      this.quotaUnit = quotaUnit;
+      return this;
+    }
+
+    /** Adds one reported policy. */
+    public Builder addPolicy(RateLimitPolicy policy) {
+      policies.add(Objects.requireNonNull(policy, "policy"));
+      return this;
+    }
+
+    /** Replaces the reported policies. */
+    public Builder policies(List<RateLimitPolicy> policies) {
+      this.policies.clear();
+      this.policies.addAll(policies);
+      return this;
+    }
+
+    /** Copies the headline fields from {@code policy}, making it the governing one. */
+    public Builder governedBy(RateLimitPolicy policy) {
+      limit = policy.quota().orElse(-1);
+      remaining = policy.remaining().orElse(-1);
+      reset = policy.reset();
+      window = policy.window();
+      policyName = policy.name().isEmpty() ? null : policy.name();
+      quotaUnit = policy.unit();
+      return this;
+    }
+
+    /** Whether the response is a rate-limit rejection. */
+    public Builder rejection(boolean rejection) {
+      this.rejection = rejection;
+      return this;
+    }
+
+    /** The server's explicit retry verdict; {@code null} when it gave none. */
+    public Builder shouldRetry(@Nullable Boolean shouldRetry) {
+      this.shouldRetry = shouldRetry;
+      return this;
+    }
+
+    /** Marks that some value was clamped or ignored. */
+    public Builder anomalous(boolean anomalous) {
+      this.anomalous = anomalous;
+      return this;
+    }
+
+    /** The dialect's name. */
+    public Builder dialect(String dialect) {
+      this.dialect = Objects.requireNonNull(dialect, "dialect");
+      return this;
+    }
+
+    /** The immutable signals. */
+    public RateLimitSignals build() {
+      return new RateLimitSignals(this);
+    }
+
+    private static @Nullable Duration nonNegative(@Nullable Duration d, String name) {
+      if (d != null && d.isNegative()) {
+        throw new IllegalArgumentException(name + " must not be negative: " + d);
+      }
+      return d;
+    }
+
+    private static long atLeastMinusOne(long v, String name) {
+      if (v < -1) {
+        throw new IllegalArgumentException(name + " must be >= 0 (or -1 for unknown): " + v);
+      }
+      return v;
+    }
+  }
+}
