@@ -1,0 +1,432 @@
+package dev.polite;
+
+import dev.failsafe.Execution;
+import dev.polite.internal.Attempt;
+import dev.polite.internal.KeyConfig;
+import dev.polite.internal.KeyState;
+import dev.polite.internal.KeyStates;
+import dev.polite.internal.Patience;
+import dev.polite.internal.RetryRules;
+import dev.polite.internal.SafeListener;
+import dev.polite.internal.headers.RateLimitHeaders;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.ToDoubleFunction;
+import java.util.random.RandomGenerator;
+import okhttp3.Interceptor;
+import okhttp3.Request;
+import okhttp3.Response;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Makes an OkHttp client a polite caller of rate-limited APIs: it paces calls per key, learns
+ * each key's limit from the server's headers, pauses a key the server asked to wait, and retries
+ * what is safe to retry, never sooner than the server asked.
+ *
+ * <pre>{@code
+ * OkHttpClient client = new OkHttpClient.Builder()
+ *     .addInterceptor(PoliteInterceptor.create())
+ *     .build();
+ * }</pre>
+ *
+ * <h2>The request path</h2>
+ * <ol>
+ *   <li>The key function names the limit the request counts against (scheme, host and port by
+ *       default) and the cost function its cost (1, or a {@link RequestCost} tag).
+ *   <li>The call waits for permission: past the key's pause, through its gate (one call in flight
+ *       until the key's first answer, and while probing after a rejection), and for its tokens.
+ *   <li>It proceeds; the answer's rate-limit headers, in any dialect polite reads, update the
+ *       key: an advertised {@code quota / window} becomes its pace, the remaining count resets its
+ *       tokens, a spent quota or a Retry-After pauses it. A key whose server advertises nothing
+ *       discovers a pace from its rejections ({@link Aimd} by default).
+ *   <li>A retryable failure is retried after the server's delay plus jitter, or after capped
+ *       exponential backoff with full jitter, within the attempts, the key's retry budget, the
+ *       max wait and the call's timeout. Each retry is paced like a first attempt.
+ *   <li>Giving up returns the last answer untouched, or throws {@link RateLimitedException} for
+ *       a rate-limit rejection when {@link Builder#throwWhenRateLimited} is set. A call that
+ *       cannot even be sent in time throws {@link RateLimitedException} at once, without sleeping.
+ * </ol>
+ *
+ * <h2>Threads</h2>
+ * Thread-safe: share one interceptor (and one client) across threads, as OkHttp recommends;
+ * keys are shared by every call through it. Waiting blocks the calling thread, or a dispatcher
+ * thread for {@code enqueue}d calls, so size the dispatcher for the waits you allow. A wait ends
+ * within a few milliseconds of the call being cancelled or the thread interrupted, with an
+ * {@link java.io.InterruptedIOException}. Only {@link IOException}s leave the interceptor, and
+ * every answer it does not return is closed.
+ *
+ * <p>Add it as an application interceptor ({@code addInterceptor}), so that it sees each call once
+ * and its retries go through OkHttp's whole chain.
+ */
+public final class PoliteInterceptor implements Interceptor {
+  private final Builder config;
+  private final KeyStates keys;
+  private final RetryRules retryRules;
+  private final RateLimitHeaders headers;
+  private final PoliteListener listener;
+
+  private PoliteInterceptor(Builder b) {
+    this.config = b.copy();
+    this.listener = SafeListener.of(b.listener);
+    this.keys = new KeyStates(new KeyConfig(b.ticker, listener, b.rateController, b.startingRate,
+        b.startingBurst, b.cautiousStart, b.retryBudgetTokens, b.retryBudgetRatio), b.maxKeys);
+    this.retryRules = new RetryRules(b.maxAttempts, b.baseDelay, b.maxDelay, b.random);
+    this.headers = RateLimitHeaders.standard();
+  }
+
+  /**
+   * An interceptor with every default: told nothing about the server.
+   *
+   * <pre>{@code new OkHttpClient.Builder().addInterceptor(PoliteInterceptor.create()).build()}</pre>
+   */
+  public static PoliteInterceptor create() {
+    return builder().build();
+  }
+
+  /**
+   * Starts a configuration; every option has a default (see the README's reference).
+   *
+   * <pre>{@code PoliteInterceptor.builder().maxWait(Duration.ofSeconds(10)).build()}</pre>
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding this interceptor's configuration, to derive another (with fresh keys). */
+  public Builder toBuilder() {
+    return config.copy();
+  }
+
+  @Override
+  public Response intercept(Chain chain) throws IOException {
+    Request request = chain.request();
+    String key = Objects.requireNonNull(config.key.keyOf(request), "key function returned null");
+    double cost = config.cost.applyAsDouble(request);
+    KeyState state = keys.get(key);
+    long now = config.ticker.read();
+    Patience patience = new Patience(config.ticker, config.sleeper, chain.call(),
+        Patience.deadlineOf(chain.call(), now), config.maxWait.toNanos());
+    Execution<Attempt> execution = Execution.of(retryRules.policy());
+    while (true) {
+      long sentAt = state.acquire(cost, patience);
+      Attempt attempt = attempt(chain, request, state, sentAt);
+      execution.recordResult(attempt);
+      if (execution.isComplete()) {
+        countForBudget(state, attempt);
+        GiveUpReason reason = !attempt.retryable() ? null
+            : Boolean.FALSE.equals(attempt.signals().shouldRetry()) ? GiveUpReason.SERVER_SAID_NO
+            : GiveUpReason.ATTEMPTS_EXHAUSTED;
+        return finish(state, attempt, reason, Duration.ZERO);
+      }
+      if (!state.retryBudget().onFailureMayRetry()) {
+        return finish(state, attempt, GiveUpReason.BUDGET_EXHAUSTED, Duration.ZERO);
+      }
+      Duration delay = execution.getDelay();
+      long at = config.ticker.read();
+      long needed = Math.max(delay.toNanos(), state.waitEstimate(cost, at));
+      if (!patience.allows(needed, at)) {
+        return finish(state, attempt, GiveUpReason.WAIT_TOO_LONG, Duration.ofNanos(needed));
+      }
+      listener.retryScheduled(key, execution.getAttemptCount(), delay);
+      closeQuietly(attempt);
+      patience.sleep(delay.toNanos());
+    }
+  }
+
+  private Attempt attempt(Chain chain, Request request, KeyState state, long sentAt)
+      throws IOException {
+    Response response;
+    try {
+      response = chain.proceed(request);
+    } catch (IOException e) {
+      state.onFailure();
+      Attempt failed = retryRules.judge(request, e, chain.call().isCanceled());
+      if (!failed.retryable()) {
+        throw e;
+      }
+      return failed;
+    } catch (RuntimeException | Error e) {
+      state.onFailure();
+      throw e;
+    }
+    RateLimitSignals signals;
+    try {
+      signals = learnable(response)
+          ? headers.parse(response.code(), response.headers(), config.wallClock.millis())
+          : RateLimitSignals.none();
+    } catch (RuntimeException e) {
+      signals = RateLimitSignals.none(); // the parser promises not to throw; never trust it to
+    }
+    state.onAnswer(response.code(), signals, sentAt);
+    return retryRules.judge(request, response, signals);
+  }
+
+  /** Answers from OkHttp's cache say nothing about the server's budget now. */
+  private static boolean learnable(Response response) {
+    return response.networkResponse() != null || response.cacheResponse() == null;
+  }
+
+  private void countForBudget(KeyState state, Attempt attempt) {
+    if (!attempt.retryable()) {
+      state.retryBudget().onSuccess();
+    } else {
+      state.retryBudget().onFailureMayRetry();
+    }
+  }
+
+  private Response finish(KeyState state, Attempt attempt, @Nullable GiveUpReason reason,
+      Duration requested) throws IOException {
+    if (reason != null) {
+      Duration asked = requested.isZero() && attempt.signals().retryAfter() != null
+          ? attempt.signals().retryAfter() : requested;
+      listener.gaveUp(state.key(), reason, asked);
+    }
+    if (attempt.failure() != null) {
+      throw attempt.failure();
+    }
+    Response response = Objects.requireNonNull(attempt.response());
+    if (reason != null && attempt.rateLimited() && config.throwWhenRateLimited) {
+      response.close();
+      Duration asked = attempt.signals().retryAfter();
+      throw new RateLimitedException(state.key(), asked != null ? asked : requested,
+          attempt.signals(), "polite: " + state.key() + " answered " + response.code()
+          + " and polite gave up (" + reason + ")");
+    }
+    return response;
+  }
+
+  private static void closeQuietly(Attempt attempt) {
+    if (attempt.response() != null) {
+      attempt.response().close();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "PoliteInterceptor{" + config + '}';
+  }
+
+  /**
+   * Configures a {@link PoliteInterceptor}; each setter validates its argument and names it
+   * when it refuses. Not thread-safe; the interceptor it builds is.
+   *
+   * <pre>{@code
+   * PoliteInterceptor polite = PoliteInterceptor.builder()
+   *     .key(RateLimitKey.header("X-Api-Key"))
+   *     .maxAttempts(5)
+   *     .build();
+   * }</pre>
+   */
+  public static final class Builder {
+    private RateLimitKey key = RateLimitKey.host();
+    private ToDoubleFunction<Request> cost = RequestCost::of;
+    private double startingRate = Double.POSITIVE_INFINITY;
+    private double startingBurst = 1;
+    private boolean cautiousStart = true;
+    private RateController.Factory rateController = Aimd.defaults();
+    private int maxAttempts = 4;
+    private Duration baseDelay = Duration.ofMillis(500);
+    private Duration maxDelay = Duration.ofSeconds(30);
+    private double retryBudgetTokens = 10;
+    private double retryBudgetRatio = 0.1;
+    private Duration maxWait = Duration.ofSeconds(60);
+    private boolean throwWhenRateLimited;
+    private PoliteListener listener = PoliteListener.none();
+    private int maxKeys = 10_000;
+    private Ticker ticker = Ticker.system();
+    private Sleeper sleeper = Sleeper.system();
+    private WallClock wallClock = WallClock.system();
+    private @Nullable RandomGenerator random;
+
+    private Builder() {}
+
+    /** What a request counts against. Default {@link RateLimitKey#host()}. */
+    public Builder key(RateLimitKey key) {
+      this.key = Objects.requireNonNull(key, "key");
+      return this;
+    }
+
+    /**
+     * What a request costs, in the units of its key's budget; must answer a positive finite
+     * number. Default {@link RequestCost#of(Request)}: the request's tag, or 1.
+     */
+    public Builder cost(ToDoubleFunction<Request> cost) {
+      this.cost = Objects.requireNonNull(cost, "cost");
+      return this;
+    }
+
+    /**
+     * A pace for every key before its server says anything, in requests per second. Default:
+     * none (unlimited until learned). The server's advertised rate replaces it.
+     */
+    public Builder startingRate(double requestsPerSecond) {
+      if (!(requestsPerSecond > 0)) {
+        throw new IllegalArgumentException("startingRate must be positive: " + requestsPerSecond);
+      }
+      this.startingRate = requestsPerSecond;
+      return this;
+    }
+
+    /** The burst of the starting pace: how many calls may go at once. Default 1. */
+    public Builder startingBurst(double calls) {
+      if (!(calls >= 1) || Double.isInfinite(calls)) {
+        throw new IllegalArgumentException("startingBurst must be at least 1 and finite: " + calls);
+      }
+      this.startingBurst = calls;
+      return this;
+    }
+
+    /**
+     * Whether a key lets only one call be in flight until its first answer, so that a burst of
+     * first calls cannot blow through a limit nobody has seen yet. Default true.
+     */
+    public Builder cautiousStart(boolean cautiousStart) {
+      this.cautiousStart = cautiousStart;
+      return this;
+    }
+
+    /** Discovers a pace for keys whose servers advertise none. Default {@link Aimd#defaults()}. */
+    public Builder rateController(RateController.Factory rateController) {
+      this.rateController = Objects.requireNonNull(rateController, "rateController");
+      return this;
+    }
+
+    /** Attempts in all, the first included; 1 turns retries off. Default 4. */
+    public Builder maxAttempts(int maxAttempts) {
+      if (maxAttempts < 1) {
+        throw new IllegalArgumentException("maxAttempts must be at least 1: " + maxAttempts);
+      }
+      this.maxAttempts = maxAttempts;
+      return this;
+    }
+
+    /**
+     * The backoff: the first retry's ceiling when the server named no delay, doubling per
+     * attempt up to {@code cap}. Defaults 500 ms and 30 s.
+     */
+    public Builder backoff(Duration base, Duration cap) {
+      if (base.isNegative() || base.isZero()) {
+        throw new IllegalArgumentException("backoff base must be positive: " + base);
+      }
+      if (cap.compareTo(base) < 0) {
+        throw new IllegalArgumentException("backoff cap must be at least the base: " + cap);
+      }
+      this.baseDelay = base;
+      this.maxDelay = cap;
+      return this;
+    }
+
+    /**
+     * The retry budget per key (gRPC retry throttling): retries spend tokens, successes earn
+     * {@code tokenRatio} back, and no retry is made at or below half of {@code maxTokens}.
+     * Defaults 10 and 0.1.
+     */
+    public Builder retryBudget(double maxTokens, double tokenRatio) {
+      if (!(maxTokens > 0 && maxTokens <= 1000)) {
+        throw new IllegalArgumentException("retryBudget maxTokens must be in (0, 1000]: " + maxTokens);
+      }
+      if (!(tokenRatio > 0) || Double.isInfinite(tokenRatio)) {
+        throw new IllegalArgumentException("retryBudget tokenRatio must be positive: " + tokenRatio);
+      }
+      this.retryBudgetTokens = maxTokens;
+      this.retryBudgetRatio = tokenRatio;
+      return this;
+    }
+
+    /**
+     * The most time polite adds to one call in all, waiting for its pace, a pause or a retry.
+     * A wait that would exceed it, or the call's own timeout, is not begun. Default 60 s.
+     */
+    public Builder maxWait(Duration maxWait) {
+      if (maxWait.isNegative()) {
+        throw new IllegalArgumentException("maxWait must not be negative: " + maxWait);
+      }
+      this.maxWait = maxWait;
+      return this;
+    }
+
+    /**
+     * Whether giving up on a rate-limit rejection throws {@link RateLimitedException} (true) or
+     * returns the rejection as it came (false, the default).
+     */
+    public Builder throwWhenRateLimited(boolean throwWhenRateLimited) {
+      this.throwWhenRateLimited = throwWhenRateLimited;
+      return this;
+    }
+
+    /** Hears what polite does. Default: nothing hears. */
+    public Builder listener(PoliteListener listener) {
+      this.listener = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
+
+    /** The most keys remembered; idle ones are forgotten past it. Default 10,000. */
+    public Builder maxKeys(int maxKeys) {
+      if (maxKeys < 1) {
+        throw new IllegalArgumentException("maxKeys must be at least 1: " + maxKeys);
+      }
+      this.maxKeys = maxKeys;
+      return this;
+    }
+
+    /** The clock polite reads and sleeps on; tests pass a fake. Default the system's. */
+    public Builder clock(Ticker ticker, Sleeper sleeper) {
+      this.ticker = Objects.requireNonNull(ticker, "ticker");
+      this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+      return this;
+    }
+
+    /** The calendar clock, for server dates when a response has no Date. Default the system's. */
+    public Builder wallClock(WallClock wallClock) {
+      this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
+      return this;
+    }
+
+    /** The jitter's source of randomness; tests pass a seeded one. Default per-thread random. */
+    public Builder random(RandomGenerator random) {
+      this.random = Objects.requireNonNull(random, "random");
+      return this;
+    }
+
+    /** The interceptor; each has its own keys. */
+    public PoliteInterceptor build() {
+      if (startingBurst > 1 && Double.isInfinite(startingRate)) {
+        throw new IllegalStateException("startingBurst needs a startingRate");
+      }
+      return new PoliteInterceptor(this);
+    }
+
+    Builder copy() {
+      Builder b = new Builder();
+      b.key = key;
+      b.cost = cost;
+      b.startingRate = startingRate;
+      b.startingBurst = startingBurst;
+      b.cautiousStart = cautiousStart;
+      b.rateController = rateController;
+      b.maxAttempts = maxAttempts;
+      b.baseDelay = baseDelay;
+      b.maxDelay = maxDelay;
+      b.retryBudgetTokens = retryBudgetTokens;
+      b.retryBudgetRatio = retryBudgetRatio;
+      b.maxWait = maxWait;
+      b.throwWhenRateLimited = throwWhenRateLimited;
+      b.listener = listener;
+      b.maxKeys = maxKeys;
+      b.ticker = ticker;
+      b.sleeper = sleeper;
+      b.wallClock = wallClock;
+      b.random = random;
+      return b;
+    }
+
+    @Override
+    public String toString() {
+      return "maxAttempts=" + maxAttempts + " backoff=" + baseDelay + ".." + maxDelay
+          + " maxWait=" + maxWait + " budget=" + retryBudgetTokens + "/" + retryBudgetRatio
+          + " cautiousStart=" + cautiousStart + " controller=" + rateController
+          + (Double.isInfinite(startingRate) ? "" : " startingRate=" + startingRate + " burst=" + startingBurst);
+    }
+  }
+}

@@ -1,0 +1,40 @@
+package dev.polite;
+
+/**
+ * Discovers a key's pace when its server advertises none: told of each answer, it says how
+ * many requests per second the key may send. One controller serves one key.
+ *
+ * <p>polite consults a controller only while the server has not advertised a rate; an
+ * advertised rate always wins. A controller need not be thread-safe: polite calls it under the
+ * key's lock. Times are {@link Ticker} nanoseconds.
+ *
+ * <pre>{@code
+ * PoliteInterceptor.builder().rateController(Aimd.builder().decreaseFactor(0.5).build())
+ * }</pre>
+ */
+public interface RateController {
+  /** Requests per second the key may send now; {@link Double#POSITIVE_INFINITY} for no limit. */
+  double rate();
+
+  /**
+   * An answer that was not a rate-limit rejection.
+   *
+   * @param measuredSendRate the key's recent send rate, requests per second
+   */
+  void onSuccess(long nowNanos, double measuredSendRate);
+
+  /**
+   * A rate-limit rejection of a request sent after the controller's last cut (rejections of
+   * requests already on the wire when it cut are not reported again).
+   *
+   * @param measuredSendRate the key's recent send rate, requests per second
+   */
+  void onRejection(long nowNanos, double measuredSendRate);
+
+  /** Makes one controller per key. Implementations must be thread-safe. */
+  @FunctionalInterface
+  interface Factory {
+    /** A new controller for a key nobody has heard from yet. */
+    RateController create();
+  }
+}

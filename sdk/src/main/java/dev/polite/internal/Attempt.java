@@ -1,0 +1,26 @@
+package dev.polite.internal;
+
+import dev.polite.RateLimitSignals;
+import java.io.IOException;
+import okhttp3.Response;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The outcome of one attempt, as the retry policy judges it: an answer with its signals, or the
+ * I/O error that took its place.
+ *
+ * @param response the answer, or null when {@code failure} is set
+ * @param failure the I/O error, or null when {@code response} is set
+ * @param retryable whether the retry rules would try again
+ */
+public record Attempt(
+    @Nullable Response response,
+    @Nullable IOException failure,
+    RateLimitSignals signals,
+    boolean retryable) {
+
+  /** Whether the answer is a rate-limit rejection. */
+  public boolean rateLimited() {
+    return response != null && signals.isRejection();
+  }
+}

@@ -1,0 +1,60 @@
+package dev.polite.internal;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The keys one interceptor knows, bounded: past {@code maxKeys}, idle keys (none of their calls
+ * in flight) are forgotten, least recently used first, down to nine tenths of the bound, so the
+ * sweep's cost is spread over many new keys. A forgotten key starts again as a new one.
+ *
+ * <p>Thread-safe; lookups of known keys take no lock.
+ */
+public final class KeyStates {
+  private final ConcurrentHashMap<String, KeyState> states = new ConcurrentHashMap<>();
+  private final KeyConfig config;
+  private final int maxKeys;
+
+  public KeyStates(KeyConfig config, int maxKeys) {
+    this.config = config;
+    this.maxKeys = maxKeys;
+  }
+
+  /** The state of {@code key}, made on first use. */
+  public KeyState get(String key) {
+    KeyState state = states.get(key);
+    if (state != null) {
+      return state;
+    }
+    state = states.computeIfAbsent(key, k -> new KeyState(k, config, config.ticker().read()));
+    if (states.size() > maxKeys) {
+      evictIdle();
+    }
+    return state;
+  }
+
+  /** How many keys are held. */
+  public int size() {
+    return states.size();
+  }
+
+  private synchronized void evictIdle() {
+    if (states.size() <= maxKeys) {
+      return;
+    }
+    List<KeyState> idle = new ArrayList<>();
+    for (KeyState s : states.values()) {
+      if (s.isIdle()) {
+        idle.add(s);
+      }
+    }
+    idle.sort(Comparator.comparingLong(KeyState::lastUsed));
+    int excess = states.size() - maxKeys * 9 / 10;
+    for (int i = 0; i < idle.size() && i < excess; i++) {
+      KeyState s = idle.get(i);
+      states.remove(s.key(), s);
+    }
+  }
+}

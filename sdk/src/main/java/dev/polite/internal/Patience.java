@@ -1,0 +1,128 @@
+package dev.polite.internal;
+
+import dev.polite.Sleeper;
+import dev.polite.Ticker;
+import java.io.InterruptedIOException;
+import okhttp3.Call;
+
+/**
+ * How long one call is still willing to wait, and the only place it waits.
+ *
+ * <p>Two limits apply: the interceptor's max wait, a total over every wait of the call (so polite
+ * adds at most that much delay to a call, whatever it retries), and the call's own deadline from
+ * OkHttp's call timeout. A wait that would cross either is refused up front rather than slept
+ * and then abandoned. Waits end early when the call is cancelled or the thread interrupted, with
+ * an {@link InterruptedIOException} as OkHttp itself throws.
+ *
+ * <p>Confined to the calling thread.
+ */
+public final class Patience {
+  private static final long SIGNAL_POLL_MILLIS = Sleeper.POLL_MILLIS;
+
+  private final Ticker ticker;
+  private final Sleeper sleeper;
+  private final Call call;
+  private final long deadline;
+  private long waitLeft;
+  private long waited;
+
+  /**
+   * @param deadline the call's deadline in ticker nanos, or {@link Long#MAX_VALUE} for none
+   * @param maxWaitNanos the most this call may wait in all
+   */
+  public Patience(Ticker ticker, Sleeper sleeper, Call call, long deadline, long maxWaitNanos) {
+    this.ticker = ticker;
+    this.sleeper = sleeper;
+    this.call = call;
+    this.deadline = deadline;
+    this.waitLeft = maxWaitNanos;
+  }
+
+  /** Whether a wait of {@code nanos} starting {@code now} fits both limits. */
+  public boolean allows(long nanos, long now) {
+    return nanos <= waitLeft && nanos <= deadline - now;
+  }
+
+  /** Nanoseconds this call has spent waiting so far. */
+  public long waited() {
+    return waited;
+  }
+
+  /** Sleeps for {@code nanos} (which the caller checked with {@link #allows}). */
+  public void sleep(long nanos) throws InterruptedIOException {
+    long start = ticker.read();
+    try {
+      sleeper.sleep(nanos, call::isCanceled);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw interrupted();
+    } finally {
+      account(start);
+    }
+    checkNotCanceled();
+  }
+
+  /**
+   * Waits on {@code monitor}, which the caller holds, until it is notified or a short poll
+   * passes; the caller re-checks its condition. Ends the call's wait when it is cancelled, its
+   * thread interrupted or its patience spent.
+   *
+   * @return false when patience ran out, so the caller should give up
+   */
+  public boolean awaitSignal(Object monitor) throws InterruptedIOException {
+    checkNotCanceled();
+    long start = ticker.read();
+    if (waitLeft <= 0 || deadline - start <= 0) {
+      return false;
+    }
+    try {
+      monitor.wait(SIGNAL_POLL_MILLIS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw interrupted();
+    } finally {
+      account(start);
+    }
+    checkNotCanceled();
+    return true;
+  }
+
+  /** Throws if the call was cancelled or the thread interrupted. */
+  public void checkNotCanceled() throws InterruptedIOException {
+    if (call.isCanceled()) {
+      throw new InterruptedIOException("Canceled");
+    }
+    if (Thread.currentThread().isInterrupted()) {
+      throw interrupted();
+    }
+  }
+
+  private void account(long start) {
+    long spent = Math.max(0, ticker.read() - start);
+    waited += spent;
+    waitLeft -= spent;
+  }
+
+  private static InterruptedIOException interrupted() {
+    return new InterruptedIOException("interrupted");
+  }
+
+  /** The call's deadline from its OkHttp timeout, in ticker nanos, or {@link Long#MAX_VALUE}. */
+  public static long deadlineOf(Call call, long now) {
+    okio.Timeout timeout = call.timeout();
+    long left = Long.MAX_VALUE;
+    if (timeout.timeoutNanos() > 0) {
+      // The interceptor runs as the call starts, when OkHttp has just armed this timeout.
+      left = timeout.timeoutNanos();
+    }
+    if (timeout.hasDeadline()) {
+      left = Math.min(left, timeout.deadlineNanoTime() - System.nanoTime());
+    }
+    return left == Long.MAX_VALUE ? Long.MAX_VALUE : saturatedAdd(now, Math.max(0, left));
+  }
+
+  static long saturatedAdd(long a, long b) {
+    long sum = a + b;
+    return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
+  }
+}

@@ -1,0 +1,131 @@
+package dev.polite.internal;
+
+import dev.failsafe.RetryPolicy;
+import dev.polite.RateLimitSignals;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.random.RandomGenerator;
+import okhttp3.Request;
+import okhttp3.Response;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What polite retries, and after how long, expressed as a Failsafe {@link RetryPolicy}.
+ *
+ * <h2>What is retried</h2>
+ * 429 and 503 for every method, and a 403 that is a rate-limit rejection: the server refused
+ * before doing any work, so repeating the request cannot do it twice. 502, 504 and I/O errors only
+ * for idempotent methods (GET, HEAD, OPTIONS, PUT, DELETE, TRACE) or a request carrying an
+ * {@code Idempotency-Key}: the server may have done the work. A server's explicit
+ * {@code Stripe-Should-Retry: false} (or {@code x-should-retry}) aborts; {@code true} makes any
+ * error answer retryable for a request that may be repeated.
+ *
+ * <h2>The delay</h2>
+ * When the server named a delay (Retry-After, or the reset of a spent quota), the retry waits
+ * that long plus a jitter above it of up to a fifth of it (at least the base delay, at most the
+ * cap), so that clients told the same instant do not all return in the same millisecond, and
+ * never sooner than asked. Otherwise capped exponential backoff with full jitter:
+ * {@code uniform(0, min(cap, base * 2^(attempt - 1)))}, AWS's recommendation.
+ *
+ * <p>Immutable and thread-safe; one per interceptor.
+ */
+public final class RetryRules {
+  private static final Set<String> IDEMPOTENT =
+      Set.of("GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE");
+
+  private final RetryPolicy<Attempt> policy;
+  private final long baseNanos;
+  private final long capNanos;
+  private final @Nullable RandomGenerator random;
+
+  /**
+   * @param maxAttempts attempts in all, the first included
+   * @param random the jitter's source; null for {@link ThreadLocalRandom}
+   */
+  public RetryRules(int maxAttempts, Duration base, Duration cap, @Nullable RandomGenerator random) {
+    this.baseNanos = base.toNanos();
+    this.capNanos = cap.toNanos();
+    this.random = random;
+    this.policy = RetryPolicy.<Attempt>builder()
+        .handleResultIf(Attempt::retryable)
+        .abortIf(a -> Boolean.FALSE.equals(a.signals().shouldRetry()))
+        .withMaxAttempts(maxAttempts)
+        .withDelayFn(ctx -> delayAfter(ctx.getLastResult(), ctx.getAttemptCount()))
+        .build();
+  }
+
+  /** The Failsafe policy that judges attempts and times retries. */
+  public RetryPolicy<Attempt> policy() {
+    return policy;
+  }
+
+  /** Judges an answer. */
+  public Attempt judge(Request request, Response response, RateLimitSignals signals) {
+    return new Attempt(response, null, signals, retryable(request, response.code(), signals));
+  }
+
+  /** Judges an I/O error; {@code canceled} calls are never retried. */
+  public Attempt judge(Request request, IOException failure, boolean canceled) {
+    boolean timeoutOfTheCall = failure instanceof InterruptedIOException
+        && !(failure instanceof SocketTimeoutException);
+    boolean retryable = !canceled && !timeoutOfTheCall && mayRepeat(request);
+    return new Attempt(null, failure, RateLimitSignals.none(), retryable);
+  }
+
+  /** Whether sending {@code request} twice is harmless. */
+  public static boolean mayRepeat(Request request) {
+    return IDEMPOTENT.contains(request.method()) || request.header("Idempotency-Key") != null;
+  }
+
+  private static boolean retryable(Request request, int status, RateLimitSignals signals) {
+    if (Boolean.FALSE.equals(signals.shouldRetry())) {
+      return false;
+    }
+    if (status == 429 || status == 503 || signals.isRejection()) {
+      return true;
+    }
+    if (status == 502 || status == 504) {
+      return mayRepeat(request);
+    }
+    return Boolean.TRUE.equals(signals.shouldRetry()) && status >= 400 && mayRepeat(request);
+  }
+
+  /** The server's delay with jitter above it, or full-jitter backoff; never negative. */
+  Duration delayAfter(@Nullable Attempt last, int attempts) {
+    long backoff = backoffNanos(Math.max(1, attempts));
+    Duration asked = last == null ? null : serverDelay(last.signals());
+    if (asked == null) {
+      return Duration.ofNanos(uniform(backoff));
+    }
+    long askedNanos = KeyState.saturatedNanos(asked);
+    long spread = Math.min(capNanos, Math.max(baseNanos, askedNanos / 5));
+    return Duration.ofNanos(Patience.saturatedAdd(askedNanos, uniform(spread)));
+  }
+
+  /** The delay the server asked for: Retry-After, or the reset of a spent quota. */
+  static @Nullable Duration serverDelay(RateLimitSignals signals) {
+    if (signals.retryAfter() != null) {
+      return signals.retryAfter();
+    }
+    boolean spent = signals.remaining().isPresent() && signals.remaining().getAsLong() == 0;
+    return spent ? signals.reset() : null;
+  }
+
+  private long backoffNanos(int attempt) {
+    int doublings = Math.min(attempt - 1, 62);
+    long grown = baseNanos > (Long.MAX_VALUE >> doublings) ? Long.MAX_VALUE : baseNanos << doublings;
+    return Math.min(capNanos, grown);
+  }
+
+  private long uniform(long bound) {
+    if (bound <= 0) {
+      return 0;
+    }
+    RandomGenerator r = random != null ? random : ThreadLocalRandom.current();
+    return (long) (r.nextDouble() * bound);
+  }
+}

@@ -1,0 +1,80 @@
+package dev.polite;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+
+/**
+ * A ticker and sleeper on fake time: a sleep returns at once, having moved the clock to the
+ * sleeper's wake-up time (never backwards, so threads sleeping at once see one timeline). It
+ * records every sleep it was asked for.
+ */
+public final class FakeClock implements Ticker, Sleeper, WallClock {
+  /** Far from zero, so that code assuming time starts at 0 shows itself. */
+  static final long START = 1_000_000_000_000L;
+  static final long EPOCH_MILLIS = 1_767_225_600_000L; // 2026-01-01T00:00:00Z
+
+  private final AtomicLong now = new AtomicLong(START);
+  private final List<Long> sleeps = new ArrayList<>();
+  private volatile Runnable onSleep = () -> {};
+
+  @Override
+  public long read() {
+    return now.get();
+  }
+
+  @Override
+  public long millis() {
+    return EPOCH_MILLIS + (now.get() - START) / 1_000_000;
+  }
+
+  @Override
+  public void sleep(long nanos, BooleanSupplier stop) throws InterruptedException {
+    if (Thread.interrupted()) {
+      throw new InterruptedException();
+    }
+    long target = now.get() + nanos;
+    synchronized (sleeps) {
+      sleeps.add(nanos);
+    }
+    onSleep.run();
+    if (Thread.interrupted()) {
+      throw new InterruptedException();
+    }
+    if (stop.getAsBoolean()) {
+      return;
+    }
+    now.accumulateAndGet(target, Math::max);
+  }
+
+  /** Runs {@code hook} whenever someone sleeps, before the clock moves. */
+  public void onSleep(Runnable hook) {
+    this.onSleep = hook;
+  }
+
+  public void advance(Duration d) {
+    now.addAndGet(d.toNanos());
+  }
+
+  /** Seconds since the clock was made. */
+  public double elapsedSeconds() {
+    return (now.get() - START) / 1e9;
+  }
+
+  /** Seconds since START of a ticker reading. */
+  public static double seconds(long tickerNanos) {
+    return (tickerNanos - START) / 1e9;
+  }
+
+  public List<Long> sleeps() {
+    synchronized (sleeps) {
+      return List.copyOf(sleeps);
+    }
+  }
+
+  public long totalSleptNanos() {
+    return sleeps().stream().mapToLong(Long::longValue).sum();
+  }
+}
