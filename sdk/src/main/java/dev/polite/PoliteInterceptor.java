@@ -130,7 +130,7 @@ public final class PoliteInterceptor implements Interceptor {
       }
       listener.retryScheduled(key, execution.getAttemptCount(), delay);
       closeQuietly(attempt);
-      patience.sleep(delay.toNanos());
+      patience.sleep(delay.toNanos(), at);
     }
   }
 
@@ -178,7 +178,7 @@ public final class PoliteInterceptor implements Interceptor {
   private Response finish(KeyState state, Attempt attempt, @Nullable GiveUpReason reason,
       Duration requested) throws IOException {
     if (reason != null) {
-      Duration asked = requested.isZero() && attempt.signals().retryAfter() != null
+      Duration asked = attempt.signals().retryAfter() != null
           ? attempt.signals().retryAfter() : requested;
       listener.gaveUp(state.key(), reason, asked);
     }

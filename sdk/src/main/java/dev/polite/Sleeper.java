@@ -6,7 +6,8 @@ import java.util.function.BooleanSupplier;
 
 /**
  * Blocks the calling thread: the only way polite waits for time to pass. Paired with a
- * {@link Ticker} that reads the same clock.
+ * {@link Ticker} that reads the same clock: a sleep lasts until that ticker reaches a deadline,
+ * so waits computed from one reading of the clock do not drift by the time it took to begin them.
  *
  * <p>A sleep ends early, without error, once {@code stop} answers true (the system sleeper asks
  * it at least every {@value #POLL_MILLIS} ms, so a cancelled call stops waiting promptly), and
@@ -14,7 +15,7 @@ import java.util.function.BooleanSupplier;
  * thread-safe. Tests pass a fake that advances a fake ticker instead of blocking.
  *
  * <pre>{@code
- * Sleeper.system().sleep(TimeUnit.SECONDS.toNanos(1), call::isCanceled);
+ * Sleeper.system().sleepUntil(System.nanoTime() + TimeUnit.SECONDS.toNanos(1), call::isCanceled);
  * }</pre>
  */
 @FunctionalInterface
@@ -23,18 +24,20 @@ public interface Sleeper {
   long POLL_MILLIS = 5;
 
   /**
-   * Sleeps for {@code nanos}, or until {@code stop} answers true.
+   * Sleeps until the paired ticker reads {@code deadline}, or until {@code stop} answers true.
    *
    * @throws InterruptedException if the thread is interrupted before or during the sleep
    */
-  void sleep(long nanos, BooleanSupplier stop) throws InterruptedException;
+  void sleepUntil(long deadline, BooleanSupplier stop) throws InterruptedException;
 
-  /** Parks the thread in slices of at most {@value #POLL_MILLIS} ms; no busy waiting. */
+  /**
+   * Pairs with {@link Ticker#system()}: parks the thread in slices of at most
+   * {@value #POLL_MILLIS} ms; no busy waiting.
+   */
   static Sleeper system() {
-    return (nanos, stop) -> {
+    return (deadline, stop) -> {
       long slice = TimeUnit.MILLISECONDS.toNanos(POLL_MILLIS);
-      long end = System.nanoTime() + nanos;
-      for (long left = nanos; left > 0; left = end - System.nanoTime()) {
+      for (long left = deadline - System.nanoTime(); left > 0; left = deadline - System.nanoTime()) {
         if (Thread.interrupted()) {
           throw new InterruptedException();
         }

@@ -8,8 +8,9 @@ import java.util.function.BooleanSupplier;
 
 /**
  * A ticker and sleeper on fake time: a sleep returns at once, having moved the clock to the
- * sleeper's wake-up time (never backwards, so threads sleeping at once see one timeline). It
- * records every sleep it was asked for.
+ * sleeper's deadline (never backwards, so threads sleeping at once share one timeline; a thread
+ * whose deadline the clock has already passed wakes at once). It records every sleep it was
+ * asked for, as the time left when it was asked.
  */
 public final class FakeClock implements Ticker, Sleeper, WallClock {
   /** Far from zero, so that code assuming time starts at 0 shows itself. */
@@ -31,13 +32,12 @@ public final class FakeClock implements Ticker, Sleeper, WallClock {
   }
 
   @Override
-  public void sleep(long nanos, BooleanSupplier stop) throws InterruptedException {
+  public void sleepUntil(long target, BooleanSupplier stop) throws InterruptedException {
     if (Thread.interrupted()) {
       throw new InterruptedException();
     }
-    long target = now.get() + nanos;
     synchronized (sleeps) {
-      sleeps.add(nanos);
+      sleeps.add(target - now.get());
     }
     onSleep.run();
     if (Thread.interrupted()) {

@@ -46,6 +46,7 @@ public final class KeyState {
 
   private long pausedUntil;
   private boolean paused;
+  private boolean pauseWasRejection;
   private boolean heard;
   private int inFlight;
   private boolean probing;
@@ -96,8 +97,9 @@ public final class KeyState {
     try {
       while (true) {
         long sleep;
+        long now;
         synchronized (this) {
-          long now = config.ticker().read();
+          now = config.ticker().read();
           lastUsed = now;
           long pause = pauseLeft(now);
           if (pause > 0) {
@@ -123,7 +125,7 @@ public final class KeyState {
             throw tooLong(Duration.ofNanos(sleep), pause > 0 ? "the key is paused" : "the key's pace");
           }
         }
-        patience.sleep(sleep);
+        patience.sleep(sleep, now);
       }
     } finally {
       if (reserved && !granted) {
@@ -203,7 +205,11 @@ public final class KeyState {
       return left;
     }
     paused = false;
-    log.info("polite: calls to {} resume", key);
+    if (pauseWasRejection) {
+      log.info("polite: calls to {} resume", key);
+    } else {
+      log.debug("polite: calls to {} resume", key);
+    }
     notify(l -> l.resumed(key));
     return 0;
   }
@@ -253,8 +259,13 @@ public final class KeyState {
     pausedUntil = until;
     if (!paused) {
       paused = true;
-      log.info("polite: pausing calls to {} for {} ({})", key, pause,
-          signals.isRejection() ? "rate limited" : status == 503 ? "unavailable" : "quota spent");
+      // A spent quota is the ordinary rhythm of a paced key; a refusal is news.
+      pauseWasRejection = signals.isRejection() || status == 503;
+      if (pauseWasRejection) {
+        log.info("polite: pausing calls to {} for {} (the server answered {})", key, pause, status);
+      } else {
+        log.debug("polite: pausing calls to {} for {} (quota spent)", key, pause);
+      }
     }
     Duration p = pause;
     notify(l -> l.paused(key, p));

@@ -48,11 +48,14 @@ public final class Patience {
     return waited;
   }
 
-  /** Sleeps for {@code nanos} (which the caller checked with {@link #allows}). */
-  public void sleep(long nanos) throws InterruptedIOException {
+  /**
+   * Sleeps for {@code nanos} from {@code from}, the ticker reading the wait was computed at
+   * (the caller checked it with {@link #allows}).
+   */
+  public void sleep(long nanos, long from) throws InterruptedIOException {
     long start = ticker.read();
     try {
-      sleeper.sleep(nanos, call::isCanceled);
+      sleeper.sleepUntil(saturatedAdd(from, nanos), call::isCanceled);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw interrupted();

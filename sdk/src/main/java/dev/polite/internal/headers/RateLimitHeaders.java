@@ -58,6 +58,10 @@ public final class RateLimitHeaders {
       b.addPolicy(built).governedBy(built);
       dialect = "ietf-draft-11";
     }
+    String shouldRetry = headers.get("Stripe-Should-Retry");
+    if (shouldRetry != null) {
+      b.shouldRetry(Boolean.parseBoolean(shouldRetry.trim()));
+    }
     boolean rejection = status == 429;
     b.rejection(rejection);
     return b.dialect(dialect).build();

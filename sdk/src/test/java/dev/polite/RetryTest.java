@@ -1,0 +1,323 @@
+package dev.polite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import mockwebserver3.MockResponse;
+import mockwebserver3.SocketEffect;
+import okhttp3.MediaType;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.RequestBody;
+import okhttp3.Response;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Retries, pauses and giving up, each with the request count and the waits the fake clock saw. */
+class RetryTest {
+  private final Harness h;
+  private final List<String> events = new CopyOnWriteArrayList<>();
+  private final PoliteListener recorder = new PoliteListener() {
+    @Override
+    public void retryScheduled(String key, int attempt, Duration delay) {
+      events.add("retry " + attempt);
+    }
+
+    @Override
+    public void gaveUp(String key, GiveUpReason reason, Duration requestedDelay) {
+      events.add("gave up " + reason + " " + requestedDelay.toSeconds() + "s");
+    }
+
+    @Override
+    public void rateLimited(String key, RateLimitSignals signals) {
+      events.add("rate limited");
+    }
+
+    @Override
+    public void paused(String key, Duration pause) {
+      events.add("paused " + pause.toSeconds() + "s");
+    }
+  };
+
+  RetryTest() throws Exception {
+    h = new Harness();
+  }
+
+  @AfterEach
+  void closeEverything() {
+    h.assertEveryBodyClosed();
+    h.close();
+  }
+
+  private static MockResponse status(int code, String... headers) {
+    MockResponse.Builder b = new MockResponse.Builder().code(code).body("body " + code);
+    for (int i = 0; i < headers.length; i += 2) {
+      b.addHeader(headers[i], headers[i + 1]);
+    }
+    return b.build();
+  }
+
+  @Test
+  void aScripted429SequenceIsRetriedNoSoonerThanRetryAfter() throws Exception {
+    h.server.enqueue(status(429, "Retry-After", "2"));
+    h.server.enqueue(status(429, "Retry-After", "1"));
+    h.server.enqueue(status(200));
+    OkHttpClient client = h.client(h.polite().listener(recorder).rateController(Harness.NO_DISCOVERY));
+
+    try (Response r = client.newCall(h.get("/a")).execute()) {
+      assertThat(r.code()).isEqualTo(200);
+      assertThat(r.body().string()).isEqualTo("body 200");
+    }
+
+    assertThat(h.server.getRequestCount()).isEqualTo(3);
+    assertThat(h.sends.get(0)).isZero();
+    // Retry-After plus a jitter above it of at most max(base 0.5 s, a fifth of it).
+    assertThat(h.sends.get(1)).isBetween(2.0, 2.5);
+    assertThat(h.sends.get(2) - h.sends.get(1)).isBetween(1.0, 1.5);
+    assertThat(events).containsSubsequence("rate limited", "retry 1", "rate limited", "retry 2");
+  }
+
+  @Test
+  void withoutRetryAfterItBacksOffExponentiallyWithFullJitter() throws Exception {
+    for (int i = 0; i < 3; i++) {
+      h.server.enqueue(status(503));
+    }
+    h.server.enqueue(status(200));
+    OkHttpClient client = h.client(h.polite());
+
+    try (Response r = client.newCall(h.get("/a")).execute()) {
+      assertThat(r.code()).isEqualTo(200);
+    }
+
+    assertThat(h.server.getRequestCount()).isEqualTo(4);
+    assertThat(h.sends.get(1) - h.sends.get(0)).isBetween(0.0, 0.5);
+    assertThat(h.sends.get(2) - h.sends.get(1)).isBetween(0.0, 1.0);
+    assertThat(h.sends.get(3) - h.sends.get(2)).isBetween(0.0, 2.0);
+  }
+
+  @Test
+  void remainingZeroPausesTheOtherCallsToTheKey() throws Exception {
+    h.server.enqueue(status(200, "RateLimit", "\"default\";r=0;t=5"));
+    h.server.enqueue(status(200));
+    OkHttpClient client = h.client(h.polite().listener(recorder));
+
+    try (Response r = client.newCall(h.get("/a")).execute()) {
+      assertThat(r.code()).isEqualTo(200);
+    }
+    try (Response r = client.newCall(h.get("/b")).execute()) {
+      assertThat(r.code()).isEqualTo(200);
+    }
+
+    assertThat(h.server.getRequestCount()).isEqualTo(2);
+    assertThat(h.sends.get(1)).isEqualTo(5.0);
+    assertThat(events).contains("paused 5s");
+  }
+
+  @Test
+  void one429PausesTheWholeKeyNotOnlyItsCall() throws Exception {
+    h.server.enqueue(status(429, "Retry-After", "3"));
+    h.server.enqueue(status(200));
+    OkHttpClient client = h.client(h.polite().maxAttempts(1));
+
+    try (Response r = client.newCall(h.get("/a")).execute()) {
+      assertThat(r.code()).isEqualTo(429);
+    }
+    try (Response r = client.newCall(h.get("/b")).execute()) {
+      assertThat(r.code()).isEqualTo(200);
+    }
+
+    assertThat(h.sends).containsExactly(0.0, 3.0);
+  }
+
+  @Test
+  void aPauseOnOneKeyLeavesOtherKeysAlone() throws Exception {
+    h.server.enqueue(status(429, "Retry-After", "30"));
+    h.server.enqueue(status(200));
+    OkHttpClient client = h.client(h.polite().maxAttempts(1).key(RateLimitKey.route()));
+
+    try (Response r = client.newCall(h.get("/a")).execute()) {
+      assertThat(r.code()).isEqualTo(429);
+    }
+    try (Response r = client.newCall(h.get("/b")).execute()) {
+      assertThat(r.code()).isEqualTo(200);
+    }
+
+    assertThat(h.sends).containsExactly(0.0, 0.0);
+  }
+
+  @Test
+  void postWith502IsNotRetriedButPostWith429Is() throws Exception {
+    h.server.enqueue(status(502));
+    h.server.enqueue(status(429, "Retry-After", "1"));
+    h.server.enqueue(status(201));
+    OkHttpClient client = h.client(h.polite());
+
+    try (Response r = client.newCall(post("/orders", null)).execute()) {
+      assertThat(r.code()).isEqualTo(502);
+      assertThat(r.body().string()).isEqualTo("body 502");
+    }
+    assertThat(h.server.getRequestCount()).isEqualTo(1);
+
+    try (Response r = client.newCall(post("/orders", null)).execute()) {
+      assertThat(r.code()).isEqualTo(201);
+    }
+    assertThat(h.server.getRequestCount()).isEqualTo(3);
+  }
+
+  @Test
+  void postWithAnIdempotencyKeyAndGetAreRetriedOn502And504() throws Exception {
+    h.server.enqueue(status(502));
+    h.server.enqueue(status(200));
+    h.server.enqueue(status(504));
+    h.server.enqueue(status(200));
+    OkHttpClient client = h.client(h.polite());
+
+    try (Response r = client.newCall(post("/orders", "abc-123")).execute()) {
+      assertThat(r.code()).isEqualTo(200);
+    }
+    try (Response r = client.newCall(h.get("/orders")).execute()) {
+      assertThat(r.code()).isEqualTo(200);
+    }
+    assertThat(h.server.getRequestCount()).isEqualTo(4);
+  }
+
+  @Test
+  void ioErrorsAreRetriedOnlyWhenTheRequestMayBeRepeated() throws Exception {
+    h.server.enqueue(new MockResponse.Builder().onResponseStart(SocketEffect.ShutdownConnection.INSTANCE).build());
+    h.server.enqueue(status(200));
+    OkHttpClient client = h.client(h.polite());
+
+    try (Response r = client.newCall(h.get("/a")).execute()) {
+      assertThat(r.code()).isEqualTo(200);
+    }
+    assertThat(h.server.getRequestCount()).isEqualTo(2);
+  }
+
+  @Test
+  void aRetryAfterOfADayComesBackAtOnce() throws Exception {
+    h.server.enqueue(status(429, "Retry-After", "86400"));
+    OkHttpClient client = h.client(h.polite().listener(recorder));
+
+    try (Response r = client.newCall(h.get("/a")).execute()) {
+      assertThat(r.code()).isEqualTo(429);
+      assertThat(r.header("Retry-After")).isEqualTo("86400");
+      assertThat(r.body().string()).isEqualTo("body 429");
+    }
+
+    assertThat(h.server.getRequestCount()).isEqualTo(1);
+    assertThat(h.clock.totalSleptNanos()).isZero();
+    assertThat(events).contains("gave up WAIT_TOO_LONG 86400s");
+
+    // The key is paused for the day: the next call is refused without being sent or slept.
+    assertThatThrownBy(() -> client.newCall(h.get("/b")).execute())
+        .isInstanceOf(RateLimitedException.class)
+        .hasMessageContaining("paused");
+    assertThat(h.server.getRequestCount()).isEqualTo(1);
+    assertThat(h.clock.totalSleptNanos()).isZero();
+  }
+
+  @Test
+  void givingUpCanThrowWithTheServersDelay() throws Exception {
+    h.server.enqueue(status(429, "Retry-After", "86400"));
+    OkHttpClient client = h.client(h.polite().throwWhenRateLimited(true));
+
+    assertThatThrownBy(() -> client.newCall(h.get("/a")).execute())
+        .isInstanceOfSatisfying(RateLimitedException.class, e -> {
+          assertThat(e.requestedDelay()).isEqualTo(Duration.ofDays(1));
+          assertThat(e.signals().isRejection()).isTrue();
+          assertThat(e.key()).startsWith("http://");
+        });
+    assertThat(h.server.getRequestCount()).isEqualTo(1);
+  }
+
+  @Test
+  void theCallTimeoutBoundsTheWaitToo() throws Exception {
+    h.server.enqueue(status(429, "Retry-After", "5"));
+    OkHttpClient client = h.client(h.polite()).newBuilder().callTimeout(2, TimeUnit.SECONDS).build();
+
+    try (Response r = client.newCall(h.get("/a")).execute()) {
+      assertThat(r.code()).isEqualTo(429);
+    }
+    assertThat(h.server.getRequestCount()).isEqualTo(1);
+    assertThat(h.clock.totalSleptNanos()).isZero();
+  }
+
+  @Test
+  void attemptsRunOutAndTheLastAnswerComesBackUntouched() throws Exception {
+    for (int i = 0; i < 4; i++) {
+      h.server.enqueue(status(429, "Retry-After", "1", "X-Attempt", String.valueOf(i)));
+    }
+    OkHttpClient client = h.client(h.polite().listener(recorder));
+
+    try (Response r = client.newCall(h.get("/a")).execute()) {
+      assertThat(r.code()).isEqualTo(429);
+      assertThat(r.header("X-Attempt")).isEqualTo("3");
+      assertThat(r.body().string()).isEqualTo("body 429");
+    }
+    assertThat(h.server.getRequestCount()).isEqualTo(4);
+    assertThat(events).contains("gave up ATTEMPTS_EXHAUSTED 1s");
+  }
+
+  @Test
+  void theRetryBudgetStopsARetryStorm() throws Exception {
+    for (int i = 0; i < 20; i++) {
+      h.server.enqueue(status(503));
+    }
+    OkHttpClient client = h.client(h.polite().listener(recorder));
+
+    for (int call = 0; call < 3; call++) {
+      try (Response r = client.newCall(h.get("/a")).execute()) {
+        assertThat(r.code()).isEqualTo(503);
+      }
+    }
+    // First call: 4 attempts (budget 10 -> 6). Then each failure leaves <= 5: no more retries.
+    assertThat(h.server.getRequestCount()).isEqualTo(6);
+    assertThat(events).contains("gave up BUDGET_EXHAUSTED 0s");
+  }
+
+  @Test
+  void theServerCanSayNotToRetry() throws Exception {
+    h.server.enqueue(status(503, "Stripe-Should-Retry", "false"));
+    OkHttpClient client = h.client(h.polite());
+
+    try (Response r = client.newCall(h.get("/a")).execute()) {
+      assertThat(r.code()).isEqualTo(503);
+    }
+    assertThat(h.server.getRequestCount()).isEqualTo(1);
+  }
+
+  @Test
+  void aListenerThatThrowsNeverFailsACall() throws Exception {
+    h.server.enqueue(status(429, "Retry-After", "1"));
+    h.server.enqueue(status(200));
+    PoliteListener broken = new PoliteListener() {
+      @Override
+      public void retryScheduled(String key, int attempt, Duration delay) {
+        throw new IllegalStateException("listener bug");
+      }
+
+      @Override
+      public void rateLimited(String key, RateLimitSignals signals) {
+        throw new IllegalStateException("listener bug");
+      }
+    };
+    OkHttpClient client = h.client(h.polite().listener(broken));
+
+    try (Response r = client.newCall(h.get("/a")).execute()) {
+      assertThat(r.code()).isEqualTo(200);
+    }
+  }
+
+  private Request post(String path, String idempotencyKey) {
+    Request.Builder b = new Request.Builder().url(h.server.url(path))
+        .post(RequestBody.create("{}", MediaType.get("application/json")));
+    if (idempotencyKey != null) {
+      b.header("Idempotency-Key", idempotencyKey);
+    }
+    return b.build();
+  }
+}
