@@ -16,8 +16,8 @@ import java.util.List;
  *       a fresh request quota makes the headline "0 remaining until the tokens come back".
  *   <li>Otherwise the most restrictive request quota: the smallest known remaining (the IETF
  *       drafts' "budget is the minimum over all reported items", GitHub's and era B's "expiring
- *       limit"), ties to the lower sustained rate; with no remaining known, the lowest rate, then
- *       the smallest quota.
+ *       limit"), ties to the lower sustained rate; with no remaining known, one with a live reset
+ *       (era B's expiring limit), then the lowest rate, then the smallest quota.
  *   <li>Token, byte and concurrency quotas that are not exhausted never govern: they cannot pace
  *       requests. They stay visible in {@code policies()}.
  * </ol>
@@ -62,6 +62,8 @@ final class Governing {
     if (ar && a.remaining().getAsLong() != b.remaining().getAsLong()) {
       return a.remaining().getAsLong() < b.remaining().getAsLong();
     }
+    boolean at = a.reset() != null;
+    if (at != (b.reset() != null)) return at; // the server reported live numbers for it
     double ra = a.ratePerSecond();
     double rb = b.ratePerSecond();
     if (!Double.isNaN(ra) || !Double.isNaN(rb)) {

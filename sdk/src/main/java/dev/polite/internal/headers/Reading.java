@@ -89,9 +89,12 @@ final class Reading {
     policyDialects.add(dialect);
   }
 
-  /** Notes a dialect that was recognised even if it reported no quota (a Discord global 429). */
+  /**
+   * Notes a dialect that was recognised even if it reported no quota (a Discord global 429). The
+   * first wins, except that any vendor's name beats the generic {@code retry-after}.
+   */
   void recognised(String dialect) {
-    if (fallbackDialect == null) fallbackDialect = dialect;
+    if (fallbackDialect == null || RetryAfter.DIALECT.equals(fallbackDialect)) fallbackDialect = dialect;
   }
 
   @Nullable String fallbackDialect() {
