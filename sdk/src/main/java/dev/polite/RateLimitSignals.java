@@ -42,6 +42,9 @@ public final class RateLimitSignals {
   private final @Nullable Boolean shouldRetry;
   private final boolean anomalous;
   private final String dialect;
+  private final @Nullable String bucket;
+  private final @Nullable String scope;
+  private final boolean global;
 
   private RateLimitSignals(Builder b) {
     this.retryAfter = b.retryAfter;
@@ -56,6 +59,9 @@ public final class RateLimitSignals {
     this.shouldRetry = b.shouldRetry;
     this.anomalous = b.anomalous;
     this.dialect = b.dialect;
+    this.bucket = b.bucket;
+    this.scope = b.scope;
+    this.global = b.global;
   }
 
   /** Signals that say nothing: no delay, no limit, not a rejection. */
@@ -142,6 +148,32 @@ public final class RateLimitSignals {
   }
 
   /**
+   * The server's name for the bucket the request counted against, when it named one: Discord's
+   * {@code X-RateLimit-Bucket}, GitHub's {@code x-ratelimit-resource} ({@code core},
+   * {@code search}). Requests sharing a bucket share a limit, so it can refine a key.
+   */
+  public @Nullable String bucket() {
+    return bucket;
+  }
+
+  /**
+   * The scope of a rejection, when the server said: Discord's {@code X-RateLimit-Scope}
+   * ({@code user}, {@code global}, {@code shared}; a {@code shared} rejection does not count
+   * against the caller).
+   */
+  public @Nullable String scope() {
+    return scope;
+  }
+
+  /**
+   * Whether the server said the limit hit is global, spanning every route of the caller
+   * (Discord's {@code X-RateLimit-Global: true}), rather than one bucket.
+   */
+  public boolean isGlobal() {
+    return global;
+  }
+
+  /**
    * Whether the server advertised a request rate: a request quota with its window, from which
    * a pace of {@code limit / window} follows.
    */
@@ -162,7 +194,8 @@ public final class RateLimitSignals {
   /** Whether the response carried any signal at all. */
   public boolean isEmpty() {
     return retryAfter == null && limit < 0 && remaining < 0 && reset == null && window == null
-        && policies.isEmpty() && shouldRetry == null && !rejection;
+        && policies.isEmpty() && shouldRetry == null && !rejection && bucket == null && scope == null
+        && !global;
   }
 
   /** A builder seeded with these signals. */
@@ -180,6 +213,9 @@ public final class RateLimitSignals {
     b.shouldRetry = shouldRetry;
     b.anomalous = anomalous;
     b.dialect = dialect;
+    b.bucket = bucket;
+    b.scope = scope;
+    b.global = global;
     return b;
   }
 
@@ -200,13 +236,16 @@ public final class RateLimitSignals {
         && Objects.equals(quotaUnit, s.quotaUnit)
         && policies.equals(s.policies)
         && Objects.equals(shouldRetry, s.shouldRetry)
-        && dialect.equals(s.dialect);
+        && dialect.equals(s.dialect)
+        && global == s.global
+        && Objects.equals(bucket, s.bucket)
+        && Objects.equals(scope, s.scope);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(retryAfter, limit, remaining, reset, window, policyName, quotaUnit,
-        policies, rejection, shouldRetry, anomalous, dialect);
+        policies, rejection, shouldRetry, anomalous, dialect, bucket, scope, global);
   }
 
   @Override
@@ -221,6 +260,9 @@ public final class RateLimitSignals {
     if (policyName != null) s.append(" policy=").append(policyName);
     if (quotaUnit != null) s.append(" unit=").append(quotaUnit);
     if (shouldRetry != null) s.append(" shouldRetry=").append(shouldRetry);
+    if (bucket != null) s.append(" bucket=").append(bucket);
+    if (scope != null) s.append(" scope=").append(scope);
+    if (global) s.append(" global");
     if (anomalous) s.append(" anomalous");
     if (policies.size() > 1) s.append(" policies=").append(policies.size());
     return s.append('}').toString();
@@ -243,6 +285,9 @@ public final class RateLimitSignals {
     private @Nullable Boolean shouldRetry;
     private boolean anomalous;
     private String dialect = NO_DIALECT;
+    private @Nullable String bucket;
+    private @Nullable String scope;
+    private boolean global;
 
     private Builder() {}
 
@@ -333,6 +378,24 @@ public final class RateLimitSignals {
     /** The dialect's name. */
     public Builder dialect(String dialect) {
       this.dialect = Objects.requireNonNull(dialect, "dialect");
+      return this;
+    }
+
+    /** The server's bucket name; {@code null} when it named none. */
+    public Builder bucket(@Nullable String bucket) {
+      this.bucket = bucket;
+      return this;
+    }
+
+    /** The rejection's scope; {@code null} when the server named none. */
+    public Builder scope(@Nullable String scope) {
+      this.scope = scope;
+      return this;
+    }
+
+    /** Whether the limit hit spans every route of the caller. */
+    public Builder global(boolean global) {
+      this.global = global;
       return this;
     }
 

@@ -1,25 +1,70 @@
 package dev.polite.internal.headers;
 
+import dev.polite.RateLimitDialect;
 import dev.polite.RateLimitPolicy;
 import dev.polite.RateLimitSignals;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
 import okhttp3.Headers;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Reads a response's rate-limit signals. A first cut: Retry-After in delta-seconds and the IETF
- * draft-11 {@code RateLimit} / {@code RateLimit-Policy} fields; the full dialect parser grows
- * behind this same entry point.
+ * Reads a response's rate-limit signals in every dialect polite knows into one
+ * {@link RateLimitSignals}.
  *
- * <p>Never throws: malformed values are dropped. Thread-safe.
+ * <pre>{@code
+ * RateLimitSignals s = RateLimitHeaders.standard().parse(response.code(), response.headers(), wallClockMillis);
+ * }</pre>
+ *
+ * <p>How: one pass files the header lines by name ({@link ResponseHeaders}); each dialect then
+ * reads only fields that exist, choosing the unit by the header's name first, the value's shape
+ * second, its magnitude last (the corpus's section 5.2). Every dialect reports the quotas it saw
+ * as policies; {@link Governing} picks the headline from all of them, whoever reported it, and the
+ * governing policy's dialect names the result. Absolute times become delays against the response's
+ * {@code Date} header, rounded up; without a usable {@code Date}, against {@code nowEpochMillis}.
+ *
+ * <p>Rejection: a 429; or a 403 that reports an exhausted quota or carries a retry delay (GitHub's
+ * primary and secondary limits). A 503 with {@code Retry-After} carries the delay but is not a
+ * rate-limit rejection.
+ *
+ * <p>Cached responses ({@code Age} above 0) are not learned from, as the IETF draft asks: their
+ * quota fields (limit, remaining, reset, window, policies, bucket, scope, global) are dropped; the
+ * retry delay (reduced by the age), the retry verdict, the rejection flag and the dialect are kept.
+ *
+ * <p>Never throws and never returns a negative, NaN or infinite value: malformed values are dropped
+ * (some are flagged {@linkplain RateLimitSignals#isAnomalous() anomalous}). Immutable and
+ * thread-safe; {@link #with(RateLimitDialect)} derives a parser with a user's dialect added.
  */
 public final class RateLimitHeaders {
-  private static final RateLimitHeaders STANDARD = new RateLimitHeaders();
+  private static final RateLimitHeaders STANDARD = new RateLimitHeaders(new RateLimitDialect[0]);
+  private static final RateLimitSignals REJECTED = RateLimitSignals.builder().rejection(true).build();
+  private static final String DISCORD = "discord";
 
-  private RateLimitHeaders() {}
+  private final RateLimitDialect[] dialects;
+
+  private RateLimitHeaders(RateLimitDialect[] dialects) {
+    this.dialects = dialects;
+  }
 
   /** The parser with every built-in dialect. */
   public static RateLimitHeaders standard() {
     return STANDARD;
+  }
+
+  /**
+   * A parser that also runs {@code dialect} after the built-in ones (and after those added before
+   * it).
+   *
+   * <pre>{@code RateLimitHeaders parser = RateLimitHeaders.standard().with(acmeDialect);}</pre>
+   */
+  public RateLimitHeaders with(RateLimitDialect dialect) {
+    Objects.requireNonNull(dialect, "dialect");
+    RateLimitDialect[] more = Arrays.copyOf(dialects, dialects.length + 1);
+    more[dialects.length] = dialect;
+    return new RateLimitHeaders(more);
   }
 
   /**
@@ -30,64 +75,137 @@ public final class RateLimitHeaders {
    * @param nowEpochMillis our wall clock, used only when the response has no usable {@code Date}
    */
   public RateLimitSignals parse(int status, Headers headers, long nowEpochMillis) {
+    try {
+      return read(status, headers, nowEpochMillis);
+    } catch (RuntimeException | StackOverflowError bug) {
+      // a parser bug must not fail the call: fall back to what the status alone says
+      return status == 429 ? REJECTED : RateLimitSignals.none();
+    }
+  }
+
+  /**
+   * Adds the retry hint of a JSON error body the caller chose to inspect (Discord's
+   * {@code retry_after} in seconds, Matrix's {@code retry_after_ms}, and Discord's {@code global}).
+   * The body's value, being precise, replaces a header delay that is its rounding (Discord sends
+   * {@code Retry-After: 65} with {@code "retry_after": 64.57}); otherwise the longer delay wins.
+   * Bodies that are not JSON are ignored; never throws.
+   *
+   * <pre>{@code signals = parser.withBody(signals, response.header("Content-Type"), response.peekBody(4096).string());}</pre>
+   *
+   * @param signals what {@link #parse} read from the same response
+   * @param contentType the response's {@code Content-Type}, or {@code null} when it had none
+   * @param body the body text already peeked (a prefix is enough)
+   */
+  public RateLimitSignals withBody(RateLimitSignals signals, @Nullable String contentType, @Nullable String body) {
+    try {
+      if (body == null || body.isEmpty()) return signals;
+      if (contentType != null && !contentType.toLowerCase(Locale.ROOT).contains("json")) return signals;
+      JsonRetryAfter json = JsonRetryAfter.scan(body);
+      if (json.millis < 0 && !json.global && !json.negative) return signals;
+      RateLimitSignals.Builder b = signals.toBuilder();
+      if (json.negative) b.anomalous(true);
+      if (json.global) b.global(true);
+      if (json.millis >= 0) {
+        long bodyMillis = json.millis;
+        if (bodyMillis > Reading.YEAR_MILLIS) {
+          bodyMillis = Reading.YEAR_MILLIS;
+          b.anomalous(true);
+        }
+        Duration header = signals.retryAfter();
+        long headerMillis = header == null ? -1 : header.toMillis();
+        long chosen = headerMillis < 0 || (bodyMillis <= headerMillis && headerMillis - bodyMillis < 1000)
+            ? bodyMillis : Math.max(headerMillis, bodyMillis);
+        b.retryAfter(Duration.ofMillis(chosen));
+      }
+      if (RateLimitSignals.NO_DIALECT.equals(signals.dialect())
+          || RetryAfter.DIALECT.equals(signals.dialect())) {
+        b.dialect(json.fromMillisField ? "matrix" : DISCORD);
+      }
+      return b.build();
+    } catch (RuntimeException bug) {
+      return signals;
+    }
+  }
+
+  private RateLimitSignals read(int status, Headers headers, long nowEpochMillis) {
+    ResponseHeaders h = new ResponseHeaders(headers);
+    if (!h.hasSignals() && dialects.length == 0) {
+      return status == 429 ? REJECTED : RateLimitSignals.none();
+    }
+    Reading r = new Reading(status, h, nowEpochMillis);
+    RetryAfter.read(r);
+    IetfDialect.read(r);
+    XRateLimitDialect.read(r);
+    XRateLimitHyphenDialect.read(r);
+    OpenAiDialect.read(r);
+    AnthropicDialect.read(r);
+    ShopifyDialect.read(r);
+    AzureDialect.read(r);
+    SalesforceDialect.read(r);
+    ZendeskDialect.read(r);
+    HubSpotDialect.read(r);
+
     RateLimitSignals.Builder b = RateLimitSignals.builder();
-    String dialect = RateLimitSignals.NO_DIALECT;
-    String retryAfter = headers.get("Retry-After");
-    if (retryAfter != null) {
-      long s = parseNonNegativeLong(retryAfter.trim());
-      if (s >= 0) {
-        b.retryAfter(Duration.ofSeconds(s));
-        dialect = "retry-after";
-      }
+    String dialect = r.fallbackDialect();
+    List<RateLimitPolicy> policies = r.policies;
+    b.policies(policies);
+    int governing = Governing.choose(policies);
+    if (governing >= 0) {
+      b.governedBy(policies.get(governing));
+      dialect = r.policyDialects.get(governing);
+    } else if (!policies.isEmpty()) {
+      dialect = r.policyDialects.get(0);
     }
-    String policy = String.join(", ", headers.values("RateLimit-Policy"));
-    String limit = String.join(", ", headers.values("RateLimit"));
-    if (!limit.isEmpty()) {
-      long r = param(limit, "r");
-      long t = param(limit, "t");
-      RateLimitPolicy.Builder p = RateLimitPolicy.builder(name(limit));
-      if (r >= 0) p.remaining(r);
-      if (t >= 0) p.reset(Duration.ofSeconds(t));
-      if (!policy.isEmpty()) {
-        long q = param(policy, "q");
-        long w = param(policy, "w");
-        if (q >= 0) p.quota(q);
-        if (w > 0) p.window(Duration.ofSeconds(w));
-      }
-      RateLimitPolicy built = p.build();
-      b.addPolicy(built).governedBy(built);
-      dialect = "ietf-draft-11";
+    b.bucket(r.bucket()).scope(r.scope()).global(r.global());
+    if (r.retryAfterMillis() >= 0) b.retryAfter(Duration.ofMillis(r.retryAfterMillis()));
+    b.shouldRetry(r.shouldRetry());
+    b.anomalous(r.anomalous());
+    b.dialect(dialect == null ? RateLimitSignals.NO_DIALECT : dialect);
+    b.rejection(isRejection(status, governing >= 0 ? policies.get(governing) : null, r.retryAfterMillis() >= 0));
+    RateLimitSignals signals = b.build();
+    for (RateLimitDialect d : dialects) {
+      signals = custom(d, status, headers, r, signals);
     }
-    String shouldRetry = headers.get("Stripe-Should-Retry");
-    if (shouldRetry != null) {
-      b.shouldRetry(Boolean.parseBoolean(shouldRetry.trim()));
-    }
-    boolean rejection = status == 429;
-    b.rejection(rejection);
-    return b.dialect(dialect).build();
+    long age = age(h);
+    return age > 0 ? uncached(signals, age) : signals;
   }
 
-  private static String name(String field) {
-    int semi = field.indexOf(';');
-    String n = (semi < 0 ? field : field.substring(0, semi)).trim();
-    return n.startsWith("\"") && n.endsWith("\"") && n.length() >= 2 ? n.substring(1, n.length() - 1) : n;
+  private static boolean isRejection(int status, @Nullable RateLimitPolicy governing, boolean retryAfter) {
+    if (status == 429) return true;
+    if (status != 403) return false;
+    return retryAfter || (governing != null && governing.remaining().isPresent() && governing.remaining().getAsLong() == 0);
   }
 
-  private static long param(String field, String key) {
-    for (String part : field.split("[;,]")) {
-      String p = part.trim();
-      if (p.startsWith(key + "=")) {
-        return parseNonNegativeLong(p.substring(key.length() + 1).trim());
-      }
+  private static RateLimitSignals custom(RateLimitDialect d, int status, Headers headers, Reading r, RateLimitSignals signals) {
+    try {
+      RateLimitSignals.Builder b = signals.toBuilder();
+      if (!d.read(status, headers, r.baseMillis(), b)) return signals;
+      String name = d.name();
+      return b.dialect(name == null || name.isEmpty() ? "custom" : name).build();
+    } catch (RuntimeException | LinkageError | StackOverflowError broken) {
+      return signals;
     }
-    return -1;
   }
 
-  private static long parseNonNegativeLong(String s) {
-    if (s.isEmpty() || s.length() > 15) return -1;
-    for (int i = 0; i < s.length(); i++) {
-      if (s.charAt(i) < '0' || s.charAt(i) > '9') return -1;
+  /** The {@code Age} in seconds, or 0. */
+  private static long age(ResponseHeaders h) {
+    String age = h.first(Field.AGE);
+    if (age == null) return 0;
+    long milli = Numbers.milli(age, false);
+    return milli <= 0 ? 0 : Math.max(1, milli / 1000);
+  }
+
+  private static RateLimitSignals uncached(RateLimitSignals s, long ageSeconds) {
+    RateLimitSignals.Builder b = RateLimitSignals.builder()
+        .rejection(s.isRejection())
+        .shouldRetry(s.shouldRetry())
+        .anomalous(s.isAnomalous())
+        .dialect(s.dialect());
+    Duration retry = s.retryAfter();
+    if (retry != null) {
+      Duration aged = retry.minusSeconds(Math.min(ageSeconds, Reading.YEAR_MILLIS / 1000));
+      b.retryAfter(aged.isNegative() ? Duration.ZERO : aged);
     }
-    return Long.parseLong(s);
+    return b.build();
   }
 }

@@ -1,0 +1,59 @@
+package dev.polite.internal.headers;
+
+/**
+ * Reads a count (limit, remaining, used) from a singleton header, by the corpus's sanity rules:
+ * decimals are floored (Reddit sends {@code 598.0}); {@code -1} means unknown (Spring Cloud
+ * Gateway on a Redis error, Azure OpenAI); other negatives are 0, flagged (a gateway once sent
+ * {@code -27689}); several values (repeated lines, or Reddit's comma-joined {@code 991, 98}) yield
+ * the most conservative one, flagged: the smallest limit or remaining, the largest used.
+ */
+final class Counts {
+  /** No usable count. */
+  static final long ABSENT = -1;
+
+  private Counts() {}
+
+  /** The count in every line of {@code f}; ABSENT if none. */
+  static long read(Reading r, Field f, boolean largest) {
+    int lines = r.headers.lineCount(f);
+    if (lines == 0) return ABSENT;
+    long best = parse(r, r.headers.line(f, 0), largest);
+    for (int i = 1; i < lines; i++) {
+      long v = parse(r, r.headers.line(f, i), largest);
+      if (v == ABSENT) continue;
+      if (best != ABSENT && best != v) r.anomaly();
+      best = best == ABSENT ? v : largest ? Math.max(best, v) : Math.min(best, v);
+    }
+    return best;
+  }
+
+  /** The count in one line; a comma-joined line yields its most conservative member, flagged. */
+  static long parse(Reading r, String line, boolean largest) {
+    long best = ABSENT;
+    int count = 0;
+    int n = line.length();
+    for (int start = 0; start <= n; ) {
+      int end = line.indexOf(',', start);
+      if (end < 0) end = n;
+      long v = one(r, line, start, end);
+      if (v != ABSENT) {
+        best = best == ABSENT ? v : largest ? Math.max(best, v) : Math.min(best, v);
+        count++;
+      }
+      start = end + 1;
+    }
+    if (count > 1) r.anomaly();
+    return best;
+  }
+
+  /** One count in {@code s[start, end)}: a non-negative count, or ABSENT. */
+  static long one(Reading r, String s, int start, int end) {
+    long m = Numbers.milli(s, start, end, false);
+    if (m == Numbers.INVALID || m == -1000) return ABSENT;
+    if (m < 0) {
+      r.anomaly();
+      return 0;
+    }
+    return m / 1000;
+  }
+}

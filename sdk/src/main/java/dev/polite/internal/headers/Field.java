@@ -1,0 +1,107 @@
+package dev.polite.internal.headers;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Every header field a built-in dialect reads by its exact name, with a case-insensitive,
+ * allocation-free lookup from the name on the wire (HTTP/1.1 sends {@code X-RateLimit-Limit},
+ * HTTP/2 {@code x-ratelimit-limit}; RFC 9110 section 5.1 makes them the same field). Families whose
+ * names carry a variable part ({@code x-ratelimit-limit-tokens}, {@code anthropic-ratelimit-*})
+ * are matched by {@link Prefix} instead.
+ */
+enum Field {
+  DATE("date"),
+  AGE("age"),
+  RETRY_AFTER("retry-after"),
+  RETRY_AFTER_MS("retry-after-ms"),
+  X_MS_RETRY_AFTER_MS("x-ms-retry-after-ms"),
+  X_RETRY_IN("x-retry-in"),
+  X_RATELIMIT_RETRY_AFTER("x-ratelimit-retry-after"),
+  STRIPE_SHOULD_RETRY("stripe-should-retry"),
+  X_SHOULD_RETRY("x-should-retry"),
+
+  RATELIMIT("ratelimit"),
+  RATELIMIT_POLICY("ratelimit-policy"),
+  BETA_RATELIMIT("beta-ratelimit"),
+  BETA_RATELIMIT_POLICY("beta-ratelimit-policy"),
+  RATELIMIT_LIMIT("ratelimit-limit"),
+  RATELIMIT_REMAINING("ratelimit-remaining"),
+  RATELIMIT_RESET("ratelimit-reset"),
+  RATELIMIT_OBSERVED("ratelimit-observed"),
+  RATELIMIT_RESETTIME("ratelimit-resettime"),
+  RATELIMIT_NAME("ratelimit-name"),
+  RATELIMIT_REASON("ratelimit-reason"),
+
+  X_RATELIMIT_LIMIT("x-ratelimit-limit"),
+  X_RATELIMIT_REMAINING("x-ratelimit-remaining"),
+  X_RATELIMIT_RESET("x-ratelimit-reset"),
+  X_RATELIMIT_USED("x-ratelimit-used"),
+  X_RATELIMIT_RESOURCE("x-ratelimit-resource"),
+  X_RATELIMIT_RESET_AFTER("x-ratelimit-reset-after"),
+  X_RATELIMIT_BUCKET("x-ratelimit-bucket"),
+  X_RATELIMIT_GLOBAL("x-ratelimit-global"),
+  X_RATELIMIT_SCOPE("x-ratelimit-scope"),
+  X_RATELIMIT_NEARLIMIT("x-ratelimit-nearlimit"),
+  X_RATELIMIT_REPLENISH_RATE("x-ratelimit-replenish-rate"),
+  X_RATELIMIT_BURST_CAPACITY("x-ratelimit-burst-capacity"),
+  X_RATELIMIT_REQUESTED_TOKENS("x-ratelimit-requested-tokens"),
+  X_BETA_RATELIMIT_REASON("x-beta-ratelimit-reason"),
+  X_BETA_RATELIMIT_NEARLIMIT("x-beta-ratelimit-nearlimit"),
+  X_BETA_RATELIMIT_RESET("x-beta-ratelimit-reset"),
+
+  X_RATE_LIMIT("x-rate-limit"),
+  X_RATE_LIMIT_LIMIT("x-rate-limit-limit"),
+  X_RATE_LIMIT_REMAINING("x-rate-limit-remaining"),
+  X_RATE_LIMIT_RESET("x-rate-limit-reset"),
+  X_RATE_LIMIT_POLICY("x-rate-limit-policy"),
+
+  X_SHOPIFY_SHOP_API_CALL_LIMIT("x-shopify-shop-api-call-limit"),
+  SFORCE_LIMIT_INFO("sforce-limit-info"),
+  X_MS_USER_QUOTA_REMAINING("x-ms-user-quota-remaining"),
+  X_MS_USER_QUOTA_RESETS_AFTER("x-ms-user-quota-resets-after"),
+  X_HUBSPOT_RATELIMIT_DAILY("x-hubspot-ratelimit-daily"),
+  X_HUBSPOT_RATELIMIT_DAILY_REMAINING("x-hubspot-ratelimit-daily-remaining"),
+  X_HUBSPOT_RATELIMIT_SECONDLY("x-hubspot-ratelimit-secondly"),
+  X_HUBSPOT_RATELIMIT_SECONDLY_REMAINING("x-hubspot-ratelimit-secondly-remaining"),
+  X_HUBSPOT_RATELIMIT_MAX("x-hubspot-ratelimit-max"),
+  X_HUBSPOT_RATELIMIT_REMAINING("x-hubspot-ratelimit-remaining"),
+  X_HUBSPOT_RATELIMIT_INTERVAL_MILLISECONDS("x-hubspot-ratelimit-interval-milliseconds");
+
+  static final int COUNT = values().length;
+  private static final Field[] TABLE = new Field[256];
+
+  static {
+    for (Field f : values()) {
+      int slot = hash(f.wireName, 0, f.wireName.length()) & 255;
+      while (TABLE[slot] != null) slot = (slot + 1) & 255;
+      TABLE[slot] = f;
+    }
+  }
+
+  final String wireName;
+
+  Field(String wireName) {
+    this.wireName = wireName;
+  }
+
+  /** The field named {@code name} (any case), or {@code null} when no dialect reads it by name. */
+  static @Nullable Field of(String name) {
+    int len = name.length();
+    if (len < 3 || len > 41) return null;
+    int slot = hash(name, 0, len) & 255;
+    for (Field f; (f = TABLE[slot]) != null; slot = (slot + 1) & 255) {
+      if (f.wireName.length() == len && f.wireName.regionMatches(true, 0, name, 0, len)) return f;
+    }
+    return null;
+  }
+
+  private static int hash(String s, int start, int end) {
+    int h = 0;
+    for (int i = start; i < end; i++) {
+      char c = s.charAt(i);
+      if (c >= 'A' && c <= 'Z') c += 32;
+      h = 31 * h + c;
+    }
+    return h ^ (h >>> 16) ^ (h >>> 8);
+  }
+}

@@ -1,0 +1,285 @@
+package dev.polite.internal.headers;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The IETF {@code draft-ietf-httpapi-ratelimit-headers} fields in every era, told apart by shape
+ * as the corpus's section 5.6 recommends:
+ *
+ * <ul>
+ *   <li>era E (-08 to -11, dialect {@code ietf-draft-11}): {@code RateLimit} and
+ *       {@code RateLimit-Policy} are Lists of Items named by a String or a Token, with {@code r}/
+ *       {@code t} and {@code q}/{@code w}/{@code qu}/{@code pk}; items pair up by name and
+ *       partition key. The {@code Beta-} prefixed pair Atlassian sends reads the same way
+ *       ({@code ietf-draft-11-beta});
+ *   <li>era D (-07, {@code ietf-draft-07}): {@code RateLimit} is a Dictionary
+ *       {@code limit=, remaining=, reset=}. A value that parses as a List whose every item carries
+ *       {@code r} or {@code t} is era E, checked first, because a Token name such as
+ *       {@code quota;t=1} also parses as a Dictionary;
+ *   <li>eras A to C ({@code ietf-polli-00}, {@code ietf-draft-03}, {@code ietf-draft-06}):
+ *       {@code RateLimit-Limit/-Remaining/-Reset}, the limit a List whose first member is the
+ *       "expiring limit" and whose further members are quota policies ({@code 10;w=1}, polli-00's
+ *       {@code window=}), or a separate {@code RateLimit-Policy} of Integer items. The remaining
+ *       count and reset belong to the policy whose quota equals the expiring limit. A reset that is
+ *       a date is polli-00's;
+ *   <li>GitLab ({@code gitlab}) reuses those names with an epoch reset: recognised by its sibling
+ *       fields ({@code RateLimit-Observed}, {@code -ResetTime}, {@code -Name}) or by a reset of
+ *       epoch magnitude; its limit is per minute.
+ * </ul>
+ *
+ * <p>Structured fields are joined over all their lines and parsed once; a malformed one is ignored
+ * and flagged; a member with a negative quota, remaining, window or reset is dropped.
+ */
+final class IetfDialect {
+  static final String ERA_E = "ietf-draft-11";
+  static final String ERA_E_BETA = "ietf-draft-11-beta";
+  static final String ERA_D = "ietf-draft-07";
+  static final String ERA_C = "ietf-draft-06";
+  static final String ERA_B = "ietf-draft-03";
+  static final String ERA_A = "ietf-polli-00";
+  static final String GITLAB = "gitlab";
+
+  private IetfDialect() {}
+
+  static void read(Reading r) {
+    ResponseHeaders h = r.headers;
+    List<SfMember> integerPolicies = null;
+    if (h.has(Field.RATELIMIT) || h.has(Field.RATELIMIT_POLICY)) {
+      integerPolicies = structured(r, Field.RATELIMIT, Field.RATELIMIT_POLICY, ERA_E);
+    }
+    if (h.has(Field.BETA_RATELIMIT) || h.has(Field.BETA_RATELIMIT_POLICY)) {
+      structured(r, Field.BETA_RATELIMIT, Field.BETA_RATELIMIT_POLICY, ERA_E_BETA);
+    }
+    if (h.has(Field.RATELIMIT_LIMIT) || h.has(Field.RATELIMIT_REMAINING) || h.has(Field.RATELIMIT_RESET)
+        || h.has(Field.RATELIMIT_RESETTIME)) {
+      separateFields(r, integerPolicies);
+    } else if (integerPolicies != null) {
+      // era C's policy field alone: quotas without a live count
+      List<Quota> quotas = integerQuotas(r, integerPolicies);
+      for (Quota q : quotas) q.addTo(r, ERA_C);
+    }
+  }
+
+  /**
+   * Reads the combined field and its policy field; returns the policy field's Integer items, which
+   * belong to the era the separate fields or the Dictionary settle, when it has such items.
+   */
+  private static @Nullable List<SfMember> structured(Reading r, Field limitField, Field policyField, String eraE) {
+    String limit = r.headers.joined(limitField);
+    String policy = r.headers.joined(policyField);
+    List<SfMember> policies = null;
+    if (policy != null) {
+      policies = StructuredFields.list(policy);
+      if (policies == null) r.anomaly();
+    }
+    boolean named = policies != null && !policies.isEmpty() && policies.get(0).text() != null;
+    if (limit != null) {
+      List<SfMember> items = StructuredFields.list(limit);
+      if (items != null && isEraE(items)) {
+        readEraE(r, items, named ? policies : null, eraE);
+        return named ? null : policies;
+      }
+      List<SfMember> dict = StructuredFields.dictionary(limit);
+      if (dict != null && isEraD(dict)) {
+        readEraD(r, dict, named ? null : policies);
+        return null;
+      }
+      r.anomaly();
+    }
+    if (named) {
+      readEraE(r, List.of(), policies, eraE);
+      return null;
+    }
+    return policies;
+  }
+
+  private static boolean isEraE(List<SfMember> items) {
+    if (items.isEmpty()) return false;
+    for (SfMember m : items) {
+      if (m.text() == null || !(m.hasParam("r") || m.hasParam("t"))) return false;
+    }
+    return true;
+  }
+
+  private static boolean isEraD(List<SfMember> dict) {
+    for (SfMember m : dict) {
+      String k = m.key();
+      if ("limit".equals(k) || "remaining".equals(k) || "reset".equals(k)) return true;
+    }
+    return false;
+  }
+
+  private static void readEraE(Reading r, List<SfMember> items, @Nullable List<SfMember> policies, String dialect) {
+    List<Quota> quotas = new ArrayList<>(4);
+    if (policies != null) {
+      for (SfMember p : policies) {
+        String name = p.text();
+        if (name == null) {
+          r.anomaly();
+          continue;
+        }
+        long q = nonNegative(r, p.param("q"));
+        long w = nonNegative(r, p.param("w"));
+        if (q == BAD || w == BAD) continue;
+        Quota quota = new Quota(name);
+        quota.quota = q;
+        quota.windowSeconds(w);
+        Object unit = p.param("qu");
+        if (unit instanceof String) quota.unit = (String) unit;
+        else if (unit instanceof SfMember.Token) quota.unit = ((SfMember.Token) unit).text();
+        quota.partitionKey = partitionKey(p);
+        quotas.add(quota);
+      }
+    }
+    for (SfMember item : items) {
+      String name = item.text();
+      long remaining = nonNegative(r, item.param("r"));
+      long reset = nonNegative(r, item.param("t"));
+      long q = nonNegative(r, item.param("q")); // the draft's own appendix puts q here
+      if (name == null || remaining == BAD || reset == BAD || q == BAD) continue;
+      String pk = partitionKey(item);
+      Quota quota = find(quotas, name, pk);
+      if (quota == null) {
+        quota = new Quota(name);
+        quota.partitionKey = pk;
+        quotas.add(quota);
+      }
+      if (remaining >= 0) quota.remaining = remaining;
+      if (reset >= 0) quota.resetMillis = r.clampDelay(Math.min(reset, Reading.YEAR_MILLIS) * 1000);
+      if (q >= 0 && quota.quota < 0) quota.quota = q;
+    }
+    for (Quota q : quotas) q.addTo(r, dialect);
+    r.recognised(dialect);
+  }
+
+  private static void readEraD(Reading r, List<SfMember> dict, @Nullable List<SfMember> policies) {
+    long limit = -1;
+    long remaining = -1;
+    long reset = -1;
+    for (SfMember m : dict) {
+      String key = m.key();
+      if (!"limit".equals(key) && !"remaining".equals(key) && !"reset".equals(key)) continue;
+      long v = nonNegative(r, m.value());
+      if (v == BAD) return;
+      switch (key) {
+        case "limit": limit = v; break;
+        case "remaining": remaining = v; break;
+        case "reset": reset = v; break;
+        default: break;
+      }
+    }
+    List<Quota> quotas = policies == null ? new ArrayList<>(1) : integerQuotas(r, policies);
+    long resetMillis = reset < 0 ? -1 : r.clampDelay(Math.min(reset, Reading.YEAR_MILLIS) * 1000);
+    Quota.attachExpiring(quotas, "", limit, remaining, resetMillis);
+    for (Quota q : quotas) q.addTo(r, ERA_D);
+    r.recognised(ERA_D);
+  }
+
+  private static void separateFields(Reading r, @Nullable List<SfMember> policies) {
+    ResponseHeaders h = r.headers;
+    boolean gitlab = h.has(Field.RATELIMIT_OBSERVED) || h.has(Field.RATELIMIT_RESETTIME) || h.has(Field.RATELIMIT_NAME);
+    String dialect = ERA_C;
+    List<Quota> quotas = policies == null ? new ArrayList<>(2) : integerQuotas(r, policies);
+    long limit = -1;
+    String limitField = h.joined(Field.RATELIMIT_LIMIT);
+    if (limitField != null) {
+      List<SfMember> list = StructuredFields.list(limitField);
+      if (list != null && !list.isEmpty() && list.get(0).value() instanceof Long) {
+        limit = Math.max(-1, nonNegative(r, list.get(0).value()));
+        for (int k = 1; k < list.size(); k++) {
+          SfMember m = list.get(k);
+          if (m.hasParam("window")) dialect = ERA_A;
+          else if (dialect == ERA_C) dialect = ERA_B;
+          Quota q = integerQuota(r, m);
+          if (q == null) continue;
+          if (q.windowMillis <= 0 && Quota.policyFor(quotas, q.quota) == null) {
+            // a bare second number: the singleton was repeated; keep the smaller limit
+            r.anomaly();
+            if (q.quota >= 0 && (limit < 0 || q.quota < limit)) limit = q.quota;
+          } else if (q.windowMillis > 0) {
+            quotas.add(q);
+          }
+        }
+      } else {
+        limit = Counts.read(r, Field.RATELIMIT_LIMIT, false);
+      }
+    }
+    long remaining = Counts.read(r, Field.RATELIMIT_REMAINING, false);
+    long reset = Delays.read(r, Field.RATELIMIT_RESET, Delays.Unit.MAGNITUDE);
+    String rawReset = h.first(Field.RATELIMIT_RESET);
+    if (rawReset != null) {
+      String t = rawReset.trim();
+      long raw = Numbers.milli(t, false);
+      if (raw >= 1_000_000_000_000L) {
+        gitlab = true; // an epoch, as only GitLab sends here
+      } else if (raw == Numbers.INVALID && !t.isEmpty() && Numbers.isAlpha(t.charAt(0))) {
+        dialect = ERA_A; // polli-00 allowed an IMF-fixdate
+      }
+    }
+    String name = "";
+    if (gitlab) {
+      dialect = GITLAB;
+      if (reset < 0) reset = Delays.read(r, Field.RATELIMIT_RESETTIME, Delays.Unit.MAGNITUDE);
+      String n = h.first(Field.RATELIMIT_NAME);
+      if (n != null) name = n.trim();
+    }
+    Quota governing = Quota.attachExpiring(quotas, name, limit, remaining, reset);
+    if (gitlab && governing != null && governing.windowMillis <= 0) governing.windowMillis = 60_000;
+    for (Quota q : quotas) q.addTo(r, dialect);
+    r.recognised(dialect);
+  }
+
+  private static List<Quota> integerQuotas(Reading r, List<SfMember> members) {
+    List<Quota> out = new ArrayList<>(members.size());
+    for (SfMember m : members) {
+      Quota q = integerQuota(r, m);
+      if (q != null) out.add(q);
+    }
+    return out;
+  }
+
+  /** A {@code 10;w=1} policy item (polli-00 spells it {@code window=}; Envoy adds {@code name=}). */
+  static @Nullable Quota integerQuota(Reading r, SfMember m) {
+    long quota = nonNegative(r, m.value());
+    Object w = m.param("w");
+    if (w == null) w = m.param("window");
+    long window = nonNegative(r, w);
+    if (quota < 0 || window == BAD) {
+      r.anomaly();
+      return null;
+    }
+    Object name = m.param("name");
+    Quota q = new Quota(name instanceof String ? (String) name : name instanceof SfMember.Token ? ((SfMember.Token) name).text() : "");
+    q.quota = quota;
+    q.windowSeconds(window);
+    Object unit = m.param("qu");
+    if (unit instanceof String) q.unit = (String) unit;
+    return q;
+  }
+
+  private static @Nullable Quota find(List<Quota> quotas, String name, @Nullable String pk) {
+    for (Quota q : quotas) {
+      if (q.name.equals(name) && (pk == null || q.partitionKey == null || pk.equals(q.partitionKey))) return q;
+    }
+    return null;
+  }
+
+  private static @Nullable String partitionKey(SfMember m) {
+    Object pk = m.param("pk");
+    return pk instanceof SfMember.Bytes ? ((SfMember.Bytes) pk).base64() : null;
+  }
+
+  /** Marks a value present but negative or of the wrong type. */
+  private static final long BAD = -2;
+
+  /** A non-negative Integer parameter: its value, -1 when absent, BAD (flagged) otherwise. */
+  private static long nonNegative(Reading r, @Nullable Object v) {
+    if (v == null) return -1;
+    if (v instanceof Long && (Long) v >= 0) return (Long) v;
+    if (v instanceof Double && (Double) v >= 0) return (long) Math.floor((Double) v);
+    r.anomaly();
+    return BAD;
+  }
+}

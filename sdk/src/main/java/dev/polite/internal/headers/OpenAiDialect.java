@@ -1,0 +1,90 @@
+package dev.polite.internal.headers;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code x-ratelimit-<limit|remaining|reset>-<quota>} names: OpenAI and the many servers copying
+ * it ({@code -requests}, {@code -tokens}, {@code -tokens_usage_based}; resets are Go durations
+ * such as {@code 6m0s} or {@code 547ms}, a bare number is seconds), dialect {@code openai}; and
+ * Kong's per-window pairs ({@code X-RateLimit-Limit-Minute}, {@code -Remaining-Minute}, for
+ * second/minute/hour/day/month/year), dialect {@code kong}, whose window the suffix names.
+ *
+ * <p>Each quota becomes a policy named by its suffix. Token quotas get the unit {@code tokens}: they
+ * never pace requests, and govern only when exhausted. Azure OpenAI's {@code -1} limits mean
+ * unknown.
+ */
+final class OpenAiDialect {
+  static final String OPENAI = "openai";
+  static final String KONG = "kong";
+  static final String TOKENS = "tokens";
+
+  private OpenAiDialect() {}
+
+  static void read(Reading r) {
+    ResponseHeaders h = r.headers;
+    if (!h.has(Prefix.X_RATELIMIT)) return;
+    List<Quota> quotas = new ArrayList<>(2);
+    int prefix = Prefix.X_RATELIMIT.text.length();
+    for (int i = 0, n = h.prefixedCount(); i < n; i++) {
+      if (h.prefixedKind(i) != Prefix.X_RATELIMIT) continue;
+      String name = h.prefixedName(i);
+      int attr;
+      int start;
+      if (name.regionMatches(true, prefix, "limit-", 0, 6)) {
+        attr = 0;
+        start = prefix + 6;
+      } else if (name.regionMatches(true, prefix, "remaining-", 0, 10)) {
+        attr = 1;
+        start = prefix + 10;
+      } else if (name.regionMatches(true, prefix, "reset-", 0, 6)) {
+        attr = 2;
+        start = prefix + 6;
+      } else {
+        continue;
+      }
+      if (start >= name.length()) continue;
+      String suffix = name.substring(start).toLowerCase(Locale.ROOT);
+      Quota q = quota(quotas, suffix);
+      String value = h.prefixedValue(i);
+      if (attr == 0) q.quota = Counts.parse(r, value, false);
+      else if (attr == 1) q.remaining = Counts.parse(r, value, false);
+      else q.resetMillis = Delays.parse(r, value, Delays.Unit.GO);
+    }
+    for (Quota q : quotas) {
+      String dialect = q.windowMillis > 0 ? KONG : OPENAI;
+      q.addTo(r, dialect);
+      r.recognised(dialect);
+    }
+  }
+
+  private static Quota quota(List<Quota> quotas, String suffix) {
+    for (Quota q : quotas) {
+      if (q.name.equals(suffix)) return q;
+    }
+    Quota q = new Quota(suffix);
+    long window = kongWindowSeconds(suffix);
+    if (window > 0) {
+      q.windowSeconds(window);
+    } else if (suffix.contains("token")) {
+      q.unit = TOKENS;
+    } else if (!suffix.equals("requests")) {
+      q.unit = suffix;
+    }
+    quotas.add(q);
+    return q;
+  }
+
+  private static long kongWindowSeconds(String suffix) {
+    switch (suffix) {
+      case "second": return 1;
+      case "minute": return 60;
+      case "hour": return 3600;
+      case "day": return 86_400;
+      case "month": return 30L * 86_400;
+      case "year": return 365L * 86_400;
+      default: return -1;
+    }
+  }
+}

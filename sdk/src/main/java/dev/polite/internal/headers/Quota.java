@@ -1,0 +1,73 @@
+package dev.polite.internal.headers;
+
+import dev.polite.RateLimitPolicy;
+import java.time.Duration;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A policy being assembled while a dialect reads its fields (OpenAI spreads one quota over three
+ * headers, the IETF drafts over two fields): every part optional, -1 when unknown. Becomes an
+ * immutable {@link RateLimitPolicy} once read.
+ */
+final class Quota {
+  final String name;
+  @Nullable String partitionKey;
+  long quota = -1;
+  long remaining = -1;
+  long windowMillis = -1;
+  long resetMillis = -1;
+  String unit = RateLimitPolicy.REQUESTS;
+
+  Quota(String name) {
+    this.name = name;
+  }
+
+  boolean isEmpty() {
+    return quota < 0 && remaining < 0 && windowMillis <= 0 && resetMillis < 0;
+  }
+
+  Quota windowSeconds(long seconds) {
+    if (seconds > 0) windowMillis = seconds > Long.MAX_VALUE / 1000 ? Long.MAX_VALUE : seconds * 1000;
+    return this;
+  }
+
+  RateLimitPolicy toPolicy() {
+    RateLimitPolicy.Builder b = RateLimitPolicy.builder(name).unit(unit).partitionKey(partitionKey);
+    if (quota >= 0) b.quota(quota);
+    if (remaining >= 0) b.remaining(remaining);
+    if (windowMillis > 0) b.window(Duration.ofMillis(windowMillis));
+    if (resetMillis >= 0) b.reset(Duration.ofMillis(resetMillis));
+    return b.build();
+  }
+
+  /** Adds the policy to the reading unless nothing about it was known. */
+  void addTo(Reading r, String dialect) {
+    if (!isEmpty()) r.addPolicy(toPolicy(), dialect);
+  }
+
+  /**
+   * Gives the expiring limit's live count and reset to the policy whose quota it equals, or to a
+   * new unnamed one when none does; returns that policy (or null when nothing was known).
+   */
+  static @Nullable Quota attachExpiring(List<Quota> quotas, String name, long limit, long remaining, long resetMillis) {
+    if (limit < 0 && remaining < 0 && resetMillis < 0) return null;
+    Quota q = limit >= 0 ? policyFor(quotas, limit) : quotas.size() == 1 ? quotas.get(0) : null;
+    if (q == null) {
+      q = new Quota(name);
+      q.quota = limit;
+      quotas.add(0, q);
+    }
+    q.remaining = remaining;
+    q.resetMillis = resetMillis;
+    return q;
+  }
+
+  static @Nullable Quota policyFor(List<Quota> quotas, long quota) {
+    for (Quota q : quotas) {
+      if (q.quota == quota) return q;
+    }
+    return null;
+  }
+
+}

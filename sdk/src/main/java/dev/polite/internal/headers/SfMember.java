@@ -1,0 +1,47 @@
+package dev.polite.internal.headers;
+
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One structured-field member (RFC 9651): a List member, a Dictionary member (with its key), or a
+ * parameter (with its key and no parameters of its own).
+ *
+ * <p>{@code value} is a {@link Long} (Integer), {@link Double} (Decimal), {@link String} (String or
+ * Display String), {@link Token}, {@link Bytes}, {@link Boolean}, {@link Date} or, for an Inner
+ * List, a {@code List<SfMember>}.
+ */
+record SfMember(@Nullable String key, Object value, List<SfMember> params) {
+
+  /** An RFC 9651 Token, kept apart from a String because the drafts treat them differently. */
+  record Token(String text) {}
+
+  /** An RFC 9651 Byte Sequence, kept as the base64 text it was sent as. */
+  record Bytes(String base64) {}
+
+  /** An RFC 9651 Date: epoch seconds. */
+  record Date(long epochSeconds) {}
+
+  /** The last parameter named {@code key}, as RFC 9651 section 4.2.3.2 has duplicates resolve. */
+  @Nullable Object param(String key) {
+    Object found = null;
+    for (SfMember p : params) {
+      if (key.equals(p.key)) found = p.value;
+    }
+    return found;
+  }
+
+  boolean hasParam(String key) {
+    for (SfMember p : params) {
+      if (key.equals(p.key)) return true;
+    }
+    return false;
+  }
+
+  /** The value as text when it is a String or a Token (a policy name), else {@code null}. */
+  @Nullable String text() {
+    if (value instanceof String) return (String) value;
+    if (value instanceof Token) return ((Token) value).text();
+    return null;
+  }
+}

@@ -1,0 +1,278 @@
+package dev.polite.internal.headers;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A strict RFC 9651 parser for the two top-level types the IETF rate-limit fields use, List and
+ * Dictionary, with every bare item type (so that a field using an unexpected one is read, not
+ * rejected) and parameters, whose whitespace after {@code ;} express-rate-limit emits
+ * ({@code "name"; r=99; t=60}). Any syntax error rejects the whole field, as RFC 9651 requires and
+ * the draft repeats ("Malformed RateLimit header fields MUST be ignored").
+ *
+ * <p>Written here rather than taken from {@code org.greenbytes.http:structured-fields} because
+ * that artifact is not available to this build and the sdk stays lean: two entry points, no
+ * dependency, no regex, linear time.
+ */
+final class StructuredFields {
+  private final String s;
+  private int i;
+
+  private StructuredFields(String s) {
+    this.s = s;
+  }
+
+  /** The members of a List field, or {@code null} if malformed. */
+  static @Nullable List<SfMember> list(String field) {
+    return new StructuredFields(field).top(false);
+  }
+
+  /** The members of a Dictionary field (each with its key), or {@code null} if malformed. */
+  static @Nullable List<SfMember> dictionary(String field) {
+    return new StructuredFields(field).top(true);
+  }
+
+  private @Nullable List<SfMember> top(boolean dictionary) {
+    try {
+      skipSp();
+      List<SfMember> out = new ArrayList<>(4);
+      if (i == s.length()) return out;
+      while (true) {
+        SfMember m = dictionary ? dictMember() : listMember(null);
+        if (m == null) return null;
+        if (dictionary) replaceKey(out, m);
+        else out.add(m);
+        skipOws();
+        if (i == s.length()) break;
+        if (s.charAt(i) != ',') return null;
+        i++;
+        skipOws();
+        if (i == s.length()) return null; // trailing comma
+      }
+      return out;
+    } catch (RuntimeException malformed) {
+      return null;
+    }
+  }
+
+  private @Nullable SfMember dictMember() {
+    String key = key();
+    if (key == null) return null;
+    if (i < s.length() && s.charAt(i) == '=') {
+      i++;
+      return listMember(key);
+    }
+    List<SfMember> params = params();
+    return params == null ? null : new SfMember(key, Boolean.TRUE, params);
+  }
+
+  private @Nullable SfMember listMember(@Nullable String key) {
+    Object value;
+    if (i < s.length() && s.charAt(i) == '(') {
+      value = innerList();
+    } else {
+      value = bareItem();
+    }
+    if (value == null) return null;
+    List<SfMember> params = params();
+    return params == null ? null : new SfMember(key, value, params);
+  }
+
+  private @Nullable List<SfMember> innerList() {
+    i++; // (
+    List<SfMember> items = new ArrayList<>(2);
+    while (i < s.length()) {
+      skipSp();
+      if (i < s.length() && s.charAt(i) == ')') {
+        i++;
+        return items;
+      }
+      Object v = bareItem();
+      if (v == null) return null;
+      List<SfMember> params = params();
+      if (params == null) return null;
+      items.add(new SfMember(null, v, params));
+      if (i < s.length() && s.charAt(i) != ' ' && s.charAt(i) != ')') return null;
+    }
+    return null;
+  }
+
+  private @Nullable List<SfMember> params() {
+    List<SfMember> params = null;
+    while (i < s.length() && s.charAt(i) == ';') {
+      i++;
+      skipSp();
+      String key = key();
+      if (key == null) return null;
+      Object value = Boolean.TRUE;
+      if (i < s.length() && s.charAt(i) == '=') {
+        i++;
+        value = bareItem();
+        if (value == null) return null;
+      }
+      if (params == null) params = new ArrayList<>(4);
+      params.add(new SfMember(key, value, Collections.emptyList()));
+    }
+    return params == null ? Collections.emptyList() : params;
+  }
+
+  private @Nullable String key() {
+    int start = i;
+    if (i >= s.length()) return null;
+    char c = s.charAt(i);
+    if (!(c >= 'a' && c <= 'z') && c != '*') return null;
+    i++;
+    while (i < s.length()) {
+      c = s.charAt(i);
+      if ((c >= 'a' && c <= 'z') || Numbers.isDigit(c) || c == '_' || c == '-' || c == '.' || c == '*') i++;
+      else break;
+    }
+    return s.substring(start, i);
+  }
+
+  private @Nullable Object bareItem() {
+    if (i >= s.length()) return null;
+    char c = s.charAt(i);
+    if (c == '-' || Numbers.isDigit(c)) return number();
+    if (c == '"') return string();
+    if (c == '*' || Numbers.isAlpha(c)) return token();
+    if (c == ':') return bytes();
+    if (c == '?') return bool();
+    if (c == '@') {
+      i++;
+      Object n = number();
+      return n instanceof Long ? new SfMember.Date((Long) n) : null;
+    }
+    if (c == '%') return displayString();
+    return null;
+  }
+
+  private @Nullable Object number() {
+    int start = i;
+    boolean negative = false;
+    if (s.charAt(i) == '-') {
+      negative = true;
+      i++;
+    }
+    int digitsStart = i;
+    while (i < s.length() && Numbers.isDigit(s.charAt(i))) i++;
+    int whole = i - digitsStart;
+    if (whole == 0) return null;
+    if (i < s.length() && s.charAt(i) == '.') {
+      if (whole > 12) return null;
+      i++;
+      int fs = i;
+      while (i < s.length() && Numbers.isDigit(s.charAt(i))) i++;
+      int frac = i - fs;
+      if (frac < 1 || frac > 3) return null;
+      return Double.parseDouble(s.substring(start, i));
+    }
+    if (whole > 15) return null;
+    long v = Numbers.digits(s, digitsStart, i);
+    return negative ? -v : v;
+  }
+
+  private @Nullable String string() {
+    i++; // "
+    StringBuilder b = null;
+    int start = i;
+    while (i < s.length()) {
+      char c = s.charAt(i);
+      if (c == '\\') {
+        if (i + 1 >= s.length()) return null;
+        char e = s.charAt(i + 1);
+        if (e != '"' && e != '\\') return null;
+        if (b == null) b = new StringBuilder();
+        b.append(s, start, i).append(e);
+        i += 2;
+        start = i;
+      } else if (c == '"') {
+        String out = b == null ? s.substring(start, i) : b.append(s, start, i).toString();
+        i++;
+        return out;
+      } else if (c < 0x20 || c > 0x7e) {
+        return null;
+      } else {
+        i++;
+      }
+    }
+    return null;
+  }
+
+  private SfMember.Token token() {
+    int start = i;
+    i++;
+    while (i < s.length() && isTokenChar(s.charAt(i))) i++;
+    return new SfMember.Token(s.substring(start, i));
+  }
+
+  private SfMember.@Nullable Bytes bytes() {
+    int start = ++i;
+    while (i < s.length() && s.charAt(i) != ':') {
+      char c = s.charAt(i);
+      if (!(Numbers.isAlpha(c) || Numbers.isDigit(c) || c == '+' || c == '/' || c == '=')) return null;
+      i++;
+    }
+    if (i >= s.length()) return null;
+    String b64 = s.substring(start, i);
+    i++;
+    return new SfMember.Bytes(b64);
+  }
+
+  private @Nullable Boolean bool() {
+    if (i + 1 >= s.length()) return null;
+    char c = s.charAt(i + 1);
+    i += 2;
+    if (c == '1') return Boolean.TRUE;
+    if (c == '0') return Boolean.FALSE;
+    return null;
+  }
+
+  private @Nullable String displayString() {
+    if (i + 1 >= s.length() || s.charAt(i + 1) != '"') return null;
+    i += 2;
+    int start = i;
+    while (i < s.length()) {
+      char c = s.charAt(i);
+      if (c == '"') {
+        String out = s.substring(start, i);
+        i++;
+        return out; // percent-decoding is not needed by any rate-limit parameter
+      }
+      if (c < 0x20 || c > 0x7e) return null;
+      i++;
+    }
+    return null;
+  }
+
+  private static boolean isTokenChar(char c) {
+    if (Numbers.isAlpha(c) || Numbers.isDigit(c)) return true;
+    switch (c) {
+      case '!': case '#': case '$': case '%': case '&': case '\'': case '*': case '+': case '-':
+      case '.': case '^': case '_': case '`': case '|': case '~': case ':': case '/':
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  private static void replaceKey(List<SfMember> out, SfMember m) {
+    for (int k = 0; k < out.size(); k++) {
+      if (out.get(k).key().equals(m.key())) {
+        out.remove(k);
+        break;
+      }
+    }
+    out.add(m);
+  }
+
+  private void skipSp() {
+    while (i < s.length() && s.charAt(i) == ' ') i++;
+  }
+
+  private void skipOws() {
+    while (i < s.length() && (s.charAt(i) == ' ' || s.charAt(i) == '\t')) i++;
+  }
+}

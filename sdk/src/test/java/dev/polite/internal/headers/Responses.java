@@ -1,0 +1,28 @@
+package dev.polite.internal.headers;
+
+import dev.polite.RateLimitSignals;
+import okhttp3.Headers;
+
+/** Builds test responses: header name/value pairs, parsed with a fixed wall clock. */
+final class Responses {
+  /** 2025-01-01T00:00:00Z, our wall clock in every test unless a test says otherwise. */
+  static final long NOW = 1_735_689_600_000L;
+
+  private Responses() {}
+
+  static Headers headers(String... namesAndValues) {
+    Headers.Builder b = new Headers.Builder();
+    for (int i = 0; i < namesAndValues.length; i += 2) {
+      b.addUnsafeNonAscii(namesAndValues[i], namesAndValues[i + 1]);
+    }
+    return b.build();
+  }
+
+  static RateLimitSignals parse(int status, String... namesAndValues) {
+    return RateLimitHeaders.standard().parse(status, headers(namesAndValues), NOW);
+  }
+
+  static RateLimitSignals parse(String... namesAndValues) {
+    return parse(200, namesAndValues);
+  }
+}
