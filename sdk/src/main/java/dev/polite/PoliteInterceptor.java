@@ -11,6 +11,8 @@ import dev.polite.internal.SafeListener;
 import dev.polite.internal.headers.RateLimitHeaders;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.ToDoubleFunction;
 import java.util.random.RandomGenerator;
@@ -60,6 +62,7 @@ import org.jspecify.annotations.Nullable;
  * and its retries go through OkHttp's whole chain.
  */
 public final class PoliteInterceptor implements Interceptor {
+  private static final long BODY_PEEK_BYTES = 16 * 1024;
   private final Builder config;
   private final KeyStates keys;
   private final RetryRules retryRules;
@@ -72,7 +75,11 @@ public final class PoliteInterceptor implements Interceptor {
     this.keys = new KeyStates(new KeyConfig(b.ticker, listener, b.rateController, b.startingRate,
         b.startingBurst, b.cautiousStart, b.retryBudgetTokens, b.retryBudgetRatio), b.maxKeys);
     this.retryRules = new RetryRules(b.maxAttempts, b.baseDelay, b.maxDelay, b.random);
-    this.headers = RateLimitHeaders.standard();
+    RateLimitHeaders parser = RateLimitHeaders.standard();
+    for (RateLimitDialect dialect : b.dialects) {
+      parser = parser.with(dialect);
+    }
+    this.headers = parser;
   }
 
   /**
@@ -150,16 +157,23 @@ public final class PoliteInterceptor implements Interceptor {
       state.onFailure();
       throw e;
     }
-    RateLimitSignals signals;
-    try {
-      signals = learnable(response)
-          ? headers.parse(response.code(), response.headers(), config.wallClock.millis())
-          : RateLimitSignals.none();
-    } catch (RuntimeException e) {
-      signals = RateLimitSignals.none(); // the parser promises not to throw; never trust it to
+    RateLimitSignals signals = learnable(response)
+        ? headers.parse(response.code(), response.headers(), config.wallClock.millis())
+        : RateLimitSignals.none();
+    if (config.readBodies && signals.isRejection()) {
+      signals = headers.withBody(signals, response.header("Content-Type"), peek(response));
     }
     state.onAnswer(response.code(), signals, sentAt);
     return retryRules.judge(request, response, signals);
+  }
+
+  /** A prefix of a rejection's body; the body itself stays readable for the caller. */
+  private static @Nullable String peek(Response response) {
+    try {
+      return response.peekBody(BODY_PEEK_BYTES).string();
+    } catch (IOException e) {
+      return null; // a body we cannot read has no hint in it; the answer is still returned
+    }
   }
 
   /** Answers from OkHttp's cache say nothing about the server's budget now. */
@@ -238,8 +252,34 @@ public final class PoliteInterceptor implements Interceptor {
     private Sleeper sleeper = Sleeper.system();
     private WallClock wallClock = WallClock.system();
     private @Nullable RandomGenerator random;
+    private List<RateLimitDialect> dialects = List.of();
+    private boolean readBodies;
 
     private Builder() {}
+
+    /**
+     * Reads a vendor's rate-limit headers that polite does not know, after the built-in dialects.
+     * Default: the built-in dialects only.
+     *
+     * <pre>{@code builder.addDialect(new AcmeDialect())}</pre>
+     */
+    public Builder addDialect(RateLimitDialect dialect) {
+      Objects.requireNonNull(dialect, "dialect");
+      List<RateLimitDialect> more = new ArrayList<>(dialects);
+      more.add(dialect);
+      this.dialects = List.copyOf(more);
+      return this;
+    }
+
+    /**
+     * Whether to look into the JSON body of a rate-limit rejection for a retry hint (Discord's
+     * {@code retry_after}, Matrix's {@code retry_after_ms}): the first 16 KiB are peeked, and the
+     * body stays readable. Default false: headers only.
+     */
+    public Builder readRetryHintsFromBody(boolean readBodies) {
+      this.readBodies = readBodies;
+      return this;
+    }
 
     /** What a request counts against. Default {@link RateLimitKey#host()}. */
     public Builder key(RateLimitKey key) {
@@ -418,6 +458,8 @@ public final class PoliteInterceptor implements Interceptor {
       b.sleeper = sleeper;
       b.wallClock = wallClock;
       b.random = random;
+      b.dialects = dialects;
+      b.readBodies = readBodies;
       return b;
     }
 
