@@ -107,6 +107,10 @@ public final class PoliteInterceptor implements Interceptor {
 
   @Override
   public Response intercept(Chain chain) throws IOException {
+    if (chain.connection() != null) {
+      throw new IOException("PoliteInterceptor retries, so it must be added with addInterceptor, "
+          + "not addNetworkInterceptor");
+    }
     Request request = chain.request();
     String key = Objects.requireNonNull(config.key.keyOf(request), "key function returned null");
     double cost = config.cost.applyAsDouble(request);
@@ -114,20 +118,25 @@ public final class PoliteInterceptor implements Interceptor {
     long now = config.ticker.read();
     Patience patience = new Patience(config.ticker, config.sleeper, chain.call(),
         Patience.deadlineOf(chain.call(), now), config.maxWait.toNanos());
-    Execution<Attempt> execution = Execution.of(retryRules.policy());
+    Execution<Attempt> execution = null; // made on the first failure: most calls never need one
     while (true) {
       long sentAt = state.acquire(cost, patience);
       Attempt attempt = attempt(chain, request, state, sentAt);
-      execution.recordResult(attempt);
-      if (execution.isComplete()) {
-        countForBudget(state, attempt);
-        GiveUpReason reason = !attempt.retryable() ? null
-            : Boolean.FALSE.equals(attempt.signals().shouldRetry()) ? GiveUpReason.SERVER_SAID_NO
-            : GiveUpReason.ATTEMPTS_EXHAUSTED;
-        return finish(state, attempt, reason, Duration.ZERO);
+      if (!attempt.retryable()) {
+        state.retryBudget().onSuccess();
+        return finish(state, attempt, null, Duration.ZERO);
       }
-      if (!state.retryBudget().onFailureMayRetry()) {
+      if (execution == null) {
+        execution = Execution.of(retryRules.policy());
+      }
+      execution.recordResult(attempt);
+      if (!state.retryBudget().onFailureMayRetry() && !execution.isComplete()) {
         return finish(state, attempt, GiveUpReason.BUDGET_EXHAUSTED, Duration.ZERO);
+      }
+      if (execution.isComplete()) {
+        GiveUpReason reason = Boolean.FALSE.equals(attempt.signals().shouldRetry())
+            ? GiveUpReason.SERVER_SAID_NO : GiveUpReason.ATTEMPTS_EXHAUSTED;
+        return finish(state, attempt, reason, Duration.ZERO);
       }
       Duration delay = execution.getDelay();
       long at = config.ticker.read();
@@ -179,14 +188,6 @@ public final class PoliteInterceptor implements Interceptor {
   /** Answers from OkHttp's cache say nothing about the server's budget now. */
   private static boolean learnable(Response response) {
     return response.networkResponse() != null || response.cacheResponse() == null;
-  }
-
-  private void countForBudget(KeyState state, Attempt attempt) {
-    if (!attempt.retryable()) {
-      state.retryBudget().onSuccess();
-    } else {
-      state.retryBudget().onFailureMayRetry();
-    }
   }
 
   private Response finish(KeyState state, Attempt attempt, @Nullable GiveUpReason reason,

@@ -282,12 +282,13 @@ class RetryTest {
   @Test
   void theServerCanSayNotToRetry() throws Exception {
     h.server.enqueue(status(503, "Stripe-Should-Retry", "false"));
-    OkHttpClient client = h.client(h.polite());
+    OkHttpClient client = h.client(h.polite().listener(recorder));
 
     try (Response r = client.newCall(h.get("/a")).execute()) {
       assertThat(r.code()).isEqualTo(503);
     }
     assertThat(h.server.getRequestCount()).isEqualTo(1);
+    assertThat(events).contains("gave up SERVER_SAID_NO 0s");
   }
 
   @Test
@@ -310,6 +311,17 @@ class RetryTest {
     try (Response r = client.newCall(h.get("/a")).execute()) {
       assertThat(r.code()).isEqualTo(200);
     }
+  }
+
+  @Test
+  void asANetworkInterceptorItRefusesClearly() throws Exception {
+    h.server.enqueue(status(200));
+    OkHttpClient client = new OkHttpClient.Builder()
+        .protocols(java.util.List.of(okhttp3.Protocol.H2_PRIOR_KNOWLEDGE))
+        .addNetworkInterceptor(h.polite().build()).build();
+
+    assertThatThrownBy(() -> client.newCall(h.get("/a")).execute())
+        .isInstanceOf(java.io.IOException.class).hasMessageContaining("addInterceptor");
   }
 
   private Request post(String path, String idempotencyKey) {

@@ -306,7 +306,8 @@ public final class KeyState {
   private RateLimitedException tooLong(@Nullable Duration wait, String why) {
     notify(l -> l.gaveUp(key, dev.polite.GiveUpReason.WAIT_TOO_LONG, wait == null ? Duration.ZERO : wait));
     String message = "polite: not sending to " + key + ": " + why
-        + (wait == null ? "" : " needs a wait of " + wait) + ", more than the call may wait";
+        + (wait == null ? " and the call may wait no longer" : "; that needs a wait of " + wait
+            + ", more than the call may wait");
     return new RateLimitedException(key, wait, lastSignals, message);
   }
 

@@ -81,10 +81,8 @@ public final class RetryRules {
     return IDEMPOTENT.contains(request.method()) || request.header("Idempotency-Key") != null;
   }
 
+  /** Retryable by status and method; the server's explicit "no" is the policy's abort. */
   private static boolean retryable(Request request, int status, RateLimitSignals signals) {
-    if (Boolean.FALSE.equals(signals.shouldRetry())) {
-      return false;
-    }
     if (status == 429 || status == 503 || signals.isRejection()) {
       return true;
     }
