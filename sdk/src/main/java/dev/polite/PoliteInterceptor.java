@@ -6,6 +6,7 @@ import dev.polite.internal.KeyConfig;
 import dev.polite.internal.KeyState;
 import dev.polite.internal.KeyStates;
 import dev.polite.internal.Patience;
+import dev.polite.internal.Permit;
 import dev.polite.internal.RetryRules;
 import dev.polite.internal.SafeListener;
 import dev.polite.internal.headers.RateLimitHeaders;
@@ -120,8 +121,8 @@ public final class PoliteInterceptor implements Interceptor {
         Patience.deadlineOf(chain.call(), now), config.maxWait.toNanos());
     Execution<Attempt> execution = null; // made on the first failure: most calls never need one
     while (true) {
-      long sentAt = state.acquire(cost, patience);
-      Attempt attempt = attempt(chain, request, state, sentAt);
+      Permit permit = state.acquire(cost, patience);
+      Attempt attempt = attempt(chain, request, state, permit);
       if (!attempt.retryable()) {
         state.retryBudget().onSuccess();
         return finish(state, attempt, null, Duration.ZERO);
@@ -150,7 +151,7 @@ public final class PoliteInterceptor implements Interceptor {
     }
   }
 
-  private Attempt attempt(Chain chain, Request request, KeyState state, long sentAt)
+  private Attempt attempt(Chain chain, Request request, KeyState state, Permit permit)
       throws IOException {
     Response response;
     try {
@@ -172,7 +173,7 @@ public final class PoliteInterceptor implements Interceptor {
     if (config.readBodies && signals.isRejection()) {
       signals = headers.withBody(signals, response.header("Content-Type"), peek(response));
     }
-    state.onAnswer(response.code(), signals, sentAt);
+    state.onAnswer(response.code(), signals, permit);
     return retryRules.judge(request, response, signals);
   }
 

@@ -52,6 +52,7 @@ public final class KeyState {
   private boolean probing;
   private boolean advertised;
   private long lastCutAt = Long.MIN_VALUE;
+  private long tickets;
   private RateLimitSignals lastSignals = RateLimitSignals.none();
   private volatile long lastUsed;
 
@@ -87,13 +88,16 @@ public final class KeyState {
    * its tokens paid. On return the call counts as in flight and must end in {@link #onAnswer} or
    * {@link #onFailure}.
    *
-   * @return the ticker time at which the call was let go
+   * @return the call's permit, to hand back with its answer
    * @throws RateLimitedException when the wait would exceed the call's patience
    * @throws java.io.InterruptedIOException when the call is cancelled or the thread interrupted
    */
-  public long acquire(double cost, Patience patience) throws IOException {
+  public Permit acquire(double cost, Patience patience) throws IOException {
     boolean reserved = false;
     boolean granted = false;
+    long ticket = 0;
+    boolean alone = false;
+    long due = Long.MIN_VALUE;
     try {
       while (true) {
         long sleep;
@@ -106,7 +110,7 @@ public final class KeyState {
             sleep = pause;
           } else if (reserved) {
             granted = true;
-            return grant(now, patience);
+            return grant(due == Long.MIN_VALUE ? now : Math.min(now, due), patience, ticket, alone);
           } else if (gateClosed()) {
             if (!patience.awaitSignal(this)) {
               throw tooLong(null, "no answer yet from a call already in flight");
@@ -114,15 +118,19 @@ public final class KeyState {
             continue;
           } else {
             sleep = bucket.reserve(cost, now);
-            inFlight++;
+            alone = ++inFlight == 1;
+            ticket = ++tickets;
             reserved = true;
             if (sleep == 0) {
               granted = true;
-              return grant(now, patience);
+              return grant(now, patience, ticket, alone);
             }
           }
           if (!patience.allows(sleep, now)) {
             throw tooLong(Duration.ofNanos(sleep), pause > 0 ? "the key is paused" : "the key's pace");
+          }
+          if (reserved) {
+            due = Patience.saturatedAdd(now, sleep);
           }
         }
         patience.sleep(sleep, now);
@@ -138,26 +146,29 @@ public final class KeyState {
     }
   }
 
-  private long grant(long now, Patience patience) {
-    meter.recordSend(now);
+  private Permit grant(long at, Patience patience, long ticket, boolean alone) {
+    meter.recordSend(at);
     if (patience.waited() > 0) {
       notify(l -> l.paced(key, Duration.ofNanos(patience.waited())));
     }
-    return now;
+    return new Permit(at, ticket, alone);
   }
 
   /**
-   * Learns from an answer to a call let go at {@code sentAt}: the server's pace, its remaining
+   * Learns from an answer to the call {@code permit} let go: the server's pace, its remaining
    * count, a pause, and the rate controller's verdict.
    */
-  public void onAnswer(int status, RateLimitSignals signals, long sentAt) {
+  public void onAnswer(int status, RateLimitSignals signals, Permit permit) {
     synchronized (this) {
       long now = config.ticker().read();
+      long sentAt = permit.sentAt();
+      boolean exclusive = permit.alone() && permit.ticket() == tickets;
       inFlight--;
       heard = true;
       lastSignals = signals;
+      boolean firstPace = !advertised;
       learnAdvertisedPace(signals, now);
-      reconcileRemaining(signals, now);
+      reconcileRemaining(signals, exclusive || firstPace, now);
       pauseIfAsked(status, signals, now);
       if (!advertised) {
         discoverPace(status, signals, sentAt, now);
@@ -232,12 +243,23 @@ public final class KeyState {
     notify(l -> l.policyLearned(key, rate, burst, signals));
   }
 
-  private void reconcileRemaining(RateLimitSignals signals, long now) {
+  /**
+   * @param trusted the report may raise our count: the call was the key's only one from grant to
+   *     answer (so the server's count is exact), or our count means nothing yet
+   */
+  private void reconcileRemaining(RateLimitSignals signals, boolean trusted, long now) {
     if (!advertised || !signals.countsRequests() || signals.remaining().isEmpty()) {
       return;
     }
-    // The server counted this call; the others in flight it may not have seen yet.
-    bucket.setTokens(signals.remaining().getAsLong() - inFlight, now);
+    long remaining = signals.remaining().getAsLong();
+    if (trusted) {
+      bucket.setTokens(remaining - inFlight, now);
+    } else {
+      // Others were in flight: the server may have counted some after this report, or not yet
+      // seen them, and answers overtake each other. Such a report may only lower our count;
+      // our own refill at the advertised rate raises it.
+      bucket.setTokens(Math.min(bucket.tokens(now), remaining - inFlight), now);
+    }
   }
 
   private void pauseIfAsked(int status, RateLimitSignals signals, long now) {

@@ -1,0 +1,14 @@
+package dev.polite.internal;
+
+/**
+ * A call's leave to go, as its key granted it: when, and whether it was then the key's only
+ * call. Handed back with the call's answer, so the key can tell an exact report of the server's
+ * remaining count from one that other calls may have overtaken.
+ *
+ * @param sentAt the ticker time the call was due to go: the end of its last wait, or the grant
+ *     when it did not wait (a thread may resume a little after its wait ended; the schedule is
+ *     what the key's bucket promises)
+ * @param ticket the key's count of calls let go (or reserved) when this one was
+ * @param alone whether no other call to the key was in flight or reserved at that moment
+ */
+public record Permit(long sentAt, long ticket, boolean alone) {}

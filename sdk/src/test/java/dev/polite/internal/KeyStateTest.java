@@ -1,0 +1,84 @@
+package dev.polite.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.polite.Aimd;
+import dev.polite.PoliteListener;
+import dev.polite.RateLimitPolicy;
+import dev.polite.RateLimitSignals;
+import dev.polite.Sleeper;
+import dev.polite.Ticker;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import okhttp3.Call;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import org.junit.jupiter.api.Test;
+
+/** How a key reconciles the server's remaining count with the calls it has in flight. */
+class KeyStateTest {
+  private final AtomicLong now = new AtomicLong(1_000_000_000L);
+  private final Ticker ticker = now::get;
+  private final Sleeper sleeper = (deadline, stop) -> now.accumulateAndGet(deadline, Math::max);
+  private final Call call = new OkHttpClient().newCall(new Request.Builder().url("http://localhost/").build());
+  private final KeyState state = new KeyState("k",
+      new KeyConfig(ticker, PoliteListener.none(), Aimd.defaults(), Double.POSITIVE_INFINITY, 1, false, 10, 0.1),
+      now.get());
+
+  private Permit go() throws Exception {
+    return state.acquire(1, new Patience(ticker, sleeper, call, Long.MAX_VALUE, TimeUnit.HOURS.toNanos(1)));
+  }
+
+  private static RateLimitSignals tenPerSecond(long remaining) {
+    RateLimitPolicy p = RateLimitPolicy.builder("default").quota(10).window(Duration.ofSeconds(1))
+        .remaining(remaining).reset(Duration.ofSeconds(1)).build();
+    return RateLimitSignals.builder().addPolicy(p).governedBy(p).dialect("test").build();
+  }
+
+  private boolean hasTokens(int n) {
+    return state.waitEstimate(n, now.get()) == 0;
+  }
+
+  @Test
+  void aCallAloneFromGrantToAnswerReportsTheExactCount() throws Exception {
+    state.onAnswer(200, tenPerSecond(9), go());
+    assertThat(hasTokens(9)).isTrue();
+    assertThat(hasTokens(10)).isFalse();
+
+    state.onAnswer(200, tenPerSecond(2), go()); // the server knows better than our count of 8
+    assertThat(hasTokens(2)).isTrue();
+    assertThat(hasTokens(3)).isFalse();
+  }
+
+  @Test
+  void anOvertakenAnswerNeverRaisesTheCount() throws Exception {
+    state.onAnswer(200, tenPerSecond(9), go()); // learn the policy: 9 left
+    Permit a = go();
+    Permit b = go();
+    // The server counted a, then b; b's answer arrives first. Not knowing that the server had
+    // already counted a, the key also subtracts a, still in flight: 7 - 1.
+    state.onAnswer(200, tenPerSecond(7), b);
+    state.onAnswer(200, tenPerSecond(8), a);
+    assertThat(hasTokens(6)).isTrue();
+    assertThat(hasTokens(7)).as("a's stale 8 must not raise the count").isFalse();
+  }
+
+  @Test
+  void callsStillInFlightAreSubtractedFromTheServersCount() throws Exception {
+    state.onAnswer(200, tenPerSecond(9), go());
+    Permit a = go();
+    go(); // b, c, d in flight, unseen by the server when it answered a
+    go();
+    go();
+    state.onAnswer(200, tenPerSecond(3), a);
+    assertThat(hasTokens(0)).isTrue();
+    assertThat(hasTokens(1)).as("3 left, 3 already on their way").isFalse();
+  }
+
+  @Test
+  void remainingZeroPausesTheKeyUntilTheReset() throws Exception {
+    state.onAnswer(200, tenPerSecond(0), go());
+    assertThat(state.waitEstimate(1, now.get())).isEqualTo(TimeUnit.SECONDS.toNanos(1));
+  }
+}
