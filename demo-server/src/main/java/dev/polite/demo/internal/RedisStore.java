@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
@@ -65,6 +66,8 @@ public final class RedisStore implements LimiterStore {
   private final String target;
   private final AtomicBoolean down = new AtomicBoolean();
   private final AtomicLong nextProbe = new AtomicLong();
+  private final AtomicInteger outagesLogged = new AtomicInteger();
+  private final AtomicInteger recoveriesLogged = new AtomicInteger();
 
   private RedisStore(URI uri, Algorithm algorithm, Policy policy, WhenDown whenDown, int nodes,
       Duration timeout, LongSupplier nanos, int maxKeys) {
@@ -73,7 +76,8 @@ public final class RedisStore implements LimiterStore {
     poolConfig.setMaxTotal(64);
     poolConfig.setMaxIdle(64);
     poolConfig.setMinIdle(0);
-    poolConfig.setMaxWait(timeout);
+    // Waiting for a pooled connection is waiting too: fall back rather than queue.
+    poolConfig.setMaxWait(Duration.ofMillis(Math.min(5, timeoutMillis)));
     poolConfig.setJmxEnabled(false);
     poolConfig.setTestOnBorrow(false);
     this.pool = new JedisPool(poolConfig, new HostAndPort(uri.getHost(), uri.getPort()),
@@ -123,12 +127,14 @@ public final class RedisStore implements LimiterStore {
     try {
       Decision decision = eval(key, cost);
       if (down.compareAndSet(true, false)) {
+        recoveriesLogged.incrementAndGet();
         log.info("rate limiter store {} is back; deciding in Redis again", target);
       }
       return decision;
     } catch (JedisException e) {
       nextProbe.set(System.nanoTime() + PROBE_INTERVAL_NANOS);
       if (down.compareAndSet(false, true)) {
+        outagesLogged.incrementAndGet();
         log.warn("rate limiter store {} unavailable, failing {}{}: {}", target, whenDown,
             whenDown == WhenDown.LOCAL ? " (this node's share of the limit)" : "", e.toString());
       }
@@ -139,6 +145,16 @@ public final class RedisStore implements LimiterStore {
   /** Whether the store is marked down now. */
   public boolean isDown() {
     return down.get();
+  }
+
+  /** How many outages were logged (one line each, however many requests they spanned). */
+  int outagesLogged() {
+    return outagesLogged.get();
+  }
+
+  /** How many recoveries were logged. */
+  int recoveriesLogged() {
+    return recoveriesLogged.get();
   }
 
   private Decision eval(String key, long cost) {
