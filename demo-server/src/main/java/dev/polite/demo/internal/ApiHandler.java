@@ -3,12 +3,15 @@ package dev.polite.demo.internal;
 import dev.polite.demo.DemoServerConfig;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
+import io.undertow.util.HeaderMap;
 import io.undertow.util.HeaderValues;
 import io.undertow.util.HttpString;
 import io.undertow.util.SameThreadExecutor;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
@@ -36,6 +39,14 @@ public final class ApiHandler implements HttpHandler {
   private static final HttpString FORWARDED_FOR = HttpString.tryFromString("X-Forwarded-For");
   private static final String PROBLEM = "{\"type\":\"https://iana.org/assignments/http-problem-types#quota-exceeded\","
       + "\"title\":\"Too Many Requests\",\"status\":429,\"violated-policies\":[\"default\"]";
+
+  private static final Map<String, HttpString> HEADER_NAMES = new HashMap<>();
+
+  static {
+    for (String name : QuotaHeaders.NAMES) {
+      HEADER_NAMES.put(name, HttpString.tryFromString(name));
+    }
+  }
 
   private final DemoServerConfig config;
   private final LimiterStore store;
@@ -87,8 +98,8 @@ public final class ApiHandler implements HttpHandler {
     }
     Decision decision = store.acquire(key, config.costOf(exchange.getRequestPath()));
     stats.record(key, decision.allowed());
-    headers.write(decision, epochMillis.getAsLong(),
-        (name, value) -> exchange.getResponseHeaders().put(HttpString.tryFromString(name), value));
+    HeaderMap response = exchange.getResponseHeaders();
+    headers.write(decision, epochMillis.getAsLong(), (name, value) -> response.put(headerName(name), value));
     if (!decision.allowed()) {
       if (!config.dryRun()) {
         exchange.setStatusCode(429);
@@ -105,6 +116,11 @@ public final class ApiHandler implements HttpHandler {
     }
     exchange.dispatch(SameThreadExecutor.INSTANCE,
         () -> exchange.getIoThread().executeAfter(() -> ok(exchange, decision), delay, TimeUnit.NANOSECONDS));
+  }
+
+  private static HttpString headerName(String name) {
+    HttpString known = HEADER_NAMES.get(name);
+    return known != null ? known : HttpString.tryFromString(name);
   }
 
   private String keyOf(HttpServerExchange exchange) {

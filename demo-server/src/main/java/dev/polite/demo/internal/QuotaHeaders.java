@@ -1,6 +1,7 @@
 package dev.polite.demo.internal;
 
 import dev.polite.demo.HeaderStyle;
+import java.util.List;
 import java.util.function.BiConsumer;
 
 /**
@@ -17,6 +18,11 @@ import java.util.function.BiConsumer;
  */
 public final class QuotaHeaders {
   private static final long SECOND = 1_000_000_000L;
+
+  /** Every header name this class writes, so a server can prepare them once. */
+  public static final List<String> NAMES = List.of("RateLimit-Policy", "RateLimit", "RateLimit-Limit",
+      "RateLimit-Remaining", "RateLimit-Reset", "x-ratelimit-limit", "x-ratelimit-remaining",
+      "x-ratelimit-used", "x-ratelimit-reset", "x-ratelimit-resource");
 
   private final HeaderStyle style;
   private final long quota;
