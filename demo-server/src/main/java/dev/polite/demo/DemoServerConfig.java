@@ -1,5 +1,7 @@
 package dev.polite.demo;
 
+import dev.polite.demo.internal.Policy;
+import dev.polite.demo.internal.TrustedProxies;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -291,10 +293,10 @@ public final class DemoServerConfig {
       return this;
     }
 
-    /** The window, at least 1 ms. */
+    /** The window, at least 1 ms and at most 366 days. */
     public Builder window(Duration window) {
-      if (window == null || window.compareTo(Duration.ofMillis(1)) < 0) {
-        throw new IllegalArgumentException("window: must be at least 1 ms, was " + window);
+      if (window == null || window.compareTo(Duration.ofMillis(1)) < 0 || window.compareTo(Duration.ofDays(366)) > 0) {
+        throw new IllegalArgumentException("window: must be 1 ms to 366 days, was " + window);
       }
       this.window = window;
       return this;
@@ -351,7 +353,7 @@ public final class DemoServerConfig {
       if (trustedProxies == null) {
         throw new IllegalArgumentException("trustedProxies: must not be null");
       }
-      new dev.polite.demo.internal.TrustedProxies(trustedProxies); // validates, naming the parameter
+      new TrustedProxies(trustedProxies); // validates, naming the parameter
       this.trustedProxies = new ArrayList<>(trustedProxies);
       return this;
     }
@@ -437,6 +439,7 @@ public final class DemoServerConfig {
      */
     public DemoServerConfig build() {
       DemoServerConfig config = new DemoServerConfig(this);
+      new Policy(config.limit, config.window.toNanos(), config.burst()); // validates
       long capacity = config.algorithm.usesBurst() ? config.burst() : config.limit;
       for (Map.Entry<String, Integer> route : routeCosts.entrySet()) {
         if (route.getValue() > capacity) {

@@ -12,6 +12,9 @@ class DemoServerConfigTest {
   void validationNamesTheParameter() {
     assertThatThrownBy(() -> DemoServer.builder().limit(0)).hasMessageStartingWith("limit:");
     assertThatThrownBy(() -> DemoServer.builder().window(Duration.ZERO)).hasMessageStartingWith("window:");
+    assertThatThrownBy(() -> DemoServer.builder().window(Duration.ofDays(10_000))).hasMessageStartingWith("window:");
+    assertThatThrownBy(() -> DemoServer.builder().limit(1).window(Duration.ofDays(300)).burst(Long.MAX_VALUE / 2).build())
+        .hasMessageStartingWith("burst:");
     assertThatThrownBy(() -> DemoServer.builder().port(70000)).hasMessageStartingWith("port:");
     assertThatThrownBy(() -> DemoServer.builder().store("postgres://x")).hasMessageStartingWith("store:");
     assertThatThrownBy(() -> DemoServer.builder().nodes(0)).hasMessageStartingWith("nodes:");

@@ -22,6 +22,10 @@ public record Policy(long limit, long windowNanos, long burst) {
     if (burst < 1) {
       throw new IllegalArgumentException("burst: must be at least 1, was " + burst);
     }
+    if ((double) Math.max(burst, limit) * windowNanos / limit > Long.MAX_VALUE / 4.0) {
+      throw new IllegalArgumentException("burst: " + burst + " takes too long to refill at " + limit
+          + " per " + windowNanos + " ns");
+    }
   }
 
   /** Nanoseconds per unit at the sustained rate ({@code window / limit}), at least 1. */

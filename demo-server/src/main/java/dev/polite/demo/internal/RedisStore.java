@@ -102,15 +102,11 @@ public final class RedisStore implements LimiterStore {
 
   /**
    * A store on the Redis at {@code config.store()} ({@code redis://HOST:PORT}). Does not contact
-   * Redis: a Redis that is down at start is handled like one that goes down later.
-   *
-   * @throws IllegalArgumentException naming {@code algorithm} if the algorithm has no script
+   * Redis: a Redis that is down at start is handled like one that goes down later. The
+   * configuration has already refused algorithms without a script
+   * ({@link DemoServerConfig#REDIS_ALGORITHMS}).
    */
   public static RedisStore open(DemoServerConfig config, Policy policy, LongSupplier nanos) {
-    if (!DemoServerConfig.REDIS_ALGORITHMS.contains(config.algorithm())) {
-      throw new IllegalArgumentException("algorithm: " + config.algorithm()
-          + " is not supported with a Redis store (supported: " + DemoServerConfig.REDIS_ALGORITHMS + ")");
-    }
     return new RedisStore(URI.create(config.store()), config.algorithm(), policy, config.whenDown(),
         config.nodes(), config.redisTimeout(), nanos, config.maxKeys());
   }
