@@ -31,7 +31,7 @@ final class FixedWindow implements RateLimiter {
     long untilEnd = (index + 1) * window - nowNanos;
     if (count + cost <= limit) {
       count += cost;
-      return Decision.allow(limit - count, count == 0 ? 0 : untilEnd);
+      return Decision.allow(limit - count, untilEnd);
     }
     return Decision.reject(limit - count, untilEnd, untilEnd);
   }
