@@ -74,8 +74,10 @@ class RedisStoreTest {
       }
       Decision rejected = store.acquire(key, 1);
       assertThat(rejected.allowed()).as(algorithm.cliName()).isFalse();
+      // A sliding counter full early in one window may need part of the next as well: at most
+      // (1 + 1/limit) windows, depending on where Redis's clock falls in the window.
       assertThat(rejected.retryAfterNanos()).as(algorithm.cliName()).isPositive()
-          .isLessThanOrEqualTo(Duration.ofSeconds(30).toNanos());
+          .isLessThanOrEqualTo(Duration.ofSeconds(40).toNanos());
       assertThat(rejected.nextUnitNanos()).as(algorithm.cliName()).isPositive();
       assertThat(store.isDown()).isFalse();
     }
