@@ -98,7 +98,7 @@ public final class RateLimitPolicy {
     if (quota < 0 || window == null || window.isZero()) {
       return Double.NaN;
     }
-    return quota / (window.toNanos() / 1e9);
+    return quota / (window.getSeconds() + window.getNano() / 1e9); // toNanos() overflows past 292 years
   }
 
   /** A builder seeded with this policy's values. */

@@ -183,7 +183,7 @@ public final class RateLimitSignals {
 
   /** The advertised request rate per second, or {@code NaN} when {@link #advertisesRate()} is false. */
   public double advertisedRatePerSecond() {
-    return advertisesRate() ? limit / (window.toNanos() / 1e9) : Double.NaN;
+    return advertisesRate() ? limit / (window.getSeconds() + window.getNano() / 1e9) : Double.NaN;
   }
 
   /** Whether the governing quota counts requests (rather than tokens or bytes). */

@@ -22,22 +22,22 @@ final class IsoTimes {
   static long parse(String s) {
     int n = s.length();
     if (n < 16 || !looksLikeIso(s)) return INVALID;
-    int year = (int) Numbers.digits(s, 0, 4);
-    int month = (int) Numbers.digits(s, 5, 7);
-    int day = (int) Numbers.digits(s, 8, 10);
+    long year = Numbers.digits(s, 0, 4);
+    long month = Numbers.digits(s, 5, 7);
+    long day = Numbers.digits(s, 8, 10);
     char sep = s.charAt(10);
     if (sep != 'T' && sep != 't' && sep != ' ') return INVALID;
     if (s.charAt(13) != ':') return INVALID;
-    int hour = (int) Numbers.digits(s, 11, 13);
-    int minute = (int) Numbers.digits(s, 14, 16);
+    long hour = Numbers.digits(s, 11, 13);
+    long minute = Numbers.digits(s, 14, 16);
     if (year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0) return INVALID;
     int i = 16;
-    int second = 0;
+    long second = 0;
     int millis = 0;
     boolean extra = false;
     if (i < n && s.charAt(i) == ':') {
       if (i + 3 > n) return INVALID;
-      second = (int) Numbers.digits(s, i + 1, i + 3);
+      second = Numbers.digits(s, i + 1, i + 3);
       if (second < 0) return INVALID;
       i += 3;
       if (i < n && (s.charAt(i) == '.' || s.charAt(i) == ',')) {
@@ -62,16 +62,16 @@ final class IsoTimes {
         i++;
       } else if (z == '+' || z == '-') {
         int sign = z == '-' ? -1 : 1;
-        int hh;
-        int mm;
+        long hh;
+        long mm;
         if (n - i == 6 && s.charAt(i + 3) == ':') {
-          hh = (int) Numbers.digits(s, i + 1, i + 3);
-          mm = (int) Numbers.digits(s, i + 4, i + 6);
+          hh = Numbers.digits(s, i + 1, i + 3);
+          mm = Numbers.digits(s, i + 4, i + 6);
         } else if (n - i == 5) {
-          hh = (int) Numbers.digits(s, i + 1, i + 3);
-          mm = (int) Numbers.digits(s, i + 3, i + 5);
+          hh = Numbers.digits(s, i + 1, i + 3);
+          mm = Numbers.digits(s, i + 3, i + 5);
         } else if (n - i == 3) {
-          hh = (int) Numbers.digits(s, i + 1, i + 3);
+          hh = Numbers.digits(s, i + 1, i + 3);
           mm = 0;
         } else {
           return INVALID;
@@ -83,7 +83,7 @@ final class IsoTimes {
         return INVALID;
       }
     }
-    long t = CivilTime.epochMillis(year, month, day, hour, minute, second, millis);
+    long t = CivilTime.epochMillis((int) year, (int) month, (int) day, (int) hour, (int) minute, (int) second, millis);
     if (t == CivilTime.INVALID) return INVALID;
     return t - offset + (extra ? 1 : 0);
   }

@@ -45,8 +45,7 @@ final class OpenAiDialect {
         continue;
       }
       if (start >= name.length()) continue;
-      String suffix = name.substring(start).toLowerCase(Locale.ROOT);
-      Quota q = quota(quotas, suffix);
+      Quota q = quota(quotas, name, start);
       String value = h.prefixedValue(i);
       if (attr == 0) q.quota = Counts.parse(r, value, false);
       else if (attr == 1) q.remaining = Counts.parse(r, value, false);
@@ -59,10 +58,13 @@ final class OpenAiDialect {
     }
   }
 
-  private static Quota quota(List<Quota> quotas, String suffix) {
+  /** The quota named by {@code name} from {@code start} on (any case), created on first sight. */
+  private static Quota quota(List<Quota> quotas, String name, int start) {
+    int len = name.length() - start;
     for (Quota q : quotas) {
-      if (q.name.equals(suffix)) return q;
+      if (q.name.length() == len && name.regionMatches(true, start, q.name, 0, len)) return q;
     }
+    String suffix = name.substring(start).toLowerCase(Locale.ROOT);
     Quota q = new Quota(suffix);
     long window = kongWindowSeconds(suffix);
     if (window > 0) {

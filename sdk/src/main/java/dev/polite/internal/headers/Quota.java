@@ -41,9 +41,14 @@ final class Quota {
     return b.build();
   }
 
-  /** Adds the policy to the reading unless nothing about it was known. */
+  /** Adds the policy to the reading unless nothing about it was known; a window over a year is clamped, flagged. */
   void addTo(Reading r, String dialect) {
-    if (!isEmpty()) r.addPolicy(toPolicy(), dialect);
+    if (isEmpty()) return;
+    if (windowMillis > Reading.YEAR_MILLIS) {
+      windowMillis = Reading.YEAR_MILLIS;
+      r.anomaly();
+    }
+    r.addPolicy(toPolicy(), dialect);
   }
 
   /**

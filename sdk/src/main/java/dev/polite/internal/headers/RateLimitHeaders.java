@@ -132,7 +132,7 @@ public final class RateLimitHeaders {
     if (!h.hasSignals() && dialects.length == 0) {
       return status == 429 ? REJECTED : RateLimitSignals.none();
     }
-    Reading r = new Reading(status, h, nowEpochMillis);
+    Reading r = new Reading(h, nowEpochMillis);
     RetryAfter.read(r);
     IetfDialect.read(r);
     XRateLimitDialect.read(r);

@@ -17,7 +17,6 @@ final class Reading {
   /** The longest delay or reset believed: anything beyond is clamped to it and flagged. */
   static final long YEAR_MILLIS = 365L * 24 * 3600 * 1000;
 
-  final int status;
   final ResponseHeaders headers;
   private final long nowMillis;
   private long baseMillis = Long.MIN_VALUE;
@@ -28,11 +27,10 @@ final class Reading {
   private @Nullable String bucket;
   private @Nullable String scope;
   private boolean global;
-  final List<RateLimitPolicy> policies = new ArrayList<>(4);
-  final List<String> policyDialects = new ArrayList<>(4);
+  final List<RateLimitPolicy> policies = new ArrayList<>();
+  final List<String> policyDialects = new ArrayList<>();
 
-  Reading(int status, ResponseHeaders headers, long nowMillis) {
-    this.status = status;
+  Reading(ResponseHeaders headers, long nowMillis) {
     this.headers = headers;
     this.nowMillis = nowMillis;
   }

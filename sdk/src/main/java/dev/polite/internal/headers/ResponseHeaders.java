@@ -17,12 +17,16 @@ import org.jspecify.annotations.Nullable;
  */
 final class ResponseHeaders {
   private final Headers headers;
-  private final @Nullable String[] first = new String[Field.COUNT];
+  private static final String[] NONE = new String[Field.COUNT];
+  /** Allocated at the first rate-limit line, so that a plain response costs no array. */
+  private @Nullable String[] first = NONE;
   private @Nullable List<String> @Nullable [] more;
   private int @Nullable [] prefixed;
   private @Nullable Prefix @Nullable [] prefixKinds;
   private int prefixedCount;
   private int known;
+  private @Nullable String date;
+  private @Nullable String age;
 
   ResponseHeaders(Headers headers) {
     this.headers = headers;
@@ -52,10 +56,17 @@ final class ResponseHeaders {
 
   @SuppressWarnings("unchecked")
   private void add(Field f, String value) {
+    if (f == Field.DATE || f == Field.AGE) {
+      // on every response, so kept apart: a plain response allocates no array at all
+      if (f == Field.DATE && date == null) date = value;
+      if (f == Field.AGE && age == null) age = value;
+      return;
+    }
     int k = f.ordinal();
+    if (first == NONE) first = new String[Field.COUNT];
     if (first[k] == null) {
       first[k] = value;
-      if (f != Field.DATE && f != Field.AGE) known++;
+      known++;
       return;
     }
     if (more == null) more = (List<String>[]) new List<?>[Field.COUNT];
@@ -75,6 +86,8 @@ final class ResponseHeaders {
 
   /** The first line of {@code f}, or {@code null}. */
   @Nullable String first(Field f) {
+    if (f == Field.DATE) return date;
+    if (f == Field.AGE) return age;
     return first[f.ordinal()];
   }
 
@@ -126,9 +139,5 @@ final class ResponseHeaders {
 
   String prefixedValue(int i) {
     return headers.value(prefixed[i]);
-  }
-
-  Headers headers() {
-    return headers;
   }
 }

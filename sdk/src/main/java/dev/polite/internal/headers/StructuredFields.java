@@ -129,7 +129,18 @@ final class StructuredFields {
       if ((c >= 'a' && c <= 'z') || Numbers.isDigit(c) || c == '_' || c == '-' || c == '.' || c == '*') i++;
       else break;
     }
-    return s.substring(start, i);
+    return i - start == 1 ? oneLetterKey(s.charAt(start)) : s.substring(start, i);
+  }
+
+  /** The rate-limit fields' one-letter parameter names without a fresh String each time. */
+  private static String oneLetterKey(char c) {
+    switch (c) {
+      case 'q': return "q";
+      case 'r': return "r";
+      case 't': return "t";
+      case 'w': return "w";
+      default: return String.valueOf(c);
+    }
   }
 
   private @Nullable Object bareItem() {

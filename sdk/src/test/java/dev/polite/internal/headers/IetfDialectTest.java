@@ -205,4 +205,79 @@ class IetfDialectTest {
     assertThat(s.policies()).hasSize(1);
     assertThat(s.limit()).isEmpty();
   }
+
+  @Test
+  void atlassianBetaPolicyGoneOnceExhausted() {
+    RateLimitSignals s = parse(429, "Beta-Ratelimit", "\"tenant-app-quota\";r=0;t=2788",
+        "X-Beta-Ratelimit-Reason", "jira-quota-tenant-based", "Retry-After", "2788");
+    assertThat(s.remaining()).hasValue(0);
+    assertThat(s.reset()).isEqualTo(ofSeconds(2788));
+    assertThat(s.limit()).isEmpty();
+    assertThat(s.dialect()).isEqualTo("ietf-draft-11-beta");
+  }
+
+  @Test
+  void atlassianBetaBesideTheRequestRateGovernsOnlyWhenLower() {
+    RateLimitSignals s = parse("Beta-Ratelimit-Policy", "\"tenant-app-quota\";q=100100;w=3600",
+        "Beta-Ratelimit", "\"tenant-app-quota\";r=17842;t=2107",
+        "X-Beta-Ratelimit-Nearlimit", "true", "X-Ratelimit-Limit", "350", "X-Ratelimit-Remaining", "349");
+    assertThat(s.remaining()).hasValue(349);
+    assertThat(s.dialect()).isEqualTo("atlassian");
+  }
+
+  @Test
+  void betaAndPlainFieldsAreReadApart() {
+    RateLimitSignals s = parse("Beta-RateLimit", "\"b\";r=5;t=1", "RateLimit", "\"a\";r=7;t=2");
+    assertThat(s.policies()).extracting(RateLimitPolicy::name).containsExactly("a", "b");
+    assertThat(s.policyName()).isEqualTo("b");
+  }
+
+  @Test
+  void eraDWithoutRemaining() {
+    RateLimitSignals s = parse("RateLimit", "limit=10, reset=1");
+    assertThat(s.limit()).hasValue(10);
+    assertThat(s.remaining()).isEmpty();
+    assertThat(s.reset()).isEqualTo(ofSeconds(1));
+    assertThat(s.dialect()).isEqualTo("ietf-draft-07");
+  }
+
+  @Test
+  void eraDExpressDraft7Output() {
+    RateLimitSignals s = parse("RateLimit-Policy", "100;w=60", "RateLimit", "limit=100, remaining=99, reset=60");
+    assertThat(s.window()).isEqualTo(ofSeconds(60));
+    assertThat(s.remaining()).hasValue(99);
+    assertThat(s.policies()).hasSize(1);
+  }
+
+  @Test
+  void eraBSimpleTenSecondWindow() {
+    RateLimitSignals s = parse("RateLimit-Limit", "100, 100;w=10", "RateLimit-Remaining", "50", "RateLimit-Reset", "5");
+    assertThat(s.advertisedRatePerSecond()).isEqualTo(10.0);
+    assertThat(s.remaining()).hasValue(50);
+    assertThat(s.dialect()).isEqualTo("ietf-draft-03");
+  }
+
+  @Test
+  void polli00FullExample() {
+    RateLimitSignals s = parse("RateLimit-Limit", "10, 10;window=1, 50;window=60, 1000;window=3600, 5000;window=86400",
+        "RateLimit-Remaining", "50", "RateLimit-Reset", "50");
+    assertThat(s.policies()).hasSize(4);
+    assertThat(s.dialect()).isEqualTo("ietf-polli-00");
+  }
+
+  @Test
+  void gitLabWithoutDateUsesOurClock() {
+    // NOW is 2025-01-01T00:00:00Z = 1735689600
+    RateLimitSignals s = parse(429, "RateLimit-Observed", "61", "RateLimit-Remaining", "0", "RateLimit-Reset", "1735689645");
+    assertThat(s.reset()).isEqualTo(ofSeconds(45));
+    assertThat(s.dialect()).isEqualTo("gitlab");
+  }
+
+  @Test
+  void activeCampaignPlainFields() {
+    RateLimitSignals s = parse(429, "RateLimit-Limit", "5", "RateLimit-Remaining", "0", "Retry-After", "30");
+    assertThat(s.limit()).hasValue(5);
+    assertThat(s.remaining()).hasValue(0);
+    assertThat(s.retryAfter()).isEqualTo(ofSeconds(30));
+  }
 }

@@ -182,4 +182,42 @@ class VendorDialectsTest {
     assertThat(s.window()).isEqualTo(ofSeconds(10));
     assertThat(s.limit()).hasValue(100);
   }
+
+  @Test
+  void kongSecondAndDayWindows() {
+    RateLimitSignals s = parse("X-RateLimit-Limit-Second", "5", "X-RateLimit-Remaining-Second", "4",
+        "X-RateLimit-Limit-Day", "10000", "X-RateLimit-Remaining-Day", "9000");
+    assertThat(s.policyName()).isEqualTo("second");
+    assertThat(s.advertisedRatePerSecond()).isEqualTo(5.0);
+    assertThat(s.dialect()).isEqualTo("kong");
+  }
+
+  @Test
+  void kongExhaustedMinute() {
+    RateLimitSignals s = parse(429, "X-RateLimit-Limit-Minute", "10", "X-RateLimit-Remaining-Minute", "0",
+        "Retry-After", "12");
+    assertThat(s.remaining()).hasValue(0);
+    assertThat(s.window()).isEqualTo(ofSeconds(60));
+    assertThat(s.retryAfter()).isEqualTo(ofSeconds(12));
+  }
+
+  @Test
+  void salesforceOnSeveralLines() {
+    RateLimitSignals s = parse("Sforce-Limit-Info", "api-usage=18/5000", "Sforce-Limit-Info", "api-bursts=749/750");
+    assertThat(s.policies()).hasSize(2);
+    assertThat(s.remaining()).hasValue(1);
+    assertThat(s.policyName()).isEqualTo("api-bursts");
+  }
+
+  @Test
+  void salesforceGarbageIsDropped() {
+    assertThat(parse("Sforce-Limit-Info", "api-usage=lots").policies()).isEmpty();
+  }
+
+  @Test
+  void hubSpotExhaustedSecondly() {
+    RateLimitSignals s = parse(429, "X-HubSpot-RateLimit-Secondly", "10", "X-HubSpot-RateLimit-Secondly-Remaining", "0");
+    assertThat(s.remaining()).hasValue(0);
+    assertThat(s.window()).isEqualTo(ofSeconds(1));
+  }
 }

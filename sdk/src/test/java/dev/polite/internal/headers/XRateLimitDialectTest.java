@@ -191,4 +191,61 @@ class XRateLimitDialectTest {
     assertThat(s.remaining()).hasValue(0);
     assertThat(s.isAnomalous()).isTrue();
   }
+
+  @Test
+  void redditCommaJoinedWithUsed() {
+    RateLimitSignals s = parse("x-ratelimit-used", "9, 2", "x-ratelimit-remaining", "991, 98", "x-ratelimit-reset", "300");
+    assertThat(s.remaining()).hasValue(98);
+    assertThat(s.limit()).hasValue(107);
+    assertThat(s.isAnomalous()).isTrue();
+    assertThat(s.dialect()).isEqualTo("reddit");
+  }
+
+  @Test
+  void envoyGatewayRejection() {
+    RateLimitSignals s = parse(429, "x-ratelimit-limit", "3, 3;w=60;name=\"per-user\"", "x-ratelimit-remaining", "0",
+        "x-ratelimit-reset", "37");
+    assertThat(s.remaining()).hasValue(0);
+    assertThat(s.reset()).isEqualTo(ofSeconds(37));
+    assertThat(s.policyName()).isEqualTo("per-user");
+    assertThat(s.isRejection()).isTrue();
+  }
+
+  @Test
+  void envoyOlderWindowSpelling() {
+    RateLimitSignals s = parse("x-ratelimit-limit", "10, 10;window=1", "x-ratelimit-remaining", "9");
+    assertThat(s.window()).isEqualTo(ofSeconds(1));
+    assertThat(s.dialect()).isEqualTo("envoy");
+  }
+
+  @Test
+  void springCloudGatewayHealthy() {
+    RateLimitSignals s = parse("X-RateLimit-Remaining", "19", "X-RateLimit-Replenish-Rate", "10",
+        "X-RateLimit-Burst-Capacity", "20");
+    assertThat(s.remaining()).hasValue(19);
+    assertThat(s.window()).isEqualTo(ofSeconds(2));
+  }
+
+  @Test
+  void springCloudGatewayReplenishRateOnly() {
+    RateLimitSignals s = parse("X-RateLimit-Remaining", "0", "X-RateLimit-Replenish-Rate", "5");
+    assertThat(s.advertisedRatePerSecond()).isEqualTo(5.0);
+    assertThat(s.remaining()).hasValue(0);
+  }
+
+  @Test
+  void atlassian429WithReason() {
+    RateLimitSignals s = parse(429, "Retry-After", "5", "X-RateLimit-Limit", "350", "X-RateLimit-Remaining", "0",
+        "RateLimit-Reason", "jira-burst-based", "X-RateLimit-Reset", "2026-03-26T16:00Z",
+        "Date", "Thu, 26 Mar 2026 15:59:55 GMT");
+    assertThat(s.dialect()).isEqualTo("atlassian");
+    assertThat(s.reset()).isEqualTo(ofSeconds(5));
+    assertThat(s.retryAfter()).isEqualTo(ofSeconds(5));
+  }
+
+  @Test
+  void auth0EpochSeconds() {
+    RateLimitSignals s = parse("x-ratelimit-limit", "10", "x-ratelimit-remaining", "9", "x-ratelimit-reset", "1735689610");
+    assertThat(s.reset()).isEqualTo(ofSeconds(10));
+  }
 }
