@@ -12,24 +12,11 @@ import mockwebserver3.MockResponse;
 import okhttp3.Call;
 import okhttp3.OkHttpClient;
 import okhttp3.Response;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** A cancelled call or an interrupted thread ends a wait at once, as OkHttp's own waits do. */
-class CancellationTest {
-  private final Harness h;
-
-  CancellationTest() throws Exception {
-    h = new Harness();
-  }
-
-  @AfterEach
-  void closeEverything() {
-    h.assertEveryBodyClosed();
-    h.close();
-  }
-
+class CancellationTest extends HarnessTest {
   @Test
   void cancellingACallWhileItWaitsForItsPaceEndsIt() throws Exception {
     h.server.enqueue(new MockResponse.Builder().code(200).build());

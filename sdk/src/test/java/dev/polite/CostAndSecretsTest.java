@@ -10,23 +10,10 @@ import mockwebserver3.MockResponse;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** Weighted costs, and that no credential leaks into what polite says. */
-class CostAndSecretsTest {
-  private final Harness h;
-
-  CostAndSecretsTest() throws Exception {
-    h = new Harness();
-  }
-
-  @AfterEach
-  void closeEverything() {
-    h.assertEveryBodyClosed();
-    h.close();
-  }
-
+class CostAndSecretsTest extends HarnessTest {
   @Test
   void aTaggedCostSpendsThatManyTokens() throws Exception {
     for (int i = 0; i < 3; i++) {

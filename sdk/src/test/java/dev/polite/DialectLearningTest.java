@@ -8,7 +8,6 @@ import java.util.stream.Stream;
 import mockwebserver3.MockResponse;
 import okhttp3.OkHttpClient;
 import okhttp3.Response;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -18,22 +17,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * asks for a delay) pauses the key for exactly that long, and an advertised quota and window
  * become the key's pace.
  */
-class DialectLearningTest {
+class DialectLearningTest extends HarnessTest {
   /** The fake wall clock's start, 2026-01-01T00:00:00Z, in epoch seconds and as an HTTP date. */
   private static final long E = FakeClock.EPOCH_MILLIS / 1000;
   private static final String DATE = "Thu, 01 Jan 2026 00:00:00 GMT";
-
-  private final Harness h;
-
-  DialectLearningTest() throws Exception {
-    h = new Harness();
-  }
-
-  @AfterEach
-  void closeEverything() {
-    h.assertEveryBodyClosed();
-    h.close();
-  }
 
   static Stream<Arguments> families() {
     return Stream.of(

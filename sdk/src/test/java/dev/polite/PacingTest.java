@@ -11,23 +11,10 @@ import java.util.concurrent.TimeUnit;
 import mockwebserver3.MockResponse;
 import okhttp3.OkHttpClient;
 import okhttp3.Response;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** Pacing: the advertised pace, the first-answer gate, discovery, and many threads on one key. */
-class PacingTest {
-  private final Harness h;
-
-  PacingTest() throws Exception {
-    h = new Harness();
-  }
-
-  @AfterEach
-  void closeEverything() {
-    h.assertEveryBodyClosed();
-    h.close();
-  }
-
+class PacingTest extends HarnessTest {
   @Test
   void toldNothingItSendsTheAdvertisedBurstThenPacesWithoutA429() throws Exception {
     // The reference's client scenario: burst 5, 5 per second, 30 requests one at a time.

@@ -14,12 +14,10 @@ import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** Retries, pauses and giving up, each with the request count and the waits the fake clock saw. */
-class RetryTest {
-  private final Harness h;
+class RetryTest extends HarnessTest {
   private final List<String> events = new CopyOnWriteArrayList<>();
   private final PoliteListener recorder = new PoliteListener() {
     @Override
@@ -42,16 +40,6 @@ class RetryTest {
       events.add("paused " + pause.toSeconds() + "s");
     }
   };
-
-  RetryTest() throws Exception {
-    h = new Harness();
-  }
-
-  @AfterEach
-  void closeEverything() {
-    h.assertEveryBodyClosed();
-    h.close();
-  }
 
   private static MockResponse status(int code, String... headers) {
     MockResponse.Builder b = new MockResponse.Builder().code(code).body("body " + code);

@@ -53,16 +53,7 @@ public final class Patience {
    * (the caller checked it with {@link #allows}).
    */
   public void sleep(long nanos, long from) throws InterruptedIOException {
-    long start = ticker.read();
-    try {
-      sleeper.sleepUntil(saturatedAdd(from, nanos), call::isCanceled);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw interrupted();
-    } finally {
-      account(start);
-    }
-    checkNotCanceled();
+    block(() -> sleeper.sleepUntil(saturatedAdd(from, nanos), call::isCanceled));
   }
 
   /**
@@ -74,12 +65,19 @@ public final class Patience {
    */
   public boolean awaitSignal(Object monitor) throws InterruptedIOException {
     checkNotCanceled();
-    long start = ticker.read();
-    if (waitLeft <= 0 || deadline - start <= 0) {
+    long now = ticker.read();
+    if (waitLeft <= 0 || deadline - now <= 0) {
       return false;
     }
+    block(() -> monitor.wait(SIGNAL_POLL_MILLIS));
+    return true;
+  }
+
+  /** Blocks, counts the time against the call's patience, and turns interrupts into IOExceptions. */
+  private void block(Blocking blocking) throws InterruptedIOException {
+    long start = ticker.read();
     try {
-      monitor.wait(SIGNAL_POLL_MILLIS);
+      blocking.run();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw interrupted();
@@ -87,7 +85,11 @@ public final class Patience {
       account(start);
     }
     checkNotCanceled();
-    return true;
+  }
+
+  @FunctionalInterface
+  private interface Blocking {
+    void run() throws InterruptedException;
   }
 
   /** Throws if the call was cancelled or the thread interrupted. */
