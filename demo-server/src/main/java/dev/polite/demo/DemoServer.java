@@ -1,0 +1,154 @@
+package dev.polite.demo;
+
+import dev.polite.demo.internal.ApiHandler;
+import dev.polite.demo.internal.LimiterStore;
+import dev.polite.demo.internal.MemoryStore;
+import dev.polite.demo.internal.Policy;
+import dev.polite.demo.internal.RedisStore;
+import dev.polite.demo.internal.StatsJson;
+import dev.polite.demo.internal.TrafficStats;
+import io.undertow.Undertow;
+import io.undertow.server.HttpHandler;
+import io.undertow.server.HttpServerExchange;
+import io.undertow.util.HttpString;
+import io.undertow.util.Methods;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running demo server: a rate-limited HTTP API on Undertow, for tests, examples and benchmarks.
+ *
+ * <p>Usage: {@code try (DemoServer server = DemoServer.builder().limit(5).window(Duration.ofSeconds(1)).start()) { client.get(server.url().resolve("/api/items")); }}
+ *
+ * <p>Endpoints: every path under {@code /api/} is limited and answers 200 with a small JSON body
+ * when admitted, 429 with {@code Retry-After} when not; {@code GET /stats} returns the counts as
+ * JSON; {@code POST /stats/reset} clears them; {@code /health} is never limited. The server binds
+ * when started and is stopped by {@link #close()}.
+ */
+public final class DemoServer implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(DemoServer.class);
+  private static final HttpString CONTENT_TYPE = HttpString.tryFromString("Content-Type");
+
+  private final DemoServerConfig config;
+  private final LimiterStore store;
+  private final TrafficStats stats;
+  private final Undertow undertow;
+  private final int port;
+
+  private DemoServer(DemoServerConfig config) {
+    this.config = config;
+    Clock clock = config.clock();
+    LongSupplier epochMillis = clock::millis;
+    LongSupplier nanos = () -> {
+      Instant now = clock.instant();
+      return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    };
+    Policy policy = new Policy(config.limit(), config.window().toNanos(), config.burst());
+    this.store = config.usesRedis()
+        ? RedisStore.open(config, policy, nanos)
+        : new MemoryStore(config.algorithm(), policy, nanos, config.maxKeys());
+    this.stats = new TrafficStats(config.maxKeys(), epochMillis);
+    ApiHandler api = new ApiHandler(config, store, stats, epochMillis);
+    Undertow server = Undertow.builder()
+        .addHttpListener(config.port(), config.host())
+        .setHandler(exchange -> route(exchange, api))
+        .build();
+    try {
+      server.start();
+    } catch (RuntimeException e) {
+      store.close();
+      throw e;
+    }
+    this.undertow = server;
+    this.port = ((InetSocketAddress) server.getListenerInfo().get(0).getAddress()).getPort();
+    log.info("demo server on port {}: {}", port, config);
+  }
+
+  /** A builder of the configuration; its {@code start()} returns the running server. */
+  public static DemoServerConfig.Builder builder() {
+    return DemoServerConfig.builder();
+  }
+
+  /**
+   * Starts a server with {@code config} and returns it once it accepts connections.
+   *
+   * @throws IllegalArgumentException if the store cannot be set up from the configuration
+   * @throws RuntimeException if the port cannot be bound
+   */
+  public static DemoServer start(DemoServerConfig config) {
+    return new DemoServer(config);
+  }
+
+  /** The bound port (the free one picked when configured with 0). */
+  public int port() {
+    return port;
+  }
+
+  /** The base URL, such as {@code http://127.0.0.1:41234} (no trailing slash). */
+  public URI url() {
+    String host = config.host();
+    if (host.equals("0.0.0.0") || host.equals("::")) {
+      host = "127.0.0.1";
+    } else if (host.contains(":")) {
+      host = "[" + host + "]";
+    }
+    return URI.create("http://" + host + ":" + port);
+  }
+
+  /** The configuration in force. */
+  public DemoServerConfig config() {
+    return config;
+  }
+
+  /** The counts so far (since start or the last reset). */
+  public StatsSnapshot stats() {
+    return stats.snapshot();
+  }
+
+  /** Clears the counts (not the limiter state), as {@code POST /stats/reset} does. */
+  public void resetStats() {
+    stats.reset();
+  }
+
+  /** Stops accepting, closes connections and releases the store. */
+  @Override
+  public void close() {
+    undertow.stop();
+    store.close();
+  }
+
+  private void route(HttpServerExchange exchange, HttpHandler api) throws Exception {
+    String path = exchange.getRequestPath();
+    if (path.startsWith("/api/") || path.equals("/api")) {
+      api.handleRequest(exchange);
+    } else if (path.equals("/health")) {
+      json(exchange, 200, "{\"status\":\"ok\"}");
+    } else if (path.equals("/stats")) {
+      if (!exchange.getRequestMethod().equals(Methods.GET)) {
+        json(exchange, 405, "{\"error\":\"use GET\"}");
+        return;
+      }
+      json(exchange, 200, StatsJson.write(stats.snapshot(), config, store.localKeys()));
+    } else if (path.equals("/stats/reset")) {
+      if (!exchange.getRequestMethod().equals(Methods.POST)) {
+        json(exchange, 405, "{\"error\":\"use POST\"}");
+        return;
+      }
+      stats.reset();
+      json(exchange, 200, "{\"reset\":true}");
+    } else {
+      json(exchange, 404, "{\"error\":\"not found; try /api/..., /stats or /health\"}");
+    }
+  }
+
+  private static void json(HttpServerExchange exchange, int status, String body) {
+    exchange.setStatusCode(status);
+    exchange.getResponseHeaders().put(CONTENT_TYPE, "application/json");
+    exchange.getResponseSender().send(body);
+  }
+}

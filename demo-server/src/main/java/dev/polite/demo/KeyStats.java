@@ -1,0 +1,30 @@
+package dev.polite.demo;
+
+import java.util.List;
+
+/**
+ * What the server decided for one key: admitted and rejected requests, and the same per second.
+ *
+ * <p>Usage: {@code KeyStats stats = server.stats().key("ip:127.0.0.1"); stats.rejected();}
+ *
+ * @param key the key as counted: {@code ip:ADDRESS}, {@code ip:PREFIX::/64} or {@code key:HASH}
+ *     (an API key is never shown verbatim; see {@link StatsSnapshot#apiKey(String)})
+ * @param admitted requests answered 200 (in dry-run, every request the limiter admitted)
+ * @param rejected requests the limiter refused (in dry-run: would have refused, but served)
+ * @param timeline one entry per second that saw traffic, oldest first, at most the last 600
+ */
+public record KeyStats(String key, long admitted, long rejected, List<Second> timeline) {
+
+  public KeyStats {
+    timeline = List.copyOf(timeline);
+  }
+
+  /**
+   * One second of one key's traffic.
+   *
+   * @param epochSecond the second, in seconds since the epoch on the server's clock
+   * @param admitted requests admitted in that second
+   * @param rejected requests refused in that second
+   */
+  public record Second(long epochSecond, long admitted, long rejected) {}
+}

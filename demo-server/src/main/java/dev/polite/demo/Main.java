@@ -1,0 +1,24 @@
+package dev.polite.demo;
+
+import dev.polite.demo.internal.DemoServerCommand;
+
+/**
+ * The command line: {@code java -jar polite-demo-server.jar --help}. Prints
+ * {@code polite-demo-server listening on http://HOST:PORT} as its first stdout line once bound,
+ * runs until interrupted, and exits 2 with a usage message on a bad flag.
+ *
+ * <p>Usage: {@code java -jar demo-server/target/polite-demo-server.jar --algorithm gcra --limit 5 --window 1s}
+ */
+public final class Main {
+  private Main() {}
+
+  /** Runs the server from command-line flags; exits only on error, help or a signal. */
+  public static void main(String[] args) {
+    // Undertow and XNIO log through jboss-logging; send that to SLF4J (stderr) too.
+    System.setProperty("org.jboss.logging.provider", "slf4j");
+    int exit = DemoServerCommand.run(args);
+    if (exit != 0 || DemoServerCommand.isInformational(args)) {
+      System.exit(exit);
+    }
+  }
+}

@@ -1,0 +1,53 @@
+package dev.polite.demo.internal;
+
+import static dev.polite.demo.internal.RateLimiter.ceilNanos;
+
+/**
+ * The leaky bucket as a meter: a level that each request raises by its cost and that drains at
+ * {@code limit / window}; a request that would overflow {@code burst} is rejected.
+ *
+ * <p>This is the token bucket turned over (level = capacity - tokens) and admits exactly the same
+ * requests. It is here because "leaky bucket" names two mechanisms and the demo shows both; the
+ * other one, which delays instead of rejecting, is {@link LeakyQueue}. nginx's {@code limit_req
+ * ... nodelay} is this meter.
+ */
+final class LeakyMeter implements RateLimiter {
+  private final double capacity;
+  private final double perNano;
+  private double level;
+  private long updated;
+  private boolean started;
+
+  LeakyMeter(Policy policy) {
+    this.capacity = policy.burst();
+    this.perNano = policy.unitsPerNano();
+  }
+
+  @Override
+  public synchronized Decision tryAcquire(long nowNanos, long cost) {
+    if (started && nowNanos > updated) {
+      level = Math.max(0, level - (nowNanos - updated) * perNano);
+    }
+    if (!started || nowNanos > updated) {
+      updated = nowNanos;
+      started = true;
+    }
+    if (level + cost <= capacity + EPSILON) {
+      level = Math.min(capacity, level + cost);
+      return Decision.allow(remaining(), nextUnit());
+    }
+    return Decision.reject(remaining(), ceilNanos((level + cost - capacity) / perNano), nextUnit());
+  }
+
+  private long remaining() {
+    return Math.max(0, (long) Math.floor(capacity - level + EPSILON));
+  }
+
+  private long nextUnit() {
+    long remaining = remaining();
+    if (remaining >= capacity) {
+      return 0;
+    }
+    return ceilNanos((level - (capacity - remaining - 1)) / perNano);
+  }
+}

@@ -1,0 +1,20 @@
+package dev.polite.demo.internal;
+
+/**
+ * Where the per-key limiter state lives and who decides: this process's memory, or a shared
+ * Redis. One call per request; the key is already resolved and the cost already set by the route.
+ */
+public interface LimiterStore extends AutoCloseable {
+
+  /** Decides one request of {@code cost} units for {@code key}. Never throws for a store outage. */
+  Decision acquire(String key, long cost);
+
+  /** Whether {@link #acquire} may block on the network (and must run off the I/O threads). */
+  boolean blocking();
+
+  /** Keys held in this process (for a shared store: in its local fallback). */
+  int localKeys();
+
+  @Override
+  void close();
+}

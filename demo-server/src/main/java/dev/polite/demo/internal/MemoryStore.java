@@ -1,0 +1,60 @@
+package dev.polite.demo.internal;
+
+import dev.polite.demo.Algorithm;
+import java.util.function.LongSupplier;
+
+/**
+ * Limiter state in this process's memory: one {@link RateLimiter} per key in a bounded
+ * {@link KeyTable}, idle keys forgotten once their state is as good as new.
+ *
+ * <p>Exact for one node and free of round trips; with several nodes each counts alone (a client
+ * spread over {@code k} nodes gets up to {@code k} times the limit), which is the Redis store's
+ * reason to exist.
+ */
+public final class MemoryStore implements LimiterStore {
+  private final Algorithm algorithm;
+  private final Policy policy;
+  private final LongSupplier nanos;
+  private final KeyTable<RateLimiter> keys;
+
+  /**
+   * @param nanos the clock, in nanoseconds since any fixed origin
+   */
+  public MemoryStore(Algorithm algorithm, Policy policy, LongSupplier nanos, int maxKeys) {
+    this.algorithm = algorithm;
+    this.policy = policy;
+    this.nanos = nanos;
+    this.keys = new KeyTable<>(maxKeys, policy.idleNanos(), () -> policy.newLimiter(algorithm));
+  }
+
+  @Override
+  public Decision acquire(String key, long cost) {
+    long now = nanos.getAsLong();
+    return keys.get(key, now).tryAcquire(now, cost);
+  }
+
+  @Override
+  public boolean blocking() {
+    return false;
+  }
+
+  @Override
+  public int localKeys() {
+    return keys.size();
+  }
+
+  /** The algorithm this store runs. */
+  public Algorithm algorithm() {
+    return algorithm;
+  }
+
+  /** The policy this store enforces. */
+  public Policy policy() {
+    return policy;
+  }
+
+  @Override
+  public void close() {
+    keys.clear();
+  }
+}

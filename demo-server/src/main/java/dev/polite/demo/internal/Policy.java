@@ -1,0 +1,77 @@
+package dev.polite.demo.internal;
+
+import dev.polite.demo.Algorithm;
+
+/**
+ * The numbers of one limit: {@code limit} units per {@code windowNanos}, with a bucket capacity
+ * of {@code burst} for the bucket algorithms.
+ *
+ * @param limit units per window, at least 1
+ * @param windowNanos the window, at least 1 ms
+ * @param burst the bucket capacity, at least 1
+ */
+public record Policy(long limit, long windowNanos, long burst) {
+
+  public Policy {
+    if (limit < 1) {
+      throw new IllegalArgumentException("limit: must be at least 1, was " + limit);
+    }
+    if (windowNanos < 1_000_000) {
+      throw new IllegalArgumentException("window: must be at least 1 ms, was " + windowNanos + " ns");
+    }
+    if (burst < 1) {
+      throw new IllegalArgumentException("burst: must be at least 1, was " + burst);
+    }
+  }
+
+  /** Nanoseconds per unit at the sustained rate ({@code window / limit}), at least 1. */
+  public long intervalNanos() {
+    return Math.max(1, Math.round((double) windowNanos / limit));
+  }
+
+  /** Units per nanosecond at the sustained rate. */
+  public double unitsPerNano() {
+    return (double) limit / windowNanos;
+  }
+
+  /** The most a single request may cost under {@code algorithm}: what a fresh key holds. */
+  public long capacity(Algorithm algorithm) {
+    return algorithm.usesBurst() ? burst : limit;
+  }
+
+  /**
+   * How long a key must be idle before its state equals a fresh key's, so forgetting it changes
+   * no decision: twice the longer of the window and the time to refill the whole burst.
+   */
+  public long idleNanos() {
+    long refill = (long) Math.min(Long.MAX_VALUE / 4.0, (double) burst * windowNanos / limit);
+    return 2 * Math.max(windowNanos, refill);
+  }
+
+  /** This node's share when the shared store is down: limit and burst divided by {@code nodes}. */
+  public Policy share(int nodes) {
+    return new Policy(Math.max(1, limit / nodes), windowNanos, Math.max(1, burst / nodes));
+  }
+
+  /** A fresh limiter (a new key's state) for {@code algorithm}. */
+  public RateLimiter newLimiter(Algorithm algorithm) {
+    switch (algorithm) {
+      case TOKEN_BUCKET:
+        return new TokenBucket(this);
+      case GCRA:
+        return new Gcra(this);
+      case LEAKY_METER:
+        return new LeakyMeter(this);
+      case LEAKY_QUEUE:
+        return new LeakyQueue(this);
+      case FIXED_WINDOW:
+        return new FixedWindow(this);
+      case SLIDING_LOG:
+        return new SlidingLog(this);
+      case SLIDING_COUNTER:
+        return new SlidingCounter(this);
+      default:
+        throw new IllegalArgumentException("algorithm: unsupported " + algorithm);
+    }
+  }
+}

@@ -1,0 +1,29 @@
+package dev.polite.demo.internal;
+
+/**
+ * The state of one key under one algorithm, deciding requests as they arrive.
+ *
+ * <p>Time comes in as {@code nowNanos} (any monotonic origin, the same for every call on one
+ * instance); nothing here reads a clock, sleeps or starts a thread, so tests replay traffic on
+ * a fake clock. An earlier {@code nowNanos} than a previous call is treated as no time passing.
+ * Implementations are thread-safe.
+ */
+public interface RateLimiter {
+
+  /** Epsilon for fractional arithmetic: ten refills of 0.1 add up to 0.9999999999999999. */
+  double EPSILON = 1e-9;
+
+  /**
+   * Decides one request costing {@code cost} units (at least 1, at most the policy's capacity)
+   * at {@code nowNanos}, consuming quota when it is admitted.
+   */
+  Decision tryAcquire(long nowNanos, long cost);
+
+  /** Rounds a non-negative double duration in nanoseconds up to a long, saturating. */
+  static long ceilNanos(double nanos) {
+    if (!(nanos > 0)) {
+      return 0;
+    }
+    return nanos >= Long.MAX_VALUE ? Long.MAX_VALUE : (long) Math.ceil(nanos);
+  }
+}

@@ -1,0 +1,247 @@
+package dev.polite.demo.internal;
+
+import dev.polite.demo.Algorithm;
+import dev.polite.demo.DemoServerConfig;
+import dev.polite.demo.WhenDown;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import redis.clients.jedis.ClientSetInfoConfig;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.exceptions.JedisNoScriptException;
+
+/**
+ * Limiter state in a shared Redis: every node asks the same store, so the limit holds for the
+ * fleet however the load balancer spreads a client.
+ *
+ * <p>One Lua script per decision (read, decide and write run inside Redis, atomically, in one
+ * round trip; a GET-then-SET would admit about {@code limit × (1 + rate × round trip)}). The
+ * script reads Redis's own clock ({@code TIME}) so nodes with skewed clocks agree, sets an expiry
+ * on every key it writes so idle clients disappear, and touches only keys hash-tagged with the
+ * client ({@code rl:{ip:203.0.113.7}:tb}) so it runs on Redis Cluster. It is sent as EVALSHA,
+ * and as EVAL (which also caches it) when Redis answers NOSCRIPT, e.g. after a restart.
+ *
+ * <p>The client fails fast: connect and read timeouts of tens of milliseconds, a pool that waits
+ * no longer than that for a connection, and no retries (Jedis's {@link JedisPool} does not
+ * retry; a retrying client turns "fail open" into seconds of latency per request). When a call
+ * fails the store is marked down, the transition is logged once, and the request is decided by
+ * {@link WhenDown}: open, closed, or this node's share of the limit from memory. While down, only
+ * one request per probe interval tries Redis again; the rest decide locally without waiting, so
+ * every decision answers within about two timeouts even if Redis hangs. The first success logs
+ * the recovery, once.
+ *
+ * <p>The leaky meter runs the token bucket's script: the two make the same decisions. The leaky
+ * queue is not offered with Redis.
+ */
+public final class RedisStore implements LimiterStore {
+  private static final Logger log = LoggerFactory.getLogger(RedisStore.class);
+  static final long PROBE_INTERVAL_NANOS = Duration.ofMillis(200).toNanos();
+
+  private final JedisPool pool;
+  private final String script;
+  private final String sha;
+  private final String suffix;
+  private final boolean slidingLog;
+  private final List<String> args;
+  private final WhenDown whenDown;
+  private final long capacity;
+  private final MemoryStore local;
+  private final String target;
+  private final AtomicBoolean down = new AtomicBoolean();
+  private final AtomicLong nextProbe = new AtomicLong();
+  private final AtomicInteger outagesLogged = new AtomicInteger();
+  private final AtomicInteger recoveriesLogged = new AtomicInteger();
+
+  private RedisStore(URI uri, Algorithm algorithm, Policy policy, WhenDown whenDown, int nodes,
+      Duration timeout, LongSupplier nanos, int maxKeys) {
+    int timeoutMillis = (int) Math.max(1, timeout.toMillis());
+    GenericObjectPoolConfig<Jedis> poolConfig = new GenericObjectPoolConfig<>();
+    poolConfig.setMaxTotal(64);
+    poolConfig.setMaxIdle(64);
+    poolConfig.setMinIdle(0);
+    // Waiting for a pooled connection is waiting too: fall back rather than queue.
+    poolConfig.setMaxWait(Duration.ofMillis(Math.min(5, timeoutMillis)));
+    poolConfig.setJmxEnabled(false);
+    poolConfig.setTestOnBorrow(false);
+    this.pool = new JedisPool(poolConfig, new HostAndPort(uri.getHost(), uri.getPort()),
+        DefaultJedisClientConfig.builder()
+            .connectionTimeoutMillis(timeoutMillis)
+            .socketTimeoutMillis(timeoutMillis)
+            .clientSetInfoConfig(ClientSetInfoConfig.DISABLED)
+            .build());
+    this.target = uri.getHost() + ":" + uri.getPort();
+    String name = scriptName(algorithm);
+    this.script = resource("common.lua") + "\n" + resource(name + ".lua");
+    this.sha = sha1(script);
+    this.suffix = ":" + suffixOf(algorithm);
+    this.slidingLog = algorithm == Algorithm.SLIDING_LOG;
+    long windowMicros = Math.max(1, policy.windowNanos() / 1000);
+    this.args = List.of(Long.toString(policy.limit()), Long.toString(windowMicros),
+        Long.toString(policy.burst()));
+    this.whenDown = whenDown;
+    this.capacity = policy.capacity(algorithm);
+    this.local = new MemoryStore(algorithm, policy.share(nodes), nanos, maxKeys);
+  }
+
+  /**
+   * A store on the Redis at {@code config.store()} ({@code redis://HOST:PORT}). Does not contact
+   * Redis: a Redis that is down at start is handled like one that goes down later.
+   *
+   * @throws IllegalArgumentException naming {@code algorithm} if the algorithm has no script
+   */
+  public static RedisStore open(DemoServerConfig config, Policy policy, LongSupplier nanos) {
+    if (!DemoServerConfig.REDIS_ALGORITHMS.contains(config.algorithm())) {
+      throw new IllegalArgumentException("algorithm: " + config.algorithm()
+          + " is not supported with a Redis store (supported: " + DemoServerConfig.REDIS_ALGORITHMS + ")");
+    }
+    return new RedisStore(URI.create(config.store()), config.algorithm(), policy, config.whenDown(),
+        config.nodes(), config.redisTimeout(), nanos, config.maxKeys());
+  }
+
+  @Override
+  public Decision acquire(String key, long cost) {
+    if (down.get()) {
+      long now = System.nanoTime();
+      long next = nextProbe.get();
+      if (now - next < 0 || !nextProbe.compareAndSet(next, now + PROBE_INTERVAL_NANOS)) {
+        return fallback(key, cost);
+      }
+    }
+    try {
+      Decision decision = eval(key, cost);
+      if (down.compareAndSet(true, false)) {
+        recoveriesLogged.incrementAndGet();
+        log.info("rate limiter store {} is back; deciding in Redis again", target);
+      }
+      return decision;
+    } catch (JedisException e) {
+      nextProbe.set(System.nanoTime() + PROBE_INTERVAL_NANOS);
+      if (down.compareAndSet(false, true)) {
+        outagesLogged.incrementAndGet();
+        log.warn("rate limiter store {} unavailable, failing {}{}: {}", target, whenDown,
+            whenDown == WhenDown.LOCAL ? " (this node's share of the limit)" : "", e.toString());
+      }
+      return fallback(key, cost);
+    }
+  }
+
+  /** Whether the store is marked down now. */
+  public boolean isDown() {
+    return down.get();
+  }
+
+  /** How many outages were logged (one line each, however many requests they spanned). */
+  int outagesLogged() {
+    return outagesLogged.get();
+  }
+
+  /** How many recoveries were logged. */
+  int recoveriesLogged() {
+    return recoveriesLogged.get();
+  }
+
+  private Decision eval(String key, long cost) {
+    String base = "rl:{" + key + "}" + suffix;
+    List<String> keys = slidingLog ? List.of(base, base + ":seq") : List.of(base);
+    List<String> argv = List.of(args.get(0), args.get(1), args.get(2), Long.toString(cost));
+    Object result;
+    try (Jedis jedis = pool.getResource()) {
+      try {
+        result = jedis.evalsha(sha, keys, argv);
+      } catch (JedisNoScriptException e) {
+        result = jedis.eval(script, keys, argv);
+      }
+    }
+    List<?> values = (List<?>) result;
+    return new Decision(
+        ((Number) values.get(0)).longValue() == 1,
+        Math.max(0, ((Number) values.get(1)).longValue()),
+        ((Number) values.get(2)).longValue() * 1000,
+        ((Number) values.get(3)).longValue() * 1000,
+        0);
+  }
+
+  private Decision fallback(String key, long cost) {
+    switch (whenDown) {
+      case CLOSED:
+        return Decision.reject(0, 1_000_000_000L, 1_000_000_000L);
+      case LOCAL:
+        return local.acquire(key, cost);
+      case OPEN:
+      default:
+        return Decision.allow(capacity, 0);
+    }
+  }
+
+  @Override
+  public boolean blocking() {
+    return true;
+  }
+
+  @Override
+  public int localKeys() {
+    return local.localKeys();
+  }
+
+  @Override
+  public void close() {
+    pool.close();
+    local.close();
+  }
+
+  private static String scriptName(Algorithm algorithm) {
+    return algorithm == Algorithm.LEAKY_METER ? "token-bucket" : algorithm.cliName();
+  }
+
+  private static String suffixOf(Algorithm algorithm) {
+    switch (algorithm) {
+      case GCRA:
+        return "gcra";
+      case FIXED_WINDOW:
+        return "fw";
+      case SLIDING_LOG:
+        return "sl";
+      case SLIDING_COUNTER:
+        return "sc";
+      default:
+        return "tb";
+    }
+  }
+
+  private static String resource(String name) {
+    try (InputStream in = RedisStore.class.getResourceAsStream("redis/" + name)) {
+      if (in == null) {
+        throw new IllegalStateException("missing script resource redis/" + name);
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot read script resource redis/" + name, e);
+    }
+  }
+
+  private static String sha1(String text) {
+    try {
+      return HexFormat.of().formatHex(
+          MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-1 is missing from this JVM", e);
+    }
+  }
+}

@@ -1,0 +1,70 @@
+package dev.polite.demo.internal;
+
+import dev.polite.demo.DemoServerConfig;
+import dev.polite.demo.KeyStats;
+import dev.polite.demo.StatsSnapshot;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The {@code GET /stats} body: the configuration in force, totals, and per key the admitted and
+ * rejected counts with a per-second timeline ({@code t} is seconds since counting started).
+ * Written by hand: a handful of numbers and keys does not need a JSON library on the classpath.
+ */
+public final class StatsJson {
+  private StatsJson() {}
+
+  public static String write(StatsSnapshot stats, DemoServerConfig config, int keysHeld) {
+    StringBuilder json = new StringBuilder(256 + stats.keys().size() * 128);
+    json.append("{\"algorithm\":").append(quote(config.algorithm().cliName()))
+        .append(",\"limit\":").append(config.limit())
+        .append(",\"windowSeconds\":").append(config.window().toNanos() / 1e9)
+        .append(",\"burst\":").append(config.burst())
+        .append(",\"headers\":").append(quote(config.headers().cliName()))
+        .append(",\"store\":").append(quote(config.usesRedis() ? "redis" : "memory"))
+        .append(",\"dryRun\":").append(config.dryRun())
+        .append(",\"keysHeld\":").append(keysHeld)
+        .append(",\"startedEpochSecond\":").append(stats.startedEpochSecond())
+        .append(",\"admitted\":").append(stats.admitted())
+        .append(",\"rejected\":").append(stats.rejected())
+        .append(",\"keys\":{");
+    List<Map.Entry<String, KeyStats>> keys = new ArrayList<>(stats.keys().entrySet());
+    keys.sort(Map.Entry.comparingByKey());
+    boolean firstKey = true;
+    for (Map.Entry<String, KeyStats> entry : keys) {
+      KeyStats key = entry.getValue();
+      json.append(firstKey ? "" : ",").append(quote(entry.getKey()))
+          .append(":{\"admitted\":").append(key.admitted())
+          .append(",\"rejected\":").append(key.rejected())
+          .append(",\"timeline\":[");
+      boolean firstSecond = true;
+      for (KeyStats.Second second : key.timeline()) {
+        json.append(firstSecond ? "" : ",")
+            .append("{\"t\":").append(second.epochSecond() - stats.startedEpochSecond())
+            .append(",\"epochSecond\":").append(second.epochSecond())
+            .append(",\"admitted\":").append(second.admitted())
+            .append(",\"rejected\":").append(second.rejected()).append('}');
+        firstSecond = false;
+      }
+      json.append("]}");
+      firstKey = false;
+    }
+    return json.append("}}").toString();
+  }
+
+  static String quote(String s) {
+    StringBuilder out = new StringBuilder(s.length() + 2).append('"');
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == '"' || c == '\\') {
+        out.append('\\').append(c);
+      } else if (c < 0x20) {
+        out.append(String.format("\\u%04x", (int) c));
+      } else {
+        out.append(c);
+      }
+    }
+    return out.append('"').toString();
+  }
+}

@@ -1,0 +1,27 @@
+-- Token bucket: capacity `burst`, refilling at limit/window, lazy refill; a new key is full.
+local rate = limit / window -- tokens per microsecond
+local s = redis.call('HMGET', key, 'tokens', 'ts')
+local tokens = tonumber(s[1]) or burst
+local ts = tonumber(s[2]) or now
+if now > ts then
+  tokens = math.min(burst, tokens + (now - ts) * rate)
+else
+  now = ts -- Redis's clock stepped back: no time passed
+end
+local allowed, retry = 0, 0
+if tokens + EPS >= cost then
+  tokens = math.max(0, tokens - cost)
+  allowed = 1
+else
+  retry = math.ceil((cost - tokens) / rate)
+end
+local remaining = math.floor(tokens + EPS)
+local nxt = 0
+if remaining < burst then
+  nxt = math.max(0, math.ceil((remaining + 1 - tokens) / rate))
+end
+-- Strings, formatted here: Redis would turn Lua numbers into integers, and %.14g loses digits.
+redis.call('HSET', key, 'tokens', string.format('%.17g', tokens), 'ts', string.format('%.0f', now))
+-- Forget idle clients once their bucket would be full again anyway.
+redis.call('PEXPIRE', key, math.ceil(burst / rate / 1000) + 1000)
+return {allowed, remaining, retry, nxt}

@@ -1,0 +1,46 @@
+package dev.polite.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class DemoServerConfigTest {
+
+  @Test
+  void validationNamesTheParameter() {
+    assertThatThrownBy(() -> DemoServer.builder().limit(0)).hasMessageStartingWith("limit:");
+    assertThatThrownBy(() -> DemoServer.builder().window(Duration.ZERO)).hasMessageStartingWith("window:");
+    assertThatThrownBy(() -> DemoServer.builder().port(70000)).hasMessageStartingWith("port:");
+    assertThatThrownBy(() -> DemoServer.builder().store("postgres://x")).hasMessageStartingWith("store:");
+    assertThatThrownBy(() -> DemoServer.builder().nodes(0)).hasMessageStartingWith("nodes:");
+    assertThatThrownBy(() -> DemoServer.builder().maxKeys(0)).hasMessageStartingWith("maxKeys:");
+    assertThatThrownBy(() -> DemoServer.builder().routeCost("api", 2)).hasMessageStartingWith("routeCost:");
+    assertThatThrownBy(() -> DemoServer.builder().limit(3).routeCost("/api/big", 5).build())
+        .hasMessageStartingWith("routeCost:");
+    assertThatThrownBy(() -> DemoServer.builder().algorithm(Algorithm.LEAKY_QUEUE).store("redis://127.0.0.1:6379").build())
+        .hasMessageStartingWith("algorithm:").hasMessageContaining("not supported with a Redis store");
+    assertThatThrownBy(() -> Algorithm.parse("bucket")).hasMessageContaining("token-bucket|gcra");
+  }
+
+  @Test
+  void derivesWithToBuilder() {
+    DemoServerConfig base = DemoServer.builder().limit(5).window(Duration.ofSeconds(2)).build();
+    DemoServerConfig derived = base.toBuilder().algorithm(Algorithm.GCRA).burst(8).build();
+    assertThat(base.algorithm()).isEqualTo(Algorithm.TOKEN_BUCKET);
+    assertThat(base.burst()).isEqualTo(5);
+    assertThat(derived.limit()).isEqualTo(5);
+    assertThat(derived.burst()).isEqualTo(8);
+    assertThat(derived.costOf("/api/x")).isEqualTo(1);
+  }
+
+  @Test
+  void longestRoutePrefixWins() {
+    DemoServerConfig config = DemoServer.builder().limit(10)
+        .routeCost("/api/", 2).routeCost("/api/export", 5).build();
+    assertThat(config.costOf("/api/export/7")).isEqualTo(5);
+    assertThat(config.costOf("/api/items")).isEqualTo(2);
+    assertThat(config.costOf("/health")).isEqualTo(1);
+  }
+}

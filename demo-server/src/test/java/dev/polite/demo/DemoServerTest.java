@@ -1,0 +1,240 @@
+package dev.polite.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** End to end over HTTP against the real server on an ephemeral loopback port. */
+class DemoServerTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00.250Z"));
+  private final List<DemoServer> servers = new ArrayList<>();
+
+  @AfterEach
+  void stop() {
+    servers.forEach(DemoServer::close);
+  }
+
+  private DemoServer start(DemoServerConfig.Builder builder) {
+    DemoServer server = builder.clock(clock).start();
+    servers.add(server);
+    return server;
+  }
+
+  private HttpResponse<String> get(DemoServer server, String path, String... headers) throws Exception {
+    HttpRequest.Builder request = HttpRequest.newBuilder(server.url().resolve(path)).timeout(Duration.ofSeconds(10));
+    if (headers.length > 0) {
+      request.headers(headers);
+    }
+    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private JsonNode stats(DemoServer server) throws Exception {
+    return JSON.readTree(get(server, "/stats").body());
+  }
+
+  @Test
+  void admitsTheLimitThenAnswers429WithRetryAfterAndQuotaHeaders() throws Exception {
+    DemoServer server = start(DemoServer.builder().limit(5).window(Duration.ofSeconds(10)).burst(5));
+    assertThat(server.port()).isPositive();
+    for (int i = 0; i < 5; i++) {
+      HttpResponse<String> ok = get(server, "/api/items");
+      assertThat(ok.statusCode()).isEqualTo(200);
+      assertThat(JSON.readTree(ok.body()).get("ok").asBoolean()).isTrue();
+      assertThat(ok.headers().firstValue("RateLimit-Policy")).hasValue("\"default\";q=5;w=10");
+      String expected = "\"default\";r=" + (4 - i) + ";t=";
+      assertThat(ok.headers().firstValue("RateLimit")).hasValueSatisfying(v -> assertThat(v).startsWith(expected));
+      assertThat(ok.headers().firstValue("Retry-After")).isEmpty();
+    }
+    HttpResponse<String> limited = get(server, "/api/items");
+    assertThat(limited.statusCode()).isEqualTo(429);
+    assertThat(limited.headers().firstValue("Retry-After")).hasValue("2");
+    assertThat(limited.headers().firstValue("RateLimit")).hasValue("\"default\";r=0;t=2");
+    assertThat(limited.headers().firstValue("RateLimit-Policy")).hasValue("\"default\";q=5;w=10");
+    assertThat(limited.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+
+    clock.advance(Duration.ofSeconds(2)); // one token back
+    assertThat(get(server, "/api/items").statusCode()).isEqualTo(200);
+    assertThat(get(server, "/api/items").statusCode()).isEqualTo(429);
+
+    StatsSnapshot stats = server.stats();
+    assertThat(stats.key("ip:127.0.0.1")).isNotNull();
+    assertThat(stats.key("ip:127.0.0.1").admitted()).isEqualTo(6);
+    assertThat(stats.key("ip:127.0.0.1").rejected()).isEqualTo(2);
+  }
+
+  @Test
+  void healthIsNeverLimitedAndUnknownPathsAre404() throws Exception {
+    DemoServer server = start(DemoServer.builder().limit(1).window(Duration.ofMinutes(1)));
+    assertThat(get(server, "/api/x").statusCode()).isEqualTo(200);
+    assertThat(get(server, "/api/x").statusCode()).isEqualTo(429);
+    for (int i = 0; i < 20; i++) {
+      assertThat(get(server, "/health").statusCode()).isEqualTo(200);
+    }
+    assertThat(get(server, "/nope").statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  void statsAsJsonPerKeyWithATimelineAndAReset() throws Exception {
+    DemoServer server = start(DemoServer.builder().limit(2).window(Duration.ofMinutes(1)));
+    for (int i = 0; i < 3; i++) {
+      get(server, "/api/a");
+    }
+    clock.advance(Duration.ofSeconds(1));
+    get(server, "/api/a");
+    JsonNode stats = stats(server);
+    assertThat(stats.get("algorithm").asText()).isEqualTo("token-bucket");
+    assertThat(stats.get("admitted").asLong()).isEqualTo(2);
+    assertThat(stats.get("rejected").asLong()).isEqualTo(2);
+    JsonNode key = stats.get("keys").get("ip:127.0.0.1");
+    assertThat(key.get("admitted").asLong()).isEqualTo(2);
+    assertThat(key.get("rejected").asLong()).isEqualTo(2);
+    JsonNode timeline = key.get("timeline");
+    assertThat(timeline).hasSize(2);
+    assertThat(timeline.get(0).get("t").asLong()).isZero();
+    assertThat(timeline.get(0).get("admitted").asLong()).isEqualTo(2);
+    assertThat(timeline.get(0).get("rejected").asLong()).isEqualTo(1);
+    assertThat(timeline.get(1).get("t").asLong()).isEqualTo(1);
+    assertThat(timeline.get(1).get("rejected").asLong()).isEqualTo(1);
+
+    HttpResponse<String> reset = http.send(HttpRequest.newBuilder(server.url().resolve("/stats/reset"))
+        .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(reset.statusCode()).isEqualTo(200);
+    assertThat(stats(server).get("keys").size()).isZero();
+    assertThat(get(server, "/stats/reset").statusCode()).isEqualTo(405);
+  }
+
+  @Test
+  void apiKeysChooseTheKeyAndAreNotShownVerbatim() throws Exception {
+    DemoServer server = start(DemoServer.builder().limit(1).window(Duration.ofMinutes(1)));
+    assertThat(get(server, "/api/a", "X-Api-Key", "sk_live_alice").statusCode()).isEqualTo(200);
+    assertThat(get(server, "/api/a", "X-Api-Key", "sk_live_bob").statusCode()).isEqualTo(200);
+    assertThat(get(server, "/api/a", "X-Api-Key", "sk_live_alice").statusCode()).isEqualTo(429);
+    assertThat(get(server, "/api/a").statusCode()).isEqualTo(200); // the address is a third key
+    String body = get(server, "/stats").body();
+    assertThat(body).doesNotContain("sk_live");
+    assertThat(server.stats().apiKey("sk_live_alice").rejected()).isEqualTo(1);
+  }
+
+  @Test
+  void forwardedForFromAnUntrustedPeerIsIgnored() throws Exception {
+    DemoServer server = start(DemoServer.builder().limit(1).window(Duration.ofMinutes(1)));
+    for (int i = 0; i < 3; i++) {
+      get(server, "/api/a", "X-Forwarded-For", "203.0.113." + i);
+    }
+    assertThat(stats(server).get("keys").fieldNames()).toIterable().containsExactly("ip:127.0.0.1");
+  }
+
+  @Test
+  void forwardedForFromATrustedProxyIsReadFromTheRight() throws Exception {
+    DemoServer server = start(DemoServer.builder().limit(1).window(Duration.ofMinutes(1))
+        .trustedProxies(List.of("127.0.0.1", "10.0.0.5")));
+    assertThat(get(server, "/api/a", "X-Forwarded-For", "6.6.6.6, 203.0.113.7, 10.0.0.5").statusCode()).isEqualTo(200);
+    assertThat(get(server, "/api/a", "X-Forwarded-For", "7.7.7.7, 203.0.113.7").statusCode()).isEqualTo(429);
+    assertThat(server.stats().key("ip:203.0.113.7").rejected()).isEqualTo(1);
+  }
+
+  @Test
+  void routeCostsAreChargedByTheServer() throws Exception {
+    DemoServer server = start(DemoServer.builder().limit(10).window(Duration.ofMinutes(1)).routeCost("/api/export", 5));
+    assertThat(get(server, "/api/export/1").statusCode()).isEqualTo(200);
+    assertThat(get(server, "/api/export/2").statusCode()).isEqualTo(200);
+    HttpResponse<String> third = get(server, "/api/export/3");
+    assertThat(third.statusCode()).isEqualTo(429);
+    assertThat(get(server, "/api/cheap").statusCode()).isEqualTo(429); // the bucket is empty
+  }
+
+  @Test
+  void dryRunCountsButNeverRejects() throws Exception {
+    DemoServer server = start(DemoServer.builder().limit(1).window(Duration.ofMinutes(1)).dryRun(true));
+    for (int i = 0; i < 4; i++) {
+      assertThat(get(server, "/api/a").statusCode()).isEqualTo(200);
+    }
+    assertThat(server.stats().rejected()).isEqualTo(3);
+    assertThat(stats(server).get("dryRun").asBoolean()).isTrue();
+  }
+
+  @Test
+  void leakyQueueDelaysAdmittedRequestsAndRejectsWhenFull() throws Exception {
+    DemoServer server = start(DemoServer.builder().algorithm(Algorithm.LEAKY_QUEUE)
+        .limit(20).window(Duration.ofSeconds(1)).burst(3));
+    for (int i = 0; i < 3; i++) {
+      assertThat(get(server, "/api/q").statusCode()).isEqualTo(200); // served after 0, 50, 100 ms
+    }
+    assertThat(get(server, "/api/q").statusCode()).isEqualTo(429); // the fake clock stood still
+  }
+
+  @Test
+  void concurrencyLimitPerKey() throws Exception {
+    DemoServer server = start(DemoServer.builder().limit(100).window(Duration.ofSeconds(1))
+        .concurrency(1).latency(Duration.ofMillis(400)));
+    CompletableFuture<HttpResponse<String>> first = http.sendAsync(
+        HttpRequest.newBuilder(server.url().resolve("/api/slow")).build(), HttpResponse.BodyHandlers.ofString());
+    long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+    while (server.stats().admitted() < 1 && System.nanoTime() < deadline) {
+      Thread.onSpinWait();
+    }
+    HttpResponse<String> second = get(server, "/api/slow");
+    assertThat(second.statusCode()).isEqualTo(429);
+    assertThat(second.body()).contains("concurrency");
+    assertThat(first.get().statusCode()).isEqualTo(200);
+    assertThat(get(server, "/api/slow").statusCode()).isEqualTo(200); // the place was given back
+  }
+
+  @Test
+  void everyHeaderStyle() throws Exception {
+    DemoServer legacy = start(DemoServer.builder().limit(1).window(Duration.ofSeconds(30)).headers(HeaderStyle.LEGACY));
+    get(legacy, "/api/a");
+    HttpResponse<String> l = get(legacy, "/api/a");
+    assertThat(l.statusCode()).isEqualTo(429);
+    assertThat(l.headers().firstValue("RateLimit-Limit")).hasValue("1");
+    assertThat(l.headers().firstValue("RateLimit-Remaining")).hasValue("0");
+    assertThat(l.headers().firstValue("RateLimit-Reset")).hasValue("30");
+    assertThat(l.headers().firstValue("Retry-After")).hasValue("30");
+
+    DemoServer github = start(DemoServer.builder().limit(1).window(Duration.ofSeconds(30)).headers(HeaderStyle.X_RATELIMIT));
+    HttpResponse<String> g = get(github, "/api/a");
+    assertThat(g.headers().firstValue("x-ratelimit-limit")).hasValue("1");
+    assertThat(g.headers().firstValue("x-ratelimit-used")).hasValue("1");
+    long epoch = clock.instant().getEpochSecond();
+    assertThat(g.headers().firstValue("x-ratelimit-reset")).hasValue(Long.toString(epoch + 30));
+
+    DemoServer none = start(DemoServer.builder().limit(1).window(Duration.ofSeconds(30)).headers(HeaderStyle.NONE));
+    HttpResponse<String> n1 = get(none, "/api/a");
+    HttpResponse<String> n2 = get(none, "/api/a");
+    assertThat(n1.headers().map().keySet()).noneMatch(h -> h.toLowerCase().contains("ratelimit"));
+    assertThat(n2.statusCode()).isEqualTo(429);
+    assertThat(n2.headers().firstValue("Retry-After")).hasValue("30");
+  }
+
+  @Test
+  void everyAlgorithmAnswersOverHttp() throws Exception {
+    for (Algorithm algorithm : Algorithm.values()) {
+      DemoServer server = start(DemoServer.builder().algorithm(algorithm).limit(2).window(Duration.ofMillis(200)));
+      int ok = 0;
+      int limited = 0;
+      for (int i = 0; i < 4; i++) {
+        int status = get(server, "/api/a").statusCode();
+        ok += status == 200 ? 1 : 0;
+        limited += status == 429 ? 1 : 0;
+      }
+      assertThat(ok).as(algorithm.cliName()).isEqualTo(2);
+      assertThat(limited).as(algorithm.cliName()).isEqualTo(2);
+      URI url = server.url();
+      assertThat(url.toString()).isEqualTo("http://127.0.0.1:" + server.port());
+    }
+  }
+}

@@ -1,0 +1,146 @@
+package dev.polite.demo.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.polite.demo.Algorithm;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Replays the reference's three traffic patterns on a fake clock against every algorithm at
+ * "10 per 10 s" and reproduces its "most in any 10 s" column (within one request).
+ */
+class AlgorithmComparisonTest {
+  private static final long SECOND = 1_000_000_000L;
+  private static final long WINDOW = 10 * SECOND;
+  private static final Policy POLICY = new Policy(10, WINDOW, 10);
+
+  /** The reference's column: the worst count in any 10 s span over the three patterns. */
+  private static final Map<Algorithm, Integer> REFERENCE = new EnumMap<>(Map.of(
+      Algorithm.TOKEN_BUCKET, 19,
+      Algorithm.GCRA, 19,
+      Algorithm.LEAKY_QUEUE, 10,
+      Algorithm.FIXED_WINDOW, 20,
+      Algorithm.SLIDING_LOG, 10,
+      Algorithm.SLIDING_COUNTER, 19));
+
+  private static final Map<String, List<Long>> PATTERNS = new LinkedHashMap<>();
+
+  static {
+    List<Long> boundary = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      boundary.add(9_900_000_000L);
+    }
+    for (int i = 0; i < 10; i++) {
+      boundary.add(10 * SECOND);
+    }
+    PATTERNS.put("window boundary", boundary);
+
+    List<Long> burst = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      burst.add(30 * SECOND);
+    }
+    PATTERNS.put("burst of 20", burst);
+
+    List<Long> stream = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      stream.add(9_900_000_000L);
+    }
+    // then a steady stream, ten a second, for twenty seconds
+    for (long t = 10 * SECOND; t < 30 * SECOND; t += SECOND / 10) {
+      stream.add(t);
+    }
+    PATTERNS.put("ten then a stream", stream);
+  }
+
+  @Test
+  void reproducesTheReferenceColumn() {
+    Map<Algorithm, Map<String, Integer>> table = new EnumMap<>(Algorithm.class);
+    for (Algorithm algorithm : Algorithm.values()) {
+      Map<String, Integer> row = new LinkedHashMap<>();
+      for (Map.Entry<String, List<Long>> pattern : PATTERNS.entrySet()) {
+        row.put(pattern.getKey(), mostInAnyWindow(served(algorithm, pattern.getValue())));
+      }
+      table.put(algorithm, row);
+    }
+    print(table);
+
+    for (Map.Entry<Algorithm, Integer> expected : REFERENCE.entrySet()) {
+      int worst = table.get(expected.getKey()).values().stream().max(Integer::compare).orElseThrow();
+      assertThat((double) worst)
+          .as("most in any 10 s for %s", expected.getKey())
+          .isCloseTo(expected.getValue(), within(1.0));
+    }
+    // The meter is the token bucket turned over: the same decisions.
+    assertThat(table.get(Algorithm.LEAKY_METER)).isEqualTo(table.get(Algorithm.TOKEN_BUCKET));
+  }
+
+  @Test
+  void leakyQueueDelaysInsteadOfRejecting() {
+    RateLimiter queue = new Policy(5, 5 * SECOND, 5).newLimiter(Algorithm.LEAKY_QUEUE);
+    List<Long> delays = new ArrayList<>();
+    int rejected = 0;
+    for (int i = 0; i < 8; i++) {
+      Decision decision = queue.tryAcquire(0, 1);
+      if (decision.allowed()) {
+        delays.add(decision.delayNanos() / SECOND);
+      } else {
+        rejected++;
+      }
+    }
+    assertThat(delays).containsExactly(0L, 1L, 2L, 3L, 4L);
+    assertThat(rejected).isEqualTo(3);
+  }
+
+  /** When each admitted request is served (the queue variant serves after its delay). */
+  private static List<Long> served(Algorithm algorithm, List<Long> arrivals) {
+    RateLimiter limiter = POLICY.newLimiter(algorithm);
+    List<Long> served = new ArrayList<>();
+    for (long at : arrivals) {
+      Decision decision = limiter.tryAcquire(at, 1);
+      if (decision.allowed()) {
+        served.add(at + decision.delayNanos());
+      }
+    }
+    return served;
+  }
+
+  /** The most served in any half-open span [s, s + 10 s). */
+  private static int mostInAnyWindow(List<Long> served) {
+    int most = 0;
+    for (long start : served) {
+      int count = 0;
+      for (long t : served) {
+        if (t >= start && t < start + WINDOW) {
+          count++;
+        }
+      }
+      most = Math.max(most, count);
+    }
+    return most;
+  }
+
+  private static void print(Map<Algorithm, Map<String, Integer>> table) {
+    StringBuilder out = new StringBuilder("\nmost admitted in any 10 s, limit 10 per 10 s (bucket: 10, refilling 1/s)\n");
+    out.append(String.format("%-16s", "algorithm"));
+    for (String pattern : PATTERNS.keySet()) {
+      out.append(String.format("%20s", pattern));
+    }
+    out.append(String.format("%10s%12s%n", "worst", "reference"));
+    for (Map.Entry<Algorithm, Map<String, Integer>> row : table.entrySet()) {
+      out.append(String.format("%-16s", row.getKey().cliName()));
+      for (int value : row.getValue().values()) {
+        out.append(String.format("%20d", value));
+      }
+      int worst = row.getValue().values().stream().max(Integer::compare).orElseThrow();
+      Integer reference = REFERENCE.get(row.getKey());
+      out.append(String.format("%10d%12s%n", worst, reference == null ? "-" : reference.toString()));
+    }
+    System.out.println(out);
+  }
+}

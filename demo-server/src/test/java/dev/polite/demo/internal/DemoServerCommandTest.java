@@ -1,0 +1,60 @@
+package dev.polite.demo.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.polite.demo.Algorithm;
+import dev.polite.demo.DemoServerConfig;
+import dev.polite.demo.HeaderStyle;
+import dev.polite.demo.WhenDown;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+class DemoServerCommandTest {
+
+  private static DemoServerConfig parse(String... args) {
+    DemoServerCommand command = new DemoServerCommand();
+    new CommandLine(command).parseArgs(args);
+    return command.config();
+  }
+
+  @Test
+  void flagsBecomeTheConfiguration() {
+    DemoServerConfig config = parse("--port", "0", "--algorithm", "sliding-counter", "--limit", "100",
+        "--window", "1m", "--headers", "x-ratelimit", "--store", "redis://127.0.0.1:6390",
+        "--when-down", "local", "--nodes", "4", "--trusted-proxies", "10.0.0.0/8,127.0.0.1",
+        "--dry-run", "--max-keys", "500", "--cost", "/api/export=5", "--concurrency", "3",
+        "--latency", "50ms");
+    assertThat(config.algorithm()).isEqualTo(Algorithm.SLIDING_COUNTER);
+    assertThat(config.limit()).isEqualTo(100);
+    assertThat(config.window()).isEqualTo(Duration.ofMinutes(1));
+    assertThat(config.headers()).isEqualTo(HeaderStyle.X_RATELIMIT);
+    assertThat(config.usesRedis()).isTrue();
+    assertThat(config.whenDown()).isEqualTo(WhenDown.LOCAL);
+    assertThat(config.nodes()).isEqualTo(4);
+    assertThat(config.trustedProxies()).containsExactly("10.0.0.0/8", "127.0.0.1");
+    assertThat(config.dryRun()).isTrue();
+    assertThat(config.maxKeys()).isEqualTo(500);
+    assertThat(config.costOf("/api/export/x")).isEqualTo(5);
+    assertThat(config.concurrency()).isEqualTo(3);
+    assertThat(config.latency()).isEqualTo(Duration.ofMillis(50));
+  }
+
+  @Test
+  void badFlagsExitTwo() {
+    assertThat(DemoServerCommand.run(new String[] {"--limit", "x"})).isEqualTo(2);
+    assertThat(DemoServerCommand.run(new String[] {"--algorithm", "nope"})).isEqualTo(2);
+    assertThat(DemoServerCommand.run(new String[] {"--window", "soon"})).isEqualTo(2);
+    assertThat(DemoServerCommand.run(new String[] {"--no-such-flag"})).isEqualTo(2);
+    assertThat(DemoServerCommand.run(new String[] {"--algorithm", "leaky-queue", "--store", "redis://127.0.0.1:1"}))
+        .isEqualTo(2);
+  }
+
+  @Test
+  void durations() {
+    assertThat(DurationText.parse("window", "500ms")).isEqualTo(Duration.ofMillis(500));
+    assertThat(DurationText.parse("window", "1.5s")).isEqualTo(Duration.ofMillis(1500));
+    assertThat(DurationText.parse("window", "10")).isEqualTo(Duration.ofSeconds(10));
+    assertThat(DurationText.parse("window", "PT1H")).isEqualTo(Duration.ofHours(1));
+  }
+}

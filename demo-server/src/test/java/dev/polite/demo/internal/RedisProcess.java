@@ -1,0 +1,128 @@
+package dev.polite.demo.internal;
+
+import static org.assertj.core.api.Assertions.fail;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * A real {@code redis-server} from the PATH on an ephemeral loopback port, owned by one test:
+ * no persistence, stopped (and startable again on the same port) by the test. Without the binary
+ * the test fails with instructions, unless {@code POLITE_SKIP_REDIS_TESTS=1} says to skip.
+ */
+final class RedisProcess implements AutoCloseable {
+  private final Path binary;
+  private final int port;
+  private final Path dir;
+  private Process process;
+
+  private RedisProcess(Path binary, int port, Path dir) {
+    this.binary = binary;
+    this.port = port;
+    this.dir = dir;
+  }
+
+  static RedisProcess start() throws IOException {
+    Path binary = findOnPath("redis-server");
+    if (binary == null) {
+      Assumptions.assumeFalse("1".equals(System.getenv("POLITE_SKIP_REDIS_TESTS")),
+          "POLITE_SKIP_REDIS_TESTS=1: skipping the Redis tests");
+      fail("redis-server is not on the PATH. The Redis store's tests run a real Redis: install it "
+          + "(Debian/Ubuntu: apt-get install -y redis-server) or set POLITE_SKIP_REDIS_TESTS=1 to skip them.");
+    }
+    int port;
+    try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      port = socket.getLocalPort();
+    }
+    RedisProcess redis = new RedisProcess(binary, port, Files.createTempDirectory("polite-redis"));
+    redis.startAgain();
+    return redis;
+  }
+
+  int port() {
+    return port;
+  }
+
+  String uri() {
+    return "redis://127.0.0.1:" + port;
+  }
+
+  /** Starts redis-server (again) on the same port and waits until it accepts connections. */
+  void startAgain() throws IOException {
+    process = new ProcessBuilder(binary.toString(), "--port", Integer.toString(port),
+        "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString(),
+        "--daemonize", "no", "--loglevel", "warning")
+        .redirectErrorStream(true)
+        .redirectOutput(dir.resolve("redis.log").toFile())
+        .start();
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (System.nanoTime() < deadline) {
+      if (!process.isAlive()) {
+        fail("redis-server exited: " + Files.readString(dir.resolve("redis.log")));
+      }
+      try (Socket socket = new Socket()) {
+        socket.connect(new InetSocketAddress("127.0.0.1", port), 100);
+        socket.getOutputStream().write("PING\r\n".getBytes());
+        byte[] reply = new byte[7];
+        socket.setSoTimeout(500);
+        if (socket.getInputStream().read(reply) > 0 && new String(reply).startsWith("+PONG")) {
+          return;
+        }
+      } catch (IOException notYet) {
+        Thread.onSpinWait();
+      }
+    }
+    fail("redis-server did not answer on port " + port + " within 10 s");
+  }
+
+  /** Stops redis-server and waits for it to exit. */
+  void stop() throws InterruptedException {
+    if (process != null && process.isAlive()) {
+      process.destroy();
+      process.waitFor();
+    }
+  }
+
+  /** Freezes redis-server (SIGSTOP): connections open but nothing answers. */
+  void freeze() throws IOException, InterruptedException {
+    signal("STOP");
+  }
+
+  /** Thaws a frozen redis-server (SIGCONT). */
+  void thaw() throws IOException, InterruptedException {
+    signal("CONT");
+  }
+
+  private void signal(String name) throws IOException, InterruptedException {
+    new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start().waitFor();
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    if (process != null && process.isAlive()) {
+      process.destroyForcibly();
+      process.waitFor();
+    }
+  }
+
+  private static Path findOnPath(String name) {
+    String path = System.getenv("PATH");
+    if (path == null) {
+      return null;
+    }
+    for (String dir : path.split(File.pathSeparator)) {
+      Path candidate = Path.of(dir, name);
+      if (Files.isExecutable(candidate)) {
+        return candidate;
+      }
+    }
+    return null;
+  }
+}

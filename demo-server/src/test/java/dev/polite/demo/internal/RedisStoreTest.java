@@ -1,0 +1,237 @@
+package dev.polite.demo.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.polite.demo.Algorithm;
+import dev.polite.demo.DemoServer;
+import dev.polite.demo.DemoServerConfig;
+import dev.polite.demo.WhenDown;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongSupplier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import redis.clients.jedis.Jedis;
+
+/**
+ * The Redis store against a real redis-server on an ephemeral loopback port, including an
+ * outage in the middle of a run. Wall-clock waits are bounded polls, never fixed sleeps.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RedisStoreTest {
+  private static final LongSupplier NANOS = System::nanoTime;
+  private RedisProcess redis;
+  private final List<AutoCloseable> closing = new ArrayList<>();
+
+  @BeforeAll
+  void startRedis() throws Exception {
+    redis = RedisProcess.start();
+  }
+
+  @AfterAll
+  void stopRedis() throws Exception {
+    for (AutoCloseable c : closing) {
+      c.close();
+    }
+    if (redis != null) {
+      redis.close();
+    }
+  }
+
+  @BeforeEach
+  void flush() {
+    try (Jedis jedis = new Jedis("127.0.0.1", redis.port())) {
+      jedis.flushAll();
+      jedis.scriptFlush();
+    }
+  }
+
+  private RedisStore store(Algorithm algorithm, long limit, Duration window, WhenDown whenDown, int nodes) {
+    DemoServerConfig config = DemoServerConfig.builder().algorithm(algorithm).limit(limit).window(window)
+        .store(redis.uri()).whenDown(whenDown).nodes(nodes).build();
+    RedisStore store = RedisStore.open(config, new Policy(limit, window.toNanos(), config.burst()), NANOS);
+    closing.add(store);
+    return store;
+  }
+
+  @Test
+  void everySupportedAlgorithmAdmitsTheLimitThenRejectsWithARetry() {
+    for (Algorithm algorithm : DemoServerConfig.REDIS_ALGORITHMS) {
+      RedisStore store = store(algorithm, 3, Duration.ofSeconds(30), WhenDown.CLOSED, 1);
+      String key = "ip:203.0.113." + algorithm.ordinal();
+      for (int i = 0; i < 3; i++) {
+        Decision decision = store.acquire(key, 1);
+        assertThat(decision.allowed()).as("%s request %d", algorithm, i).isTrue();
+        assertThat(decision.remaining()).as("%s remaining", algorithm).isEqualTo(2 - i);
+      }
+      Decision rejected = store.acquire(key, 1);
+      assertThat(rejected.allowed()).as(algorithm.cliName()).isFalse();
+      assertThat(rejected.retryAfterNanos()).as(algorithm.cliName()).isPositive()
+          .isLessThanOrEqualTo(Duration.ofSeconds(30).toNanos());
+      assertThat(rejected.nextUnitNanos()).as(algorithm.cliName()).isPositive();
+      assertThat(store.isDown()).isFalse();
+    }
+  }
+
+  @Test
+  void keysAreHashTaggedAndExpire() {
+    RedisStore bucket = store(Algorithm.TOKEN_BUCKET, 5, Duration.ofSeconds(10), WhenDown.OPEN, 1);
+    RedisStore log = store(Algorithm.SLIDING_LOG, 5, Duration.ofSeconds(10), WhenDown.OPEN, 1);
+    bucket.acquire("ip:198.51.100.9", 1);
+    log.acquire("ip:198.51.100.9", 2);
+    try (Jedis jedis = new Jedis("127.0.0.1", redis.port())) {
+      List<String> keys = new ArrayList<>(jedis.keys("*"));
+      assertThat(keys).containsExactlyInAnyOrder(
+          "rl:{ip:198.51.100.9}:tb", "rl:{ip:198.51.100.9}:sl", "rl:{ip:198.51.100.9}:sl:seq");
+      for (String key : keys) {
+        assertThat(jedis.pttl(key)).as(key).isPositive();
+      }
+      assertThat(jedis.zcard("rl:{ip:198.51.100.9}:sl")).isEqualTo(2); // a cost of 2 is two entries
+    }
+  }
+
+  @Test
+  void theLimitHoldsAcrossNodesSharingOneRedis() {
+    RedisStore nodeA = store(Algorithm.GCRA, 10, Duration.ofSeconds(60), WhenDown.CLOSED, 2);
+    RedisStore nodeB = store(Algorithm.GCRA, 10, Duration.ofSeconds(60), WhenDown.CLOSED, 2);
+    int admitted = 0;
+    for (int i = 0; i < 20; i++) {
+      admitted += (i % 2 == 0 ? nodeA : nodeB).acquire("key:fleet", 1).allowed() ? 1 : 0;
+    }
+    assertThat(admitted).isEqualTo(10);
+  }
+
+  @Test
+  void survivesAScriptCacheFlush() {
+    RedisStore store = store(Algorithm.FIXED_WINDOW, 5, Duration.ofSeconds(60), WhenDown.CLOSED, 1);
+    assertThat(store.acquire("ip:192.0.2.1", 1).allowed()).isTrue();
+    try (Jedis jedis = new Jedis("127.0.0.1", redis.port())) {
+      jedis.scriptFlush(); // the next EVALSHA meets NOSCRIPT and falls back to EVAL
+    }
+    Decision decision = store.acquire("ip:192.0.2.1", 1);
+    assertThat(decision.allowed()).isTrue();
+    assertThat(decision.remaining()).isEqualTo(3);
+    assertThat(store.isDown()).isFalse();
+  }
+
+  @Test
+  void redisStopsMidRunAndComesBack() throws Exception {
+    RedisStore open = store(Algorithm.TOKEN_BUCKET, 4, Duration.ofSeconds(60), WhenDown.OPEN, 2);
+    RedisStore closed = store(Algorithm.TOKEN_BUCKET, 4, Duration.ofSeconds(60), WhenDown.CLOSED, 2);
+    RedisStore local = store(Algorithm.TOKEN_BUCKET, 4, Duration.ofSeconds(60), WhenDown.LOCAL, 2);
+    for (RedisStore store : List.of(open, closed, local)) {
+      for (int i = 0; i < 4; i++) {
+        assertThat(store.acquire("ip:192.0.2." + i, 1).allowed()).isTrue();
+      }
+    }
+    redis.stop();
+    try {
+      int openAdmitted = 0;
+      int closedAdmitted = 0;
+      int localAdmitted = 0;
+      for (int i = 0; i < 12; i++) {
+        openAdmitted += open.acquire("ip:192.0.2.100", 1).allowed() ? 1 : 0;
+        closedAdmitted += closed.acquire("ip:192.0.2.100", 1).allowed() ? 1 : 0;
+        localAdmitted += local.acquire("ip:192.0.2.100", 1).allowed() ? 1 : 0;
+      }
+      assertThat(openAdmitted).isEqualTo(12); // open: everything through
+      assertThat(closedAdmitted).isZero(); // closed: nothing
+      assertThat(localAdmitted).isEqualTo(2); // local: this node's share, 4 / 2 nodes
+      for (RedisStore store : List.of(open, closed, local)) {
+        assertThat(store.isDown()).isTrue();
+        assertThat(store.outagesLogged()).isEqualTo(1); // once, not once per request
+        assertThat(store.recoveriesLogged()).isZero();
+      }
+    } finally {
+      redis.startAgain();
+    }
+    // Redis is back (empty: no persistence). Within a few probe intervals every store notices.
+    for (RedisStore store : List.of(open, closed, local)) {
+      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+      Decision decision = store.acquire("ip:192.0.2.200", 1);
+      while (store.isDown() && System.nanoTime() < deadline) {
+        Thread.onSpinWait();
+        decision = store.acquire("ip:192.0.2.200", 1);
+      }
+      assertThat(store.isDown()).isFalse();
+      assertThat(decision.allowed()).isTrue();
+      assertThat(store.outagesLogged()).isEqualTo(1);
+      assertThat(store.recoveriesLogged()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void everyDecisionAnswersWithin50msWhileRedisIsDown() throws Exception {
+    RedisStore store = store(Algorithm.TOKEN_BUCKET, 1000, Duration.ofSeconds(1), WhenDown.LOCAL, 4);
+    for (int i = 0; i < 200; i++) {
+      store.acquire("ip:192.0.2.7", 1); // warm up while Redis is up
+    }
+    long limit = Duration.ofMillis(50).toNanos();
+
+    redis.freeze(); // a hung Redis: connections open, nothing answers; only timeouts save us
+    long slowestHung;
+    try {
+      slowestHung = slowest(store, 300);
+    } finally {
+      redis.thaw();
+    }
+    redis.stop(); // a dead Redis: connections refused
+    long slowestDead;
+    try {
+      slowestDead = slowest(store, 300);
+    } finally {
+      redis.startAgain();
+    }
+    System.out.printf("slowest decision while Redis hung: %.1f ms, while stopped: %.1f ms%n",
+        slowestHung / 1e6, slowestDead / 1e6);
+    assertThat(slowestHung).isLessThan(limit);
+    assertThat(slowestDead).isLessThan(limit);
+  }
+
+  /** The slowest of {@code n} decisions, spread over several probe intervals. */
+  private static long slowest(RedisStore store, int n) {
+    long slowest = 0;
+    long spreadUntil = System.nanoTime();
+    for (int i = 0; i < n; i++) {
+      // about 3 ms apart, so some of the decisions are the probes that do try Redis
+      spreadUntil += 3_000_000;
+      while (System.nanoTime() < spreadUntil) {
+        Thread.onSpinWait();
+      }
+      long start = System.nanoTime();
+      store.acquire("ip:192.0.2.7", 1);
+      slowest = Math.max(slowest, System.nanoTime() - start);
+    }
+    assertThat(store.isDown()).isTrue();
+    return slowest;
+  }
+
+  @Test
+  void overHttpTheRedisStoreLimitsAndFailsClosedWith429() throws Exception {
+    HttpClient http = HttpClient.newHttpClient();
+    try (DemoServer server = DemoServer.builder().limit(2).window(Duration.ofSeconds(60))
+        .store(redis.uri()).whenDown(WhenDown.CLOSED).start()) {
+      HttpRequest request = HttpRequest.newBuilder(server.url().resolve("/api/r")).build();
+      List<Integer> statuses = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        statuses.add(http.send(request, HttpResponse.BodyHandlers.ofString()).statusCode());
+      }
+      assertThat(statuses).containsExactly(200, 200, 429);
+      redis.stop();
+      try {
+        HttpResponse<String> down = http.send(request, HttpResponse.BodyHandlers.ofString());
+        assertThat(down.statusCode()).isEqualTo(429); // a rate limit answer, never 503
+        assertThat(down.headers().firstValue("Retry-After")).hasValue("1");
+      } finally {
+        redis.startAgain();
+      }
+    }
+  }
+}
