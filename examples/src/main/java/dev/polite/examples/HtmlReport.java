@@ -113,7 +113,7 @@ public final class HtmlReport {
         .append(String.format(Locale.ROOT, "%.1f s", r.seconds())).append(". <span class=\"muted\">")
         .append(escape(run.kind().story())).append("</span></p>\n");
     html.append("<svg class=\"chart\" data-client=\"").append(run.kind().cliName())
-        .append("\" xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(WIDTH).append("\" height=\"")
+        .append("\" width=\"").append(WIDTH).append("\" height=\"")
         .append(HEIGHT).append("\" viewBox=\"0 0 ").append(WIDTH).append(' ').append(HEIGHT)
         .append("\" role=\"img\" aria-label=\"").append(escape(run.label())).append(" timeline\">\n");
     // grid and axes
