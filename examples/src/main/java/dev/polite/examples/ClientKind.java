@@ -1,0 +1,106 @@
+package dev.polite.examples;
+
+import dev.polite.PoliteInterceptor;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.stream.Collectors;
+import okhttp3.Interceptor;
+
+/**
+ * The clients the demo measures: three peers from the reference, written the way people write
+ * them, and polite with the defaults a new user gets. The order is the table's order.
+ *
+ * <p>Usage: {@code Interceptor interceptor = ClientKind.parse("paced").interceptor(4.5, 5);}
+ */
+public enum ClientKind {
+  /** Retries a rejection at once, up to 6 attempts in all. */
+  NAIVE("naive", "retry at once",
+      "Retries every 429 at once, up to 6 attempts: a wall of requests at the start, almost all refused."),
+  /** Waits Retry-After plus growing jitter, up to 6 attempts in all. */
+  RETRY_AFTER("retry-after", "Retry-After + jitter",
+      "Sends until refused, then waits Retry-After plus jitter: bursts past the limit, rejections, pauses."),
+  /** A client-side token bucket set by hand (4.5 per second, burst 5 by default). */
+  PACED("paced", "client-side bucket",
+      "A hand-set client-side bucket a little under the limit: never refused, a little slower than allowed."),
+  /** {@link PoliteInterceptor#create()}: told nothing, it learns the limit from the headers. */
+  POLITE("polite", "polite",
+      "PoliteInterceptor.create(), told nothing: learns the limit from the first answer's headers and rides it.");
+
+  /** Attempts in all for the two retrying peers, as in the reference. */
+  public static final int PEER_ATTEMPTS = 6;
+
+  private final String cliName;
+  private final String label;
+  private final String story;
+
+  ClientKind(String cliName, String label, String story) {
+    this.cliName = cliName;
+    this.label = label;
+    this.story = story;
+  }
+
+  /** The name on the command line and in JSON, such as {@code retry-after}. */
+  public String cliName() {
+    return cliName;
+  }
+
+  /** The table's label, such as {@code Retry-After + jitter}. */
+  public String label(double pacedRate) {
+    return this == PACED ? label + " " + trim(pacedRate) + "/s" : label;
+  }
+
+  /** One sentence on what the client does, for the report. */
+  public String story() {
+    return story;
+  }
+
+  /**
+   * A fresh interceptor of this kind, with state of its own.
+   *
+   * @param pacedRate the paced client's rate per second (ignored by the others)
+   * @param pacedBurst the paced client's burst (ignored by the others)
+   */
+  public Interceptor interceptor(double pacedRate, double pacedBurst) {
+    switch (this) {
+      case NAIVE:
+        return new RetryAtOnceInterceptor(PEER_ATTEMPTS);
+      case RETRY_AFTER:
+        return new RetryAfterJitterInterceptor(PEER_ATTEMPTS, new SplittableRandom());
+      case PACED:
+        return new PacedInterceptor(pacedRate, pacedBurst);
+      case POLITE:
+      default:
+        return PoliteInterceptor.create();
+    }
+  }
+
+  /**
+   * The kind named {@code name} on the command line.
+   *
+   * @throws IllegalArgumentException listing the accepted names
+   */
+  public static ClientKind parse(String name) {
+    String wanted = name.trim().toLowerCase(Locale.ROOT);
+    for (ClientKind kind : values()) {
+      if (kind.cliName.equals(wanted)) {
+        return kind;
+      }
+    }
+    throw new IllegalArgumentException("unknown client '" + name + "', expected one of " + names());
+  }
+
+  /** The accepted names, {@code polite|naive|retry-after|paced} style. */
+  public static String names() {
+    return Arrays.stream(values()).map(ClientKind::cliName).collect(Collectors.joining("|"));
+  }
+
+  @Override
+  public String toString() {
+    return cliName;
+  }
+
+  private static String trim(double value) {
+    return value == Math.rint(value) ? Long.toString((long) value) : Double.toString(value);
+  }
+}

@@ -1,0 +1,12 @@
+package dev.polite.examples;
+
+/**
+ * One row of the comparison: which client, how the table names it, and what it achieved.
+ *
+ * <p>Usage: {@code new ComparedRun(ClientKind.POLITE, "4. polite", result)}
+ *
+ * @param kind the client
+ * @param label the row's label, numbered as in the reference's table
+ * @param result the run's counts and attempts
+ */
+public record ComparedRun(ClientKind kind, String label, RunResult result) {}

@@ -1,0 +1,102 @@
+package dev.polite.examples;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import okhttp3.HttpUrl;
+import okhttp3.OkHttpClient;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code load}: sends N GETs to a URL through one client and says what happened. This is how a
+ * user tries polite against their own API, side by side with the peers, before adopting it.
+ *
+ * <p>Usage: {@code java -jar polite-examples.jar load --url http://127.0.0.1:8080/api/items --requests 30 --client polite --json}
+ */
+@Command(name = "load",
+    description = {
+        "Sends N GET requests to a URL through one client, C at a time, and prints a summary.",
+        "With --json the last stdout line is one JSON object: "
+            + "client, requests, succeeded, rejected, sent, retries, seconds."},
+    usageHelpAutoWidth = true, sortOptions = false)
+public final class LoadCommand implements Callable<Integer> {
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+  boolean help;
+
+  @Option(names = "--url", required = true, paramLabel = "URL", converter = HttpUrlConverter.class,
+      description = "The http(s) URL to GET.")
+  HttpUrl url;
+
+  @Option(names = "--requests", required = true, paramLabel = "N", description = "Requests to send, at least 1.")
+  int requests;
+
+  @Option(names = "--concurrency", paramLabel = "C", defaultValue = "1",
+      description = "Requests in flight at once (default: ${DEFAULT-VALUE}).")
+  int concurrency;
+
+  @Option(names = "--client", paramLabel = "CLIENT", defaultValue = "polite", converter = ClientKindConverter.class,
+      description = "polite (the interceptor's defaults, told nothing), naive (retry at once, 6 attempts), "
+          + "retry-after (Retry-After plus jitter, 6 attempts) or paced (client-side bucket; see --rate, --burst). "
+          + "Default: ${DEFAULT-VALUE}.")
+  ClientKind client;
+
+  @Option(names = "--rate", paramLabel = "R", defaultValue = "4.5",
+      description = "The paced client's requests per second (default: ${DEFAULT-VALUE}).")
+  double rate;
+
+  @Option(names = "--burst", paramLabel = "B", defaultValue = "5",
+      description = "The paced client's burst (default: ${DEFAULT-VALUE}).")
+  double burst;
+
+  @Option(names = "--json", description = "Print one JSON object (as the last stdout line) instead of the summary.")
+  boolean json;
+
+  @Override
+  public Integer call() throws Exception {
+    validate();
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    RunResult result;
+    try {
+      result = new LoadRunner(new OkHttpClient(), client, rate, burst)
+          .run(url, requests, concurrency, ProgressLine.forConsole(err));
+    } catch (UnreachableException e) {
+      err.println("error: " + e.getMessage());
+      err.flush();
+      return 1;
+    }
+    if (json) {
+      out.println(result.toJson(new ObjectMapper()));
+    } else {
+      out.println(String.format(Locale.ROOT,
+          "%s: %d/%d ok  %d rejected  %d requests sent  %d retries  %.1f s%s",
+          client.cliName(), result.succeeded(), result.requests(), result.rejected(), result.sent(),
+          result.retries(), result.seconds(), result.failed() > 0 ? "  " + result.failed() + " failed" : ""));
+    }
+    out.flush();
+    return 0;
+  }
+
+  private void validate() {
+    if (requests < 1) {
+      throw new ParameterException(spec.commandLine(), "--requests must be at least 1, was " + requests);
+    }
+    if (concurrency < 1 || concurrency > 1000) {
+      throw new ParameterException(spec.commandLine(), "--concurrency must be 1 to 1000, was " + concurrency);
+    }
+    if (!(rate > 0) || Double.isInfinite(rate)) {
+      throw new ParameterException(spec.commandLine(), "--rate must be positive, was " + rate);
+    }
+    if (!(burst >= 1) || Double.isInfinite(burst)) {
+      throw new ParameterException(spec.commandLine(), "--burst must be at least 1, was " + burst);
+    }
+  }
+}

@@ -1,0 +1,31 @@
+package dev.polite.examples;
+
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * The top of the command line: names the two commands and prints the usage when given none.
+ *
+ * <p>Usage: {@code java -jar polite-examples.jar --help}
+ */
+@Command(name = "polite-examples",
+    description = "Measures clients of a rate-limited API: the comparison demo and a load tool.",
+    subcommands = {CompareCommand.class, LoadCommand.class},
+    usageHelpAutoWidth = true)
+public final class PoliteExamplesCommand implements Callable<Integer> {
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+  boolean help;
+
+  @Override
+  public Integer call() {
+    spec.commandLine().getErr().println("Missing command: compare or load.");
+    spec.commandLine().usage(spec.commandLine().getErr());
+    return 2;
+  }
+}

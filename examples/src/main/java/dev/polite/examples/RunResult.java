@@ -1,0 +1,68 @@
+package dev.polite.examples;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+
+/**
+ * What one client achieved in one run: the contract's numbers (the JSON line that scripts and
+ * tests read) and the attempts behind them (what the report draws).
+ *
+ * <p>Usage: {@code System.out.println(result.toJson(mapper));}
+ *
+ * @param client the client's command-line name, such as {@code polite}
+ * @param requests calls made (each may have been sent several times)
+ * @param succeeded calls that ended in a 2xx answer
+ * @param rejected rate-limit rejections received, over all attempts
+ * @param sent attempts put on the wire, retries included
+ * @param failed calls that ended in an I/O error (no answer at all)
+ * @param seconds wall time from the first call's start to the last call's end
+ * @param attempts every attempt, in the order sent
+ */
+public record RunResult(String client, int requests, int succeeded, long rejected, long sent,
+    int failed, double seconds, List<SentAttempt> attempts) {
+
+  public RunResult {
+    attempts = List.copyOf(attempts);
+  }
+
+  /** Attempts beyond one per call: {@code sent - requests} (negative if calls never left). */
+  public long retries() {
+    return sent - requests;
+  }
+
+  /**
+   * The contract's JSON object, fields in this order: {@code client, requests, succeeded,
+   * rejected, sent, retries, seconds}.
+   */
+  public ObjectNode toJsonNode(ObjectMapper mapper) {
+    ObjectNode node = mapper.createObjectNode();
+    node.put("client", client);
+    node.put("requests", requests);
+    node.put("succeeded", succeeded);
+    node.put("rejected", rejected);
+    node.put("sent", sent);
+    node.put("retries", retries());
+    node.put("seconds", Math.round(seconds * 1000) / 1000.0);
+    return node;
+  }
+
+  /** {@link #toJsonNode} on one line. */
+  public String toJson(ObjectMapper mapper) {
+    try {
+      return mapper.writeValueAsString(toJsonNode(mapper));
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException("an ObjectNode of numbers and a string always serialises", e);
+    }
+  }
+
+  /**
+   * One row of the reference's table, such as
+   * {@code 1. retry at once   5/30 ok  150 rejected  155 requests sent   0.2 s}.
+   */
+  public String tableRow(String label) {
+    return String.format(java.util.Locale.ROOT, "%-28s %3d/%d ok  %4d rejected  %4d requests sent  %5.1f s%s",
+        label, succeeded, requests, rejected, sent, seconds,
+        failed > 0 ? "  " + failed + " failed" : "");
+  }
+}
