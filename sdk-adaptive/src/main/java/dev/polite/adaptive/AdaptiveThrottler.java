@@ -1,0 +1,133 @@
+package dev.polite.adaptive;
+
+import dev.polite.adaptive.internal.SlidingCounts;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.random.RandomGenerator;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The adaptive throttle's decision for one key, without OkHttp: {@link #admit} before a request,
+ * {@link #record} with its answer. {@link AdaptiveThrottle} wraps one per key; simulations and
+ * other transports can drive it directly on their own clock.
+ *
+ * <p>The rule (see {@link AdaptiveThrottle} for the reasoning and the defaults): over the
+ * sliding window, drop with probability
+ * {@code min(maxProbability, max(0, (requests - K_c * accepts) / (requests + padding)))}, where
+ * {@code K_c} is the request's {@link Criticality#multiplier(double) level multiplier};
+ * {@code requests} counts dropped requests too only when so configured; a request is let through
+ * regardless when nothing was sent for {@code probeInterval}.
+ *
+ * <p>Thread-safe: one monitor guards the window; the work under it is O(1).
+ *
+ * <pre>{@code
+ * AdaptiveThrottler t = AdaptiveThrottle.create().newThrottler("sim");
+ * if (t.admit(now, Criticality.CRITICAL).allowed()) { t.record(later, accepted); }
+ * }</pre>
+ */
+public final class AdaptiveThrottler {
+  private static final Logger log = LoggerFactory.getLogger("dev.polite.adaptive");
+
+  private final String key;
+  private final double k;
+  private final double padding;
+  private final double maxProbability;
+  private final boolean countLocalDrops;
+  private final long probeNanos;
+  private final @Nullable RandomGenerator random;
+  private final SlidingCounts counts;
+
+  private long lastSentAt;
+  private boolean sentAny;
+  private boolean shedding;
+  private volatile long lastUsed;
+
+  AdaptiveThrottler(String key, AdaptiveThrottle config, @Nullable RandomGenerator random) {
+    this.key = key;
+    this.k = config.multiplier();
+    this.padding = config.padding();
+    this.maxProbability = config.maxProbability();
+    this.countLocalDrops = config.countsLocalDrops();
+    this.probeNanos = config.probeInterval().toNanos();
+    this.random = random;
+    this.counts = new SlidingCounts(config.window().toNanos(), config.buckets());
+  }
+
+  /**
+   * Decides whether a request of level {@code criticality} may be sent at {@code now} (ticker
+   * nanoseconds), and counts it. An allowed request must be followed by {@link #record}.
+   */
+  public synchronized Admission admit(long now, Criticality criticality) {
+    lastUsed = now;
+    double p = dropProbability(now, criticality);
+    boolean probe = probeNanos > 0 && (!sentAny || now - lastSentAt >= probeNanos);
+    if (p > 0 && !probe && draw() < p) {
+      if (countLocalDrops) {
+        counts.addRequest(now);
+      }
+      if (!shedding) {
+        shedding = true;
+        log.debug("polite: shedding load to {} locally (drop probability {})", key, round(p));
+      }
+      return new Admission(false, p);
+    }
+    counts.addRequest(now);
+    lastSentAt = now;
+    sentAny = true;
+    if (shedding && p == 0) {
+      shedding = false;
+      log.debug("polite: no longer shedding load to {}", key);
+    }
+    return p == 0 ? Admission.FREE : new Admission(true, p);
+  }
+
+  /**
+   * The answer to an admitted request: {@code accepted} unless the server refused it for
+   * overload or rate limit.
+   */
+  public synchronized void record(long now, boolean accepted) {
+    lastUsed = now;
+    if (accepted) {
+      counts.addAccept(now);
+    }
+  }
+
+  /** The probability a request of {@code criticality} would be dropped at {@code now}. */
+  public synchronized double dropProbability(long now, Criticality criticality) {
+    long requests = counts.requests(now);
+    long accepts = counts.accepts(now);
+    double excess = requests - criticality.multiplier(k) * accepts;
+    if (excess <= 0) {
+      return 0;
+    }
+    return Math.min(maxProbability, excess / (requests + padding));
+  }
+
+  /** Requests in the window at {@code now} (including local drops when those are counted). */
+  public synchronized long requests(long now) {
+    return counts.requests(now);
+  }
+
+  /** Accepts in the window at {@code now}. */
+  public synchronized long accepts(long now) {
+    return counts.accepts(now);
+  }
+
+  long lastUsed() {
+    return lastUsed;
+  }
+
+  private double draw() {
+    return random != null ? random.nextDouble() : ThreadLocalRandom.current().nextDouble();
+  }
+
+  private static String round(double p) {
+    return String.format(java.util.Locale.ROOT, "%.2f", p);
+  }
+
+  @Override
+  public synchronized String toString() {
+    return "AdaptiveThrottler{" + key + (shedding ? " shedding" : "") + '}';
+  }
+}

@@ -1,0 +1,113 @@
+package dev.polite.adaptive.scenarios;
+
+import dev.polite.adaptive.AdaptiveThrottle;
+import dev.polite.adaptive.AdaptiveThrottler;
+import dev.polite.adaptive.Criticality;
+import java.util.Random;
+import java.util.function.DoubleUnaryOperator;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One simulated client with Poisson demand, behind a real {@link AdaptiveThrottler} (or none),
+ * against a {@link BernoulliServer}; answers are instant. Counts per second of simulated time.
+ */
+final class ThrottleRun {
+  /** Far from zero, so that code assuming time starts at 0 shows itself. */
+  static final long START = 1_000_000_000_000L;
+
+  final int seconds;
+  final long[] arrived;
+  final long[] sent;
+  final long[] accepted;
+  /** The first accept at or after the mark, in simulated seconds. */
+  private double firstAcceptAfterMark = Double.NaN;
+  private final double mark;
+
+  /**
+   * @param throttle the configuration, or null for no throttle
+   * @param demand requests per second, Poisson
+   * @param capacity the server's capacity by simulated second
+   * @param mark a simulated second after which the first accept is remembered
+   */
+  ThrottleRun(@Nullable AdaptiveThrottle throttle, double demand, DoubleUnaryOperator capacity,
+      int seconds, double mark, long seed) {
+    this.seconds = seconds;
+    this.mark = mark;
+    this.arrived = new long[seconds];
+    this.sent = new long[seconds];
+    this.accepted = new long[seconds];
+    Random arrivals = new Random(seed);
+    BernoulliServer server = new BernoulliServer(capacity, new Random(seed * 31 + 7), START);
+    AdaptiveThrottler throttler = throttle == null ? null
+        : throttle.toBuilder().random(new Random(seed * 17 + 3)).build().newThrottler("sim");
+    double t = 0;
+    while (true) {
+      t += -Math.log(1 - arrivals.nextDouble()) / demand;
+      if (t >= seconds) {
+        break;
+      }
+      int s = (int) t;
+      long now = START + (long) (t * 1e9);
+      arrived[s]++;
+      if (throttler != null && !throttler.admit(now, Criticality.CRITICAL).allowed()) {
+        continue;
+      }
+      sent[s]++;
+      boolean ok = server.accept(now);
+      if (throttler != null) {
+        throttler.record(now, ok);
+      }
+      if (ok) {
+        accepted[s]++;
+        if (t >= mark && Double.isNaN(firstAcceptAfterMark)) {
+          firstAcceptAfterMark = t;
+        }
+      }
+    }
+  }
+
+  /** Seconds from the mark to the first accept after it; NaN if none. */
+  double firstAcceptAfter() {
+    return firstAcceptAfterMark - mark;
+  }
+
+  double sentRps(int from, int to) {
+    return sum(sent, from, to) / (double) (to - from);
+  }
+
+  double goodputRps(int from, int to) {
+    return sum(accepted, from, to) / (double) (to - from);
+  }
+
+  double serverRejected(int from, int to) {
+    long s = sum(sent, from, to);
+    return s == 0 ? Double.NaN : 1 - sum(accepted, from, to) / (double) s;
+  }
+
+  double localDrop(int from, int to) {
+    long a = sum(arrived, from, to);
+    return a == 0 ? Double.NaN : 1 - sum(sent, from, to) / (double) a;
+  }
+
+  /**
+   * Seconds after {@code from} until the local-drop fraction is below 1 % in every later second
+   * of the run: the reference's recovery time, read strictly ("for good").
+   */
+  double recoverySeconds(int from) {
+    int last = from - 1;
+    for (int s = from; s < seconds; s++) {
+      if (arrived[s] > 0 && 1 - sent[s] / (double) arrived[s] >= 0.01) {
+        last = s;
+      }
+    }
+    return last + 1 - from;
+  }
+
+  private static long sum(long[] a, int from, int to) {
+    long total = 0;
+    for (int i = from; i < to; i++) {
+      total += a[i];
+    }
+    return total;
+  }
+}
