@@ -31,7 +31,11 @@ public final class Aimd implements RateController.Factory {
     this.minRate = b.minRate;
   }
 
-  /** AIMD with the defaults: decrease factor 0.5, increase 1 request/s per second, floor 0.5/s. */
+  /**
+   * AIMD with the defaults: decrease factor 0.7, increase 1 request/s per second, floor 0.5/s.
+   * On the discovery scenario (a header-less 20/s server, demand 60/s) 0.5 settled at 16.9/s,
+   * 0.7 at 19.1/s with 0.7 % of attempts refused (sdk-adaptive's OverloadScenarios sweep).
+   */
   public static Aimd defaults() {
     return DEFAULTS;
   }
@@ -69,13 +73,13 @@ public final class Aimd implements RateController.Factory {
 
   /** Builds {@link Aimd}. Not thread-safe. */
   public static final class Builder {
-    private double decreaseFactor = 0.5;
+    private double decreaseFactor = 0.7;
     private double increasePerSecond = 1.0;
     private double minRate = 0.5;
 
     private Builder() {}
 
-    /** The factor a rejection multiplies the pace by, in (0, 1). Default 0.5. */
+    /** The factor a rejection multiplies the pace by, in (0, 1). Default 0.7. */
     public Builder decreaseFactor(double decreaseFactor) {
       if (!(decreaseFactor > 0 && decreaseFactor < 1)) {
         throw new IllegalArgumentException("decreaseFactor must be in (0, 1): " + decreaseFactor);
