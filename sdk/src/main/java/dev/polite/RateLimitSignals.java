@@ -70,6 +70,20 @@ public final class RateLimitSignals {
   }
 
   /**
+   * Reads what {@code response} says about the caller's rate limit, in every dialect polite
+   * knows: the same reading the interceptor learns from. Absolute times are converted against
+   * the response's {@code Date} header (or the system clock when it has none). Never throws.
+   *
+   * <pre>{@code
+   * if (RateLimitSignals.of(response).isRejection()) backOff();
+   * }</pre>
+   */
+  public static RateLimitSignals of(okhttp3.Response response) {
+    return dev.polite.internal.headers.RateLimitHeaders.standard()
+        .parse(response.code(), response.headers(), System.currentTimeMillis());
+  }
+
+  /**
    * Starts a set of signals; parsers and custom dialects use it.
    *
    * <pre>{@code RateLimitSignals.builder().retryAfter(Duration.ofSeconds(2)).rejection(true).build()}</pre>

@@ -1,6 +1,7 @@
 package dev.polite.adaptive;
 
 import dev.polite.RateLimitKey;
+import dev.polite.RateLimitSignals;
 import dev.polite.Ticker;
 import java.io.IOException;
 import java.time.Duration;
@@ -10,8 +11,6 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 import java.util.random.RandomGenerator;
-import java.util.regex.Pattern;
-import okhttp3.Headers;
 import okhttp3.Interceptor;
 import okhttp3.Request;
 import okhttp3.Response;
@@ -87,8 +86,6 @@ import org.jspecify.annotations.Nullable;
  * forgotten past {@code maxKeys}.
  */
 public final class AdaptiveThrottle implements Interceptor {
-  private static final Pattern IETF_SPENT = Pattern.compile("(^|[;,\\s])r\\s*=\\s*0(?![0-9.])");
-
   private final RateLimitKey key;
   private final double multiplier;
   private final Duration window;
@@ -199,32 +196,17 @@ public final class AdaptiveThrottle implements Interceptor {
   /**
    * The default judgment of an answer: true for a refusal because of overload or a rate limit.
    * That is 429; 503 (unavailable); 502 and 504 (a gateway could not reach the server or it did
-   * not answer in time: overload more often than not); and a 403 whose rate-limit headers say
-   * nothing remains ({@code X-RateLimit-Remaining: 0} and its spellings, or an IETF
-   * {@code RateLimit} field with {@code r=0}), GitHub's way of refusing. Any other answer, 500
-   * included, is the server doing work and counts as an accept.
+   * not answer in time: overload more often than not); and any other answer that polite's header
+   * parser reads as a rate-limit rejection (a 403 whose quota is spent, GitHub's way of refusing,
+   * in any dialect). Any other answer, 500 included, is the server doing work and counts as an
+   * accept.
    */
   public static boolean overloadOrRateLimited(Response response) {
     int code = response.code();
     if (code == 429 || code == 502 || code == 503 || code == 504) {
       return true;
     }
-    return code == 403 && quotaSpent(response.headers());
-  }
-
-  private static boolean quotaSpent(Headers headers) {
-    for (int i = 0; i < headers.size(); i++) {
-      String name = headers.name(i).toLowerCase(Locale.ROOT);
-      String value = headers.value(i).trim();
-      if (name.endsWith("ratelimit-remaining") || name.endsWith("rate-limit-remaining")) {
-        if (value.equals("0")) {
-          return true;
-        }
-      } else if (name.equals("ratelimit") && IETF_SPENT.matcher(value).find()) {
-        return true;
-      }
-    }
-    return false;
+    return code == 403 && RateLimitSignals.of(response).isRejection();
   }
 
   private void forgetIdle(long now) {
