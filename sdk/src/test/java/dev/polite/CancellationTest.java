@@ -98,32 +98,32 @@ class CancellationTest extends HarnessTest {
   @Timeout(10)
   void theSystemSleeperWakesWhenStopTurnsTrue() throws Exception {
     AtomicBoolean stop = new AtomicBoolean();
-    Thread sleeper = new Thread(() -> {
+    Thread parked = new Thread(() -> {
       try {
         Sleeper.system().sleepUntil(System.nanoTime() + TimeUnit.HOURS.toNanos(1), stop::get);
       } catch (InterruptedException e) {
         throw new AssertionError(e);
       }
     });
-    sleeper.start();
+    parked.start();
     stop.set(true);
-    sleeper.join(); // an hour's sleep ends because stop turned true (the @Timeout guards a hang)
+    parked.join(); // an hour's sleep ends because stop turned true (the @Timeout guards a hang)
   }
 
   @Test
   @Timeout(10)
   void theSystemSleeperThrowsWhenInterrupted() throws Exception {
     AtomicReference<Throwable> thrown = new AtomicReference<>();
-    Thread sleeper = new Thread(() -> {
+    Thread parked = new Thread(() -> {
       try {
         Sleeper.system().sleepUntil(System.nanoTime() + TimeUnit.HOURS.toNanos(1), () -> false);
       } catch (InterruptedException e) {
         thrown.set(e);
       }
     });
-    sleeper.start();
-    sleeper.interrupt();
-    sleeper.join();
+    parked.start();
+    parked.interrupt();
+    parked.join();
     assertThat(thrown.get()).isInstanceOf(InterruptedException.class);
   }
 }
