@@ -65,10 +65,16 @@ public record RunResult(String client, int requests, int succeeded, long rejecte
 
   /**
    * One row of the reference's table, such as
-   * {@code 1. retry at once   5/30 ok  150 rejected  155 requests sent   0.2 s}.
+   * {@code 1. retry at once   5/30 ok  150 rejected  155 requests sent   0.2 s}, the label padded
+   * to 28 characters.
    */
   public String tableRow(String label) {
-    return String.format(java.util.Locale.ROOT, "%-28s %3d/%d ok  %4d rejected  %4d requests sent  %5.1f s%s",
+    return tableRow(label, 28);
+  }
+
+  /** {@link #tableRow(String)} with the label padded to {@code width}, to line up longer labels. */
+  public String tableRow(String label, int width) {
+    return String.format(java.util.Locale.ROOT, "%-" + Math.max(1, width) + "s %3d/%d ok  %4d rejected  %4d requests sent  %5.1f s%s",
         label, succeeded, requests, rejected, sent, seconds,
         (failed > 0 ? "  " + failed + " failed" : "") + (dropped > 0 ? "  " + dropped + " dropped locally" : ""));
   }
