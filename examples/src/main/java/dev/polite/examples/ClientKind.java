@@ -1,7 +1,9 @@
 package dev.polite.examples;
 
 import dev.polite.PoliteInterceptor;
+import dev.polite.adaptive.AdaptiveThrottle;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.stream.Collectors;
@@ -9,9 +11,10 @@ import okhttp3.Interceptor;
 
 /**
  * The clients the demo measures: three peers from the reference, written the way people write
- * them, and polite with the defaults a new user gets. The order is the table's order.
+ * them, polite with the defaults a new user gets, and polite behind sdk-adaptive's throttle. The
+ * order is the table's order.
  *
- * <p>Usage: {@code Interceptor interceptor = ClientKind.parse("paced").interceptor(4.5, 5);}
+ * <p>Usage: {@code List<Interceptor> chain = ClientKind.parse("paced").interceptors(4.5, 5);}
  */
 public enum ClientKind {
   /** Retries a rejection at once, up to 6 attempts in all. */
@@ -25,7 +28,15 @@ public enum ClientKind {
       "A hand-set client-side bucket a little under the limit: never refused, a little slower than allowed."),
   /** {@link PoliteInterceptor#create()}: told nothing, it learns the limit from the headers. */
   POLITE("polite", "polite",
-      "PoliteInterceptor.create(), told nothing: learns the limit from the first answer's headers and rides it.");
+      "PoliteInterceptor.create(), told nothing: learns the limit from the first answer's headers and rides it."),
+  /**
+   * {@link AdaptiveThrottle#create()} then {@link PoliteInterceptor#create()} on one client, the
+   * composition sdk-adaptive documents: the throttle sheds load locally (a dropped call throws
+   * {@link dev.polite.adaptive.ThrottledLocallyException} and is never sent), polite paces.
+   */
+  POLITE_ADAPTIVE("polite-adaptive", "polite + adaptive throttling",
+      "AdaptiveThrottle.create() before PoliteInterceptor.create(): the throttle drops calls locally only "
+          + "while the server refuses many; against a limit polite already rides it should never drop one.");
 
   /** Attempts in all for the two retrying peers, as in the reference. */
   public static final int PEER_ATTEMPTS = 6;
@@ -56,22 +67,27 @@ public enum ClientKind {
   }
 
   /**
-   * A fresh interceptor of this kind, with state of its own.
+   * Fresh application interceptors of this kind, with state of their own, in the order to add
+   * them ({@code addInterceptor} in list order: the first sees the call first).
    *
    * @param pacedRate the paced client's rate per second (ignored by the others)
    * @param pacedBurst the paced client's burst (ignored by the others)
    */
-  public Interceptor interceptor(double pacedRate, double pacedBurst) {
+  public List<Interceptor> interceptors(double pacedRate, double pacedBurst) {
     switch (this) {
       case NAIVE:
-        return new RetryAtOnceInterceptor(PEER_ATTEMPTS);
+        return List.of(new RetryAtOnceInterceptor(PEER_ATTEMPTS));
       case RETRY_AFTER:
-        return new RetryAfterJitterInterceptor(PEER_ATTEMPTS, new SplittableRandom());
+        return List.of(new RetryAfterJitterInterceptor(PEER_ATTEMPTS, new SplittableRandom()));
       case PACED:
-        return new PacedInterceptor(pacedRate, pacedBurst);
+        return List.of(new PacedInterceptor(pacedRate, pacedBurst));
+      case POLITE_ADAPTIVE:
+        // sdk-adaptive's documented order: the throttle first, so it judges each call once by its
+        // final answer and a drop never waits for polite's pace.
+        return List.of(AdaptiveThrottle.create(), PoliteInterceptor.create());
       case POLITE:
       default:
-        return PoliteInterceptor.create();
+        return List.of(PoliteInterceptor.create());
     }
   }
 
@@ -90,7 +106,7 @@ public enum ClientKind {
     throw new IllegalArgumentException("unknown client '" + name + "', expected one of " + names());
   }
 
-  /** The accepted names, {@code polite|naive|retry-after|paced} style. */
+  /** The accepted names, {@code naive|retry-after|paced|polite|polite-adaptive}. */
   public static String names() {
     return Arrays.stream(values()).map(ClientKind::cliName).collect(Collectors.joining("|"));
   }

@@ -19,7 +19,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code compare}: the reference's experiment, with polite added. Each client sends the same
+ * {@code compare}: the reference's experiment, with polite and polite + adaptive throttling added. Each client sends the same
  * requests, one at a time, to a demo server of its own (token bucket, burst 5, 5 per second, IETF
  * headers): a fresh server per client starts every client with a full bucket, so no client pays
  * for the one before it. Prints the table, writes the HTML report, and prints its path.
@@ -28,8 +28,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "compare",
     description = {
-        "Runs the comparison: retry at once, Retry-After + jitter, a client-side bucket and polite, "
-            + "each sending N requests one at a time to its own in-process demo server "
+        "Runs the comparison: retry at once, Retry-After + jitter, a client-side bucket, polite, "
+            + "and polite + adaptive throttling, each sending N requests one at a time to its own in-process demo server "
             + "(token bucket, burst 5, 5 per second, IETF RateLimit headers).",
         "Prints a table (or one JSON object per client with --json) and writes an HTML report."},
     usageHelpAutoWidth = true, sortOptions = false)
@@ -60,7 +60,7 @@ public final class CompareCommand implements Callable<Integer> {
   Path report;
 
   @Option(names = "--clients", paramLabel = "CLIENT", split = ",", converter = ClientKindConverter.class,
-      description = "Which clients to run, comma-separated (default: all, in order: naive,retry-after,paced,polite).")
+      description = "Which clients to run, comma-separated (default: all, in order: naive,retry-after,paced,polite,polite-adaptive).")
   List<ClientKind> clients;
 
   @Option(names = "--json", description = "Print one JSON object per client instead of the table.")
@@ -83,9 +83,13 @@ public final class CompareCommand implements Callable<Integer> {
       out.flush();
     }
     warmUp(base, kinds);
+    int width = 28; // the reference's width, wider when a label needs it (the fifth client's does)
+    for (ClientKind kind : kinds) {
+      width = Math.max(width, label(kind).length());
+    }
     List<ComparedRun> runs = new ArrayList<>();
     for (ClientKind kind : kinds) {
-      String label = (kind.ordinal() + 1) + ". " + kind.label(PACED_RATE);
+      String label = label(kind);
       RunResult result;
       try (DemoServer server = DemoServer.builder()
           .algorithm(Algorithm.TOKEN_BUCKET)
@@ -98,7 +102,7 @@ public final class CompareCommand implements Callable<Integer> {
         result = new LoadRunner(base, kind, PACED_RATE, PACED_BURST).run(url, requests, 1, progress);
       }
       runs.add(new ComparedRun(kind, label, result));
-      out.println(json ? result.toJson(mapper) : result.tableRow(label));
+      out.println(json ? result.toJson(mapper) : result.tableRow(label, width));
       out.flush();
     }
     HtmlReport.write(report, runs, (double) SERVER_LIMIT / SERVER_WINDOW.toSeconds(), SERVER_BURST);
@@ -108,9 +112,14 @@ public final class CompareCommand implements Callable<Integer> {
     return 0;
   }
 
+  /** The table's label, numbered as in the reference: {@code 3. client-side bucket 4.5/s}. */
+  private static String label(ClientKind kind) {
+    return (kind.ordinal() + 1) + ". " + kind.label(PACED_RATE);
+  }
+
   /**
    * Loads and JITs every client's classes (OkHttp, the demo server, polite and Failsafe, the
-   * peers) on a throwaway server's unlimited {@code /health}, through throwaway interceptors, so
+   * adaptive throttle, the peers) on a throwaway server's unlimited {@code /health}, through throwaway interceptors, so
    * that no row pays the JVM's first-use cost (0.07 to 0.15 s measured) and the rows compare
    * clients, not class loading. The measured runs then start with fresh interceptors and fresh
    * servers, so nothing learned here carries over.
@@ -119,10 +128,11 @@ public final class CompareCommand implements Callable<Integer> {
     try (DemoServer server = DemoServer.builder().start()) {
       okhttp3.Request health = new okhttp3.Request.Builder().url(server.url() + "/health").build();
       for (ClientKind kind : kinds) {
-        OkHttpClient client = base.newBuilder()
-            .addInterceptor(kind.interceptor(PACED_RATE, PACED_BURST))
-            .addNetworkInterceptor(new AttemptCounter(System.nanoTime()))
-            .build();
+        OkHttpClient.Builder builder = base.newBuilder();
+        for (okhttp3.Interceptor interceptor : kind.interceptors(PACED_RATE, PACED_BURST)) {
+          builder.addInterceptor(interceptor);
+        }
+        OkHttpClient client = builder.addNetworkInterceptor(new AttemptCounter(System.nanoTime())).build();
         for (int i = 0; i < 5; i++) {
           try (okhttp3.Response response = client.newCall(health).execute()) {
             response.body().bytes();

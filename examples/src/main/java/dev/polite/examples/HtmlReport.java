@@ -32,6 +32,7 @@ public final class HtmlReport {
   private static final String REJECTED = "#d32f2f";
   private static final String OTHER = "#9e9e9e";
   private static final String LIMIT = "#1565c0";
+  private static final String[] COUNT_WORDS = {"No", "One", "Two", "Three", "Four", "Five", "Six", "Seven"};
 
   private HtmlReport() {}
 
@@ -55,9 +56,13 @@ public final class HtmlReport {
       span = Math.max(span, run.result().seconds());
     }
     span = Math.ceil(span);
+    boolean anyDropped = runs.stream().anyMatch(run -> run.result().dropped() > 0);
+    String count = COUNT_WORDS.length > runs.size() ? COUNT_WORDS[runs.size()] : Integer.toString(runs.size());
+    String clients = runs.size() == 1 ? "client" : "clients";
     StringBuilder html = new StringBuilder(64 * 1024);
     html.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
-        .append("<title>polite: four clients against one rate limit</title>\n<style>\n")
+        .append("<title>polite: ").append(count.toLowerCase(Locale.ROOT)).append(' ').append(clients)
+        .append(" against one rate limit</title>\n<style>\n")
         .append("body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;color:#212121;")
         .append("max-width:940px;margin:24px auto;padding:0 16px}\n")
         .append("h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 2px}")
@@ -70,19 +75,20 @@ public final class HtmlReport {
         .append("svg.chart{display:block;background:#fafafa;border:1px solid #e0e0e0}\n")
         .append("svg text{font:11px system-ui,sans-serif;fill:#616161}\n")
         .append("</style>\n</head>\n<body>\n");
-    html.append("<h1>Four clients, one rate limit</h1>\n")
+    html.append("<h1>").append(count).append(' ').append(clients).append(", one rate limit</h1>\n")
         .append("<p class=\"muted\">Each client sent ").append(runs.isEmpty() ? 0 : runs.get(0).result().requests())
         .append(" GET requests, one at a time, to its own fresh demo server: a token bucket of burst ")
         .append(serverBurst).append(" refilling at ").append(number(serverRate))
         .append(" per second, answering 429 with Retry-After and IETF RateLimit headers.</p>\n");
     html.append("<table>\n<tr><th>client</th><th>ok</th><th>rejected</th><th>requests sent</th>")
-        .append("<th>seconds</th></tr>\n");
+        .append("<th>seconds</th>").append(anyDropped ? "<th>dropped locally</th>" : "").append("</tr>\n");
     for (ComparedRun run : runs) {
       RunResult r = run.result();
       html.append("<tr").append(run.kind() == ClientKind.POLITE ? " class=\"headline\"" : "").append("><td>")
           .append(escape(run.label())).append("</td><td>").append(r.succeeded()).append('/').append(r.requests())
           .append("</td><td>").append(r.rejected()).append("</td><td>").append(r.sent())
-          .append("</td><td>").append(String.format(Locale.ROOT, "%.1f", r.seconds())).append("</td></tr>\n");
+          .append("</td><td>").append(String.format(Locale.ROOT, "%.1f", r.seconds()))
+          .append(anyDropped ? "</td><td>" + r.dropped() : "").append("</td></tr>\n");
     }
     html.append("</table>\n");
     html.append("<p class=\"legend\"><span><i class=\"sw\" style=\"background:").append(ADMITTED)
@@ -110,7 +116,9 @@ public final class HtmlReport {
     html.append("<h2>").append(escape(run.label())).append("</h2>\n<p>")
         .append(r.succeeded()).append('/').append(r.requests()).append(" ok · ")
         .append(r.rejected()).append(" rejected · ").append(r.sent()).append(" requests sent · ")
-        .append(String.format(Locale.ROOT, "%.1f s", r.seconds())).append(". <span class=\"muted\">")
+        .append(String.format(Locale.ROOT, "%.1f s", r.seconds()))
+        .append(r.dropped() > 0 ? " · " + r.dropped() + " dropped locally (never sent, no dot)" : "")
+        .append(". <span class=\"muted\">")
         .append(escape(run.kind().story())).append("</span></p>\n");
     html.append("<svg class=\"chart\" data-client=\"").append(run.kind().cliName())
         .append("\" width=\"").append(WIDTH).append("\" height=\"")

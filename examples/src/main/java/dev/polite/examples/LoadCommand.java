@@ -44,7 +44,8 @@ public final class LoadCommand implements Callable<Integer> {
 
   @Option(names = "--client", paramLabel = "CLIENT", defaultValue = "polite", converter = ClientKindConverter.class,
       description = "polite (the interceptor's defaults, told nothing), naive (retry at once, 6 attempts), "
-          + "retry-after (Retry-After plus jitter, 6 attempts) or paced (client-side bucket; see --rate, --burst). "
+          + "retry-after (Retry-After plus jitter, 6 attempts), paced (client-side bucket; see --rate, --burst) "
+          + "or polite-adaptive (AdaptiveThrottle.create() before PoliteInterceptor.create()). "
           + "Default: ${DEFAULT-VALUE}.")
   ClientKind client;
 
@@ -79,7 +80,9 @@ public final class LoadCommand implements Callable<Integer> {
       out.println(String.format(Locale.ROOT,
           "%s: %d/%d ok  %d rejected  %d requests sent  %d retries  %.1f s%s",
           client.cliName(), result.succeeded(), result.requests(), result.rejected(), result.sent(),
-          result.retries(), result.seconds(), result.failed() > 0 ? "  " + result.failed() + " failed" : ""));
+          result.retries(), result.seconds(),
+          (result.failed() > 0 ? "  " + result.failed() + " failed" : "")
+              + (result.dropped() > 0 ? "  " + result.dropped() + " dropped locally" : "")));
     }
     out.flush();
     return 0;

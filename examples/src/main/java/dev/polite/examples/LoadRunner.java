@@ -1,5 +1,6 @@
 package dev.polite.examples;
 
+import dev.polite.adaptive.ThrottledLocallyException;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
@@ -18,6 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import okhttp3.Dispatcher;
 import okhttp3.HttpUrl;
+import okhttp3.Interceptor;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
@@ -25,7 +27,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Sends N GETs through one client, C at a time, and counts what happened. One OkHttpClient is
- * shared by every worker, with one interceptor of the chosen kind, as an application would share
+ * shared by every worker, with the chosen kind's interceptors, as an application would share
  * them: a client's state (polite's learned limit, the paced bucket) is per client, not per call.
  * An {@link AttemptCounter} sits on the network side to count what really reached the server.
  *
@@ -65,17 +67,18 @@ public final class LoadRunner {
     Dispatcher dispatcher = new Dispatcher();
     dispatcher.setMaxRequests(Math.max(64, concurrency));
     dispatcher.setMaxRequestsPerHost(Math.max(5, concurrency));
-    OkHttpClient client = base.newBuilder()
-        .dispatcher(dispatcher)
-        .addInterceptor(kind.interceptor(pacedRate, pacedBurst))
-        .addNetworkInterceptor(counter)
-        .build();
+    OkHttpClient.Builder builder = base.newBuilder().dispatcher(dispatcher);
+    for (Interceptor interceptor : kind.interceptors(pacedRate, pacedBurst)) {
+      builder.addInterceptor(interceptor);
+    }
+    OkHttpClient client = builder.addNetworkInterceptor(counter).build();
     Request request = new Request.Builder().url(url).get().build();
 
     AtomicInteger next = new AtomicInteger();
     AtomicInteger done = new AtomicInteger();
     AtomicInteger succeeded = new AtomicInteger();
     AtomicInteger failed = new AtomicInteger();
+    AtomicInteger dropped = new AtomicInteger();
     AtomicReference<IOException> unreachable = new AtomicReference<>();
     Runnable worker = () -> {
       while (unreachable.get() == null && next.getAndIncrement() < requests) {
@@ -84,6 +87,8 @@ public final class LoadRunner {
           if (response.isSuccessful()) {
             succeeded.incrementAndGet();
           }
+        } catch (ThrottledLocallyException e) {
+          dropped.incrementAndGet(); // refused on our side: never sent, not the server's answer
         } catch (IOException e) {
           if (isUnreachable(e)) {
             unreachable.compareAndSet(null, e);
@@ -126,7 +131,7 @@ public final class LoadRunner {
       throw new UnreachableException(url.toString(), cause);
     }
     return new RunResult(kind.cliName(), requests, succeeded.get(), counter.rejected(),
-        counter.sent(), failed.get(), seconds, counter.attempts());
+        counter.sent(), failed.get(), dropped.get(), seconds, counter.attempts());
   }
 
   private String live(int done, int requests, int succeeded, AttemptCounter counter, long start) {

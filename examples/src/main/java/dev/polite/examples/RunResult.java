@@ -15,12 +15,15 @@ import java.util.List;
  * @param succeeded calls that ended in a 2xx answer
  * @param rejected rate-limit rejections received, over all attempts
  * @param sent attempts put on the wire, retries included
- * @param failed calls that ended in an I/O error (no answer at all)
+ * @param failed calls that ended in an I/O error (no answer at all), local drops not included
+ * @param dropped calls an adaptive throttle refused on the client
+ *     ({@link dev.polite.adaptive.ThrottledLocallyException}): never sent, so neither a server
+ *     rejection nor an attempt
  * @param seconds wall time from the first call's start to the last call's end
  * @param attempts every attempt, in the order sent
  */
 public record RunResult(String client, int requests, int succeeded, long rejected, long sent,
-    int failed, double seconds, List<SentAttempt> attempts) {
+    int failed, int dropped, double seconds, List<SentAttempt> attempts) {
 
   public RunResult {
     attempts = List.copyOf(attempts);
@@ -33,7 +36,8 @@ public record RunResult(String client, int requests, int succeeded, long rejecte
 
   /**
    * The contract's JSON object, fields in this order: {@code client, requests, succeeded,
-   * rejected, sent, retries, seconds}.
+   * rejected, sent, retries, seconds}, then {@code local_drops} only when a throttle dropped
+   * calls on the client (so the contract's fields stay exactly these in every other run).
    */
   public ObjectNode toJsonNode(ObjectMapper mapper) {
     ObjectNode node = mapper.createObjectNode();
@@ -44,6 +48,9 @@ public record RunResult(String client, int requests, int succeeded, long rejecte
     node.put("sent", sent);
     node.put("retries", retries());
     node.put("seconds", Math.round(seconds * 1000) / 1000.0);
+    if (dropped > 0) {
+      node.put("local_drops", dropped);
+    }
     return node;
   }
 
@@ -58,11 +65,17 @@ public record RunResult(String client, int requests, int succeeded, long rejecte
 
   /**
    * One row of the reference's table, such as
-   * {@code 1. retry at once   5/30 ok  150 rejected  155 requests sent   0.2 s}.
+   * {@code 1. retry at once   5/30 ok  150 rejected  155 requests sent   0.2 s}, the label padded
+   * to 28 characters.
    */
   public String tableRow(String label) {
-    return String.format(java.util.Locale.ROOT, "%-28s %3d/%d ok  %4d rejected  %4d requests sent  %5.1f s%s",
+    return tableRow(label, 28);
+  }
+
+  /** {@link #tableRow(String)} with the label padded to {@code width}, to line up longer labels. */
+  public String tableRow(String label, int width) {
+    return String.format(java.util.Locale.ROOT, "%-" + Math.max(1, width) + "s %3d/%d ok  %4d rejected  %4d requests sent  %5.1f s%s",
         label, succeeded, requests, rejected, sent, seconds,
-        failed > 0 ? "  " + failed + " failed" : "");
+        (failed > 0 ? "  " + failed + " failed" : "") + (dropped > 0 ? "  " + dropped + " dropped locally" : ""));
   }
 }

@@ -27,7 +27,7 @@ class CompareCommandTest {
     assertThat(cli.exit).as(cli.toString()).isZero();
     List<JsonNode> rows = cli.jsonLines();
     assertThat(rows).extracting(row -> row.get("client").asText())
-        .containsExactly("naive", "retry-after", "paced", "polite");
+        .containsExactly("naive", "retry-after", "paced", "polite", "polite-adaptive");
     for (JsonNode row : rows) {
       assertThat(row.get("requests").asInt()).isEqualTo(REQUESTS);
       assertThat(row.get("retries").asLong()).isEqualTo(row.get("sent").asLong() - REQUESTS);
@@ -47,11 +47,17 @@ class CompareCommandTest {
     assertThat(polite.get("succeeded").asInt()).isEqualTo(REQUESTS);
     assertThat(polite.get("rejected").asLong()).isLessThanOrEqualTo(1);
     assertThat(polite.get("sent").asLong()).isLessThanOrEqualTo(REQUESTS + 1);
+    JsonNode adaptive = rows.get(4);
+    assertThat(adaptive.get("succeeded").asInt()).as("the server is not overloaded: nothing to shed").isEqualTo(REQUESTS);
+    assertThat(adaptive.get("rejected").asLong()).isLessThanOrEqualTo(1);
+    assertThat(adaptive.get("sent").asLong()).isLessThanOrEqualTo(REQUESTS + 1);
+    assertThat(adaptive.has("local_drops")).as("no call dropped locally").isFalse();
 
     assertThat(cli.err).contains("report: " + report.toAbsolutePath());
     String html = Files.readString(report);
-    assertThat(count(html, "<svg class=\"chart\"")).isEqualTo(4);
-    for (String client : List.of("naive", "retry-after", "paced", "polite")) {
+    assertThat(count(html, "<svg class=\"chart\"")).isEqualTo(5);
+    assertThat(html).contains("<h1>Five clients, one rate limit</h1>", "5. polite + adaptive throttling");
+    for (String client : List.of("naive", "retry-after", "paced", "polite", "polite-adaptive")) {
       assertThat(html).contains("<svg class=\"chart\" data-client=\"" + client + "\"");
     }
     assertThat(html).doesNotContain("http://", "https://cdn", "<script src");
@@ -61,13 +67,16 @@ class CompareCommandTest {
   void theTableHasOneRowPerClientAndNamesTheReport() throws Exception {
     Path report = dir.resolve("sub/table.html");
 
-    Cli cli = Cli.run("compare", "--requests", "6", "--clients", "paced,polite", "--report", report.toString());
+    Cli cli = Cli.run("compare", "--requests", "6", "--clients", "paced,polite,polite-adaptive", "--report",
+        report.toString());
 
     assertThat(cli.exit).as(cli.toString()).isZero();
     assertThat(cli.out).containsPattern("3\\. client-side bucket 4\\.5/s +6/6 ok +0 rejected +6 requests sent +\\d+\\.\\d s");
     assertThat(cli.out).containsPattern("4\\. polite +6/6 ok +\\d+ rejected +\\d+ requests sent +\\d+\\.\\d s");
+    assertThat(cli.out).containsPattern(
+        "5\\. polite \\+ adaptive throttling +6/6 ok +\\d+ rejected +\\d+ requests sent +\\d+\\.\\d s");
     assertThat(cli.out).contains("report: " + report.toAbsolutePath());
-    assertThat(count(Files.readString(report), "<svg class=\"chart\"")).isEqualTo(2);
+    assertThat(count(Files.readString(report), "<svg class=\"chart\"")).isEqualTo(3);
   }
 
   private static int count(String text, String needle) {
