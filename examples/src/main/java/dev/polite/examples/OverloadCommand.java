@@ -44,7 +44,7 @@ public final class OverloadCommand implements Callable<Integer> {
   @Option(names = "--live", description = "Run the discovery scenario in real time against the demo server.")
   boolean live;
 
-  @Option(names = "--seconds", paramLabel = "S", defaultValue = "30",
+  @Option(names = "--seconds", paramLabel = "S", defaultValue = "60",
       description = "With --live: seconds of demand per controller, at least 2; the second half is "
           + "measured (default: ${DEFAULT-VALUE}).")
   int seconds;

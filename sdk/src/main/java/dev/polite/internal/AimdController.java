@@ -3,17 +3,40 @@ package dev.polite.internal;
 import dev.polite.RateController;
 
 /**
- * AIMD for one key; see {@link dev.polite.Aimd} for the rules. The increase is time-based
- * ({@code increasePerSecond} times the seconds since the last change), so the climb does not
- * depend on how many requests happen to succeed.
+ * AIMD for one key; see {@link dev.polite.Aimd} for the rules.
+ *
+ * <h2>Two refinements over the textbook</h2>
+ * <ul>
+ *   <li>The cut starts from the pace, not from the measured send rate, once there is a pace: a
+ *       rejection usually comes with a Retry-After that pauses the key, and the pause itself
+ *       drags the measured rate down, so cutting from it would punish the key twice. Only the
+ *       first cut, from no pace at all, starts from what the key was really sending.
+ *   <li>The climb slows to a tenth near the pace that was last refused (above
+ *       {@value #KNEE} of it). Every refusal costs a pause, often a whole second because
+ *       Retry-After counts in seconds, so the sawtooth's period matters more than its depth:
+ *       climbing quickly back to just under the last limit and then probing gently means few
+ *       refusals per minute while the pace stays close to the limit. The slow probe also finds a
+ *       limit that has risen, at a tenth of the speed.
+ * </ul>
+ *
+ * <p>The increase is time-based ({@code increasePerSecond} times the seconds since the last
+ * change), so the climb does not depend on how many requests happen to succeed; it is capped at
+ * twice the measured send rate so that a key with little demand does not bank a pace it never
+ * tested.
  *
  * <p>Not thread-safe: the key's lock guards it.
  */
 public final class AimdController implements RateController {
+  /** Above this share of the last refused pace the climb slows. */
+  static final double KNEE = 0.95;
+  /** How much slower the climb is above the knee. */
+  static final double PROBE_SLOWDOWN = 0.1;
+
   private final double decreaseFactor;
   private final double increasePerSecond;
   private final double minRate;
   private double rate = Double.POSITIVE_INFINITY;
+  private double lastRefused = Double.POSITIVE_INFINITY;
   private long changedAt;
 
   /** See {@link dev.polite.Aimd.Builder} for the meaning and ranges of the arguments. */
@@ -33,17 +56,33 @@ public final class AimdController implements RateController {
     if (Double.isInfinite(rate)) {
       return;
     }
-    double raised = rate + increasePerSecond * secondsSince(nowNanos);
+    double raised = climb(rate, secondsSince(nowNanos));
     changedAt = nowNanos;
     rate = Math.max(minRate, Math.min(raised, Math.max(rate, 2 * measuredSendRate)));
   }
 
   @Override
   public void onRejection(long nowNanos, double measuredSendRate) {
-    // Cut from what the key really sent when that is below the pace: the server refused that.
-    double base = measuredSendRate > 0 ? Math.min(rate, measuredSendRate) : rate;
-    rate = Double.isInfinite(base) ? minRate : Math.max(minRate, base * decreaseFactor);
+    double base = Double.isInfinite(rate) ? measuredSendRate : rate;
+    if (base > 0 && !Double.isInfinite(base)) {
+      lastRefused = base;
+      rate = Math.max(minRate, base * decreaseFactor);
+    } else {
+      rate = minRate; // refused before we could measure anything: start from the floor
+    }
     changedAt = nowNanos;
+  }
+
+  /** The pace after {@code seconds} of climbing from {@code from}: fast to the knee, then slow. */
+  private double climb(double from, double seconds) {
+    double knee = lastRefused * KNEE;
+    double fast = increasePerSecond;
+    double slow = increasePerSecond * PROBE_SLOWDOWN;
+    if (from >= knee) {
+      return from + slow * seconds;
+    }
+    double toKnee = (knee - from) / fast;
+    return seconds <= toKnee ? from + fast * seconds : knee + slow * (seconds - toKnee);
   }
 
   private double secondsSince(long nowNanos) {
@@ -52,6 +91,6 @@ public final class AimdController implements RateController {
 
   @Override
   public String toString() {
-    return "AimdController{rate=" + rate + "/s}";
+    return "AimdController{rate=" + rate + "/s, last refused " + lastRefused + "/s}";
   }
 }

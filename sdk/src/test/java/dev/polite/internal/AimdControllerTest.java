@@ -16,16 +16,35 @@ class AimdControllerTest {
   }
 
   @Test
-  void cutsFromTheMeasuredRateThenClimbsAdditively() {
+  void theFirstCutStartsFromWhatWasSentLaterOnesFromThePace() {
     AimdController aimd = new AimdController(0.5, 1, 0.5);
     aimd.onRejection(0, 40);
     assertThat(aimd.rate()).isEqualTo(20);
-    aimd.onSuccess(2 * SECOND, 20);
-    assertThat(aimd.rate()).isCloseTo(22, within(1e-9));
-    aimd.onSuccess(3 * SECOND, 22);
-    assertThat(aimd.rate()).isCloseTo(23, within(1e-9));
-    aimd.onRejection(3 * SECOND, 23);
-    assertThat(aimd.rate()).isCloseTo(11.5, within(1e-9));
+    // A pause after the refusal drags the measured rate down; the cut ignores it.
+    aimd.onRejection(SECOND, 3);
+    assertThat(aimd.rate()).isEqualTo(10);
+  }
+
+  @Test
+  void climbsFastToNearTheLastRefusedPaceThenProbesGently() {
+    AimdController aimd = new AimdController(0.5, 1, 0.5);
+    aimd.onRejection(0, 40); // refused at 40: pace 20, knee at 38
+    aimd.onSuccess(10 * SECOND, 100);
+    assertThat(aimd.rate()).isCloseTo(30, within(1e-9));
+    aimd.onSuccess(18 * SECOND, 100);
+    assertThat(aimd.rate()).isCloseTo(38, within(1e-9));
+    aimd.onSuccess(28 * SECOND, 100); // ten seconds above the knee: a tenth of the speed
+    assertThat(aimd.rate()).isCloseTo(39, within(1e-9));
+    aimd.onRejection(28 * SECOND, 39);
+    assertThat(aimd.rate()).isCloseTo(19.5, within(1e-9));
+  }
+
+  @Test
+  void aClimbThatCrossesTheKneeSlowsThere() {
+    AimdController aimd = new AimdController(0.5, 1, 0.5);
+    aimd.onRejection(0, 20); // pace 10, knee 19
+    aimd.onSuccess(19 * SECOND, 100); // 9 s to the knee, then 10 s at 0.1/s
+    assertThat(aimd.rate()).isCloseTo(20, within(1e-9));
   }
 
   @Test
@@ -44,6 +63,8 @@ class AimdControllerTest {
     for (int i = 0; i < 10; i++) {
       aimd.onRejection(i, 0.1);
     }
+    assertThat(aimd.rate()).isEqualTo(0.5);
+    aimd.onRejection(0, 0.6); // cut again from the floor: still the floor
     assertThat(aimd.rate()).isEqualTo(0.5);
   }
 }
