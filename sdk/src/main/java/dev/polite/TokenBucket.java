@@ -1,5 +1,7 @@
 package dev.polite;
 
+import java.util.concurrent.atomic.AtomicLong;
+
 /**
  * A token bucket that makes callers wait rather than fail: {@code capacity} tokens at most,
  * refilled continuously at {@code rate} tokens per second.
@@ -13,17 +15,28 @@ package dev.polite;
  * suits a pacer with no idea of the server's budget; we often know it exactly, from the server's
  * remaining count, and want the first call after a pause to go at once.)
  *
+ * <h2>How it is stored</h2>
+ * As one number, the instant at which the balance is (or was) zero, {@code emptyAt}, as GCRA
+ * stores a bucket: the balance at {@code now} is {@code (now - emptyAt) / interval}, capped at the
+ * capacity by reading {@code emptyAt} as no earlier than {@code now - capacity * interval}. Taking
+ * tokens moves {@code emptyAt} forward; a debt is an {@code emptyAt} in the future. One number
+ * makes the decisions lock-free (a compare-and-set, and a refusal writes nothing at all), which
+ * keeps contended callers off each other's cache lines. Changing the rate or the capacity takes a
+ * lock and converts the balance, so a decision racing such a change may be judged at either
+ * setting; polite changes them under the key's lock, where nothing races.
+ *
  * <h2>What it promises</h2>
  * Over any interval of T seconds the calls it lets start without waiting, plus those whose wait
  * ends within the interval, cost at most {@code capacity + rate * T}: the classic bucket bound.
- * Refill is lazy (computed from the time elapsed when asked), so the bucket has no thread and an
- * idle one costs nothing. An infinite rate means "no limit": every reserve answers 0.
+ * Refill is lazy, so the bucket has no thread and an idle one costs nothing. An infinite rate
+ * means "no limit": every reserve answers 0 and nothing is counted.
  *
  * <p>A bucket starts full unless made with {@link #empty}: a fresh client may use the burst the
  * server allows, which is what servers that start their own buckets full expect.
  *
- * <p>Thread-safe: every method is atomic. Times are {@link Ticker} nanoseconds passed in by the
- * caller, so the bucket never reads a clock itself.
+ * <p>Thread-safe. Times are {@link Ticker} nanoseconds passed in by the caller, so the bucket
+ * never reads a clock itself; a caller with a stale {@code now} may be refused, but never takes
+ * tokens back from the others.
  *
  * <pre>{@code
  * TokenBucket bucket = TokenBucket.full(5.0, 5.0, ticker.read());  // 5 per second, burst 5
@@ -31,19 +44,34 @@ package dev.polite;
  * }</pre>
  */
 public final class TokenBucket {
-  /** Tolerance for float drift: ten refills of 0.1 must make one whole token. */
-  private static final double EPSILON = 1e-9;
+  private final AtomicLong emptyAt;
+  private volatile Shape shape;
 
-  private double rate;
-  private double capacity;
-  private double tokens;
-  private long updatedAt;
+  /** Rate and capacity, in the units the arithmetic wants; immutable so one read sees both. */
+  private static final class Shape {
+    final double rate;
+    final double capacity;
+    /** Nanoseconds per token; 0 for an infinite rate. */
+    final double interval;
+    /** How far {@code emptyAt} may lag {@code now}: a full bucket. */
+    final long tolerance;
+
+    Shape(double rate, double capacity) {
+      this.rate = checkRate(rate);
+      this.capacity = checkCapacity(capacity);
+      this.interval = Double.isInfinite(rate) ? 0 : 1e9 / rate;
+      this.tolerance = nanos(capacity * interval);
+    }
+
+    boolean unlimited() {
+      return interval == 0;
+    }
+  }
 
   private TokenBucket(double rate, double capacity, double tokens, long now) {
-    this.rate = checkRate(rate);
-    this.capacity = checkCapacity(capacity);
-    this.tokens = tokens;
-    this.updatedAt = now;
+    Shape s = new Shape(rate, capacity);
+    this.shape = s;
+    this.emptyAt = new AtomicLong(now - nanos(Math.min(tokens, capacity) * s.interval));
   }
 
   /**
@@ -68,98 +96,128 @@ public final class TokenBucket {
    *
    * @return the wait in nanoseconds, never negative
    */
-  public synchronized long reserve(double cost, long nowNanos) {
-    refill(nowNanos);
-    if (Double.isInfinite(rate)) {
+  public long reserve(double cost, long nowNanos) {
+    Shape s = shape;
+    if (s.unlimited()) {
       return 0; // no limit: nothing to count, and no debt to carry into a finite rate later
     }
-    tokens -= cost;
-    return waitForDebt(tokens);
+    long take = nanos(cost * s.interval);
+    while (true) {
+      long e = emptyAt.get();
+      long next = start(e, nowNanos, s) + take;
+      if (emptyAt.compareAndSet(e, next)) {
+        return Math.max(0, next - nowNanos);
+      }
+    }
   }
 
   /** Takes {@code cost} tokens only if they are there now; never goes into debt. */
-  public synchronized boolean tryAcquire(double cost, long nowNanos) {
-    refill(nowNanos);
-    if (Double.isInfinite(rate)) {
+  public boolean tryAcquire(double cost, long nowNanos) {
+    Shape s = shape;
+    if (s.unlimited()) {
       return true;
     }
-    if (tokens + EPSILON < cost) {
-      return false;
+    long take = nanos(cost * s.interval);
+    while (true) {
+      long e = emptyAt.get();
+      long next = start(e, nowNanos, s) + take;
+      if (next - nowNanos > 0) {
+        return false; // not there yet: nothing is written, so refusals do not contend
+      }
+      if (emptyAt.compareAndSet(e, next)) {
+        return true;
+      }
     }
-    tokens -= cost;
-    return true;
   }
 
   /** How long until {@code cost} tokens would be there, without taking them. */
-  public synchronized long waitFor(double cost, long nowNanos) {
-    refill(nowNanos);
-    return waitForDebt(tokens - cost);
+  public long waitFor(double cost, long nowNanos) {
+    Shape s = shape;
+    if (s.unlimited()) {
+      return 0;
+    }
+    return Math.max(0, start(emptyAt.get(), nowNanos, s) + nanos(cost * s.interval) - nowNanos);
   }
 
   /** Gives back tokens a caller reserved but did not use, up to the capacity. */
-  public synchronized void refund(double cost, long nowNanos) {
-    refill(nowNanos);
-    tokens = Math.min(capacity, tokens + cost);
+  public void refund(double cost, long nowNanos) {
+    Shape s = shape;
+    if (s.unlimited()) {
+      return;
+    }
+    long give = nanos(cost * s.interval);
+    while (true) {
+      long e = emptyAt.get();
+      long next = Math.max(start(e, nowNanos, s) - give, nowNanos - s.tolerance);
+      if (emptyAt.compareAndSet(e, next)) {
+        return;
+      }
+    }
   }
 
-  /** Changes the refill rate from now on; tokens accrued so far keep the old rate. */
+  /** Changes the refill rate from now on; the balance so far is kept. */
   public synchronized void setRate(double ratePerSecond, long nowNanos) {
-    refill(nowNanos);
-    rate = checkRate(ratePerSecond);
+    double tokens = tokens(nowNanos);
+    Shape s = new Shape(ratePerSecond, shape.capacity);
+    convert(tokens, s, nowNanos);
   }
 
   /** Changes the capacity; a fuller bucket is trimmed to it. */
   public synchronized void setCapacity(double capacity, long nowNanos) {
-    refill(nowNanos);
-    this.capacity = checkCapacity(capacity);
-    tokens = Math.min(tokens, this.capacity);
+    double tokens = tokens(nowNanos);
+    Shape s = new Shape(shape.rate, capacity);
+    convert(Math.min(tokens, capacity), s, nowNanos);
   }
 
   /** Sets the balance outright (capped at the capacity): how a server's count overrides ours. */
   public synchronized void setTokens(double tokens, long nowNanos) {
-    refill(nowNanos);
-    this.tokens = Math.min(capacity, tokens);
+    convert(Math.min(tokens, shape.capacity), shape, nowNanos);
   }
 
   /** The balance now; negative while callers wait on reserved tokens. */
-  public synchronized double tokens(long nowNanos) {
-    refill(nowNanos);
-    return tokens;
+  public double tokens(long nowNanos) {
+    Shape s = shape;
+    if (s.unlimited()) {
+      return s.capacity;
+    }
+    return (nowNanos - start(emptyAt.get(), nowNanos, s)) / s.interval;
   }
 
   /** Tokens added per second; infinite for no limit. */
-  public synchronized double rate() {
-    return rate;
+  public double rate() {
+    return shape.rate;
   }
 
   /** The most tokens the bucket holds. */
-  public synchronized double capacity() {
-    return capacity;
+  public double capacity() {
+    return shape.capacity;
   }
 
   @Override
-  public synchronized String toString() {
-    return "TokenBucket{rate=" + rate + "/s capacity=" + capacity + " tokens=" + tokens + '}';
+  public String toString() {
+    Shape s = shape;
+    return "TokenBucket{rate=" + s.rate + "/s capacity=" + s.capacity + '}';
   }
 
-  private void refill(long now) {
-    long elapsed = now - updatedAt;
-    if (elapsed <= 0) {
-      return; // a stale "now" from a racing caller never takes tokens back
-    }
-    updatedAt = now;
-    if (tokens >= capacity) {
-      return;
-    }
-    tokens = Double.isInfinite(rate) ? capacity : Math.min(capacity, tokens + elapsed * rate / 1e9);
+  /** Where the balance starts from at {@code now}: {@code emptyAt}, but never below a full bucket. */
+  private static long start(long emptyAt, long now, Shape s) {
+    return Math.max(emptyAt, now - s.tolerance);
   }
 
-  private long waitForDebt(double balance) {
-    if (balance >= -EPSILON || Double.isInfinite(rate)) {
-      return 0;
+  /** Stores {@code tokens} under {@code s}: the caller holds the lock, racing grants may move on. */
+  private void convert(double tokens, Shape s, long now) {
+    long e = s.unlimited() ? now : now - nanos(tokens * s.interval);
+    shape = s;
+    emptyAt.set(e);
+  }
+
+  /** Rounds up, so a token is never granted a nanosecond early; saturates far beyond any wait. */
+  private static long nanos(double value) {
+    double up = Math.ceil(value);
+    if (up >= Long.MAX_VALUE / 4) {
+      return Long.MAX_VALUE / 4;
     }
-    double nanos = Math.ceil(-balance / rate * 1e9);
-    return nanos >= Long.MAX_VALUE ? Long.MAX_VALUE : (long) nanos;
+    return up <= Long.MIN_VALUE / 4 ? Long.MIN_VALUE / 4 : (long) up;
   }
 
   private static double checkRate(double rate) {

@@ -80,8 +80,29 @@ class TokenBucketTest {
   @Test
   void aStaleNowNeverTakesTokensBack() {
     TokenBucket b = TokenBucket.empty(1, 10, 5 * SECOND);
-    assertThat(b.tokens(4 * SECOND)).isZero();
+    assertThat(b.tryAcquire(1, 4 * SECOND)).as("refused at a stale now").isFalse();
     assertThat(b.tokens(6 * SECOND)).isEqualTo(1);
+  }
+
+  @Test
+  void concurrentCallersNeverTakeMoreThanTheBalance() throws Exception {
+    TokenBucket b = TokenBucket.full(1, 1000, 0);
+    java.util.concurrent.atomic.AtomicInteger taken = new java.util.concurrent.atomic.AtomicInteger();
+    Thread[] threads = new Thread[4];
+    for (int t = 0; t < threads.length; t++) {
+      threads[t] = new Thread(() -> {
+        for (int i = 0; i < 10_000; i++) {
+          if (b.tryAcquire(1, 0)) {
+            taken.incrementAndGet();
+          }
+        }
+      });
+      threads[t].start();
+    }
+    for (Thread t : threads) {
+      t.join();
+    }
+    assertThat(taken.get()).isEqualTo(1000);
   }
 
   @Test
