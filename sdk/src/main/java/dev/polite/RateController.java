@@ -31,6 +31,16 @@ public interface RateController {
    */
   void onRejection(long nowNanos, double measuredSendRate);
 
+  /**
+   * No discovery: keys whose servers advertise no rate stay unpaced (they still pause for a
+   * Retry-After or a spent quota, and still retry).
+   *
+   * <pre>{@code PoliteInterceptor.builder().rateController(RateController.none())}</pre>
+   */
+  static Factory none() {
+    return Unpaced.FACTORY;
+  }
+
   /** Makes one controller per key. Implementations must be thread-safe. */
   @FunctionalInterface
   interface Factory {

@@ -51,18 +51,7 @@ final class Harness implements AutoCloseable {
   }
 
   /** A rate controller that never limits: isolates retry timing from pace discovery. */
-  static final RateController.Factory NO_DISCOVERY = () -> new RateController() {
-    @Override
-    public double rate() {
-      return Double.POSITIVE_INFINITY;
-    }
-
-    @Override
-    public void onSuccess(long nowNanos, double measuredSendRate) {}
-
-    @Override
-    public void onRejection(long nowNanos, double measuredSendRate) {}
-  };
+  static final RateController.Factory NO_DISCOVERY = RateController.none();
 
   /** A builder wired to the fake clock, with seeded jitter. */
   PoliteInterceptor.Builder polite() {

@@ -9,9 +9,10 @@ package dev.polite.internal;
  * first bucket completes it estimates from the sends so far over at least half a second, so a
  * burst that is rejected at once still yields a sensible rate.
  *
- * <p>Not thread-safe: the key's lock guards it.
+ * <p>Not thread-safe: the key's lock guards it. Public for sdk-adaptive's scenarios, which feed
+ * controllers the same measured rate a key does.
  */
-final class SendRateMeter {
+public final class SendRateMeter {
   private static final long BUCKET_NANOS = 500_000_000L;
   private static final double NEWEST_WEIGHT = 0.8;
 
@@ -20,7 +21,8 @@ final class SendRateMeter {
   private int count;
   private double smoothed = -1;
 
-  void recordSend(long now) {
+  /** Counts one send at ticker time {@code now}. */
+  public void recordSend(long now) {
     long current = Math.floorDiv(now, BUCKET_NANOS);
     if (bucket == Long.MIN_VALUE) {
       bucket = current;
@@ -35,7 +37,7 @@ final class SendRateMeter {
   }
 
   /** Requests per second; 0 before anything was sent. */
-  double rate(long now) {
+  public double rate(long now) {
     if (smoothed >= 0) {
       return smoothed;
     }

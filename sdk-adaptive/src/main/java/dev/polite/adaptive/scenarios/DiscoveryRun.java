@@ -2,6 +2,7 @@ package dev.polite.adaptive.scenarios;
 
 import dev.polite.RateController;
 import dev.polite.TokenBucket;
+import dev.polite.internal.SendRateMeter;
 import java.util.ArrayDeque;
 
 /**
@@ -15,7 +16,7 @@ import java.util.ArrayDeque;
  *   <li>a rejection of a call sent after the last cut calls {@code onRejection(now, measured)},
  *       cuts, starts probing and empties the bucket; a rejection of a call already on the wire
  *       at the cut is ignored; any other answer calls {@code onSuccess(now, measured)};
- *   <li>{@code measured} is the sdk's send-rate meter (copied: {@link SendRateMeter}).
+ *   <li>{@code measured} is the sdk's own send-rate meter ({@link SendRateMeter}).
  * </ul>
  * Demand arrives evenly and queues without bound (a saturating client: once paced, the backlog
  * only grows, so what is sent is the pace). A refused request is not sent again (polite's retries

@@ -60,7 +60,7 @@ public final class OverloadScenarios {
     rows.addAll(throttleRows("none", null));
     rows.addAll(throttleRows("book", AdaptiveThrottle.bookExact()));
     rows.addAll(throttleRows("polite", AdaptiveThrottle.create()));
-    rows.add(discovery("none", NO_CONTROLLER));
+    rows.add(discovery("none", RateController.none()));
     rows.add(discovery("aimd", Aimd.defaults()));
     rows.add(discovery("cubic", Cubic.defaults()));
     return rows;
@@ -160,18 +160,4 @@ public final class OverloadScenarios {
       out.println(json ? row.toJson() : row.toLine());
     }
   }
-
-  /** A controller that never limits: polite without rate discovery. */
-  private static final RateController.Factory NO_CONTROLLER = () -> new RateController() {
-    @Override
-    public double rate() {
-      return Double.POSITIVE_INFINITY;
-    }
-
-    @Override
-    public void onSuccess(long nowNanos, double measuredSendRate) {}
-
-    @Override
-    public void onRejection(long nowNanos, double measuredSendRate) {}
-  };
 }
