@@ -31,8 +31,7 @@ final class AnthropicDialect {
       else if (name.regionMatches(true, dash + 1, "remaining", 0, 9) && name.length() - dash - 1 == 9) attr = 1;
       else if (name.regionMatches(true, dash + 1, "reset", 0, 5) && name.length() - dash - 1 == 5) attr = 2;
       else continue;
-      String quotaName = name.substring(prefix, dash).toLowerCase(Locale.ROOT);
-      Quota q = quota(quotas, quotaName);
+      Quota q = quota(quotas, name, prefix, dash);
       String value = h.prefixedValue(i);
       if (attr == 0) q.quota = Counts.parse(r, value, false);
       else if (attr == 1) q.remaining = Counts.parse(r, value, false);
@@ -42,10 +41,20 @@ final class AnthropicDialect {
     if (!quotas.isEmpty()) r.recognised(DIALECT);
   }
 
-  private static Quota quota(List<Quota> quotas, String name) {
-    for (Quota q : quotas) {
-      if (q.name.equals(name)) return q;
+  /**
+   * The quota named by {@code name[start, end)} (any case), created on first sight: each quota
+   * has three lines, so matching in place allocates its name once instead of three times.
+   */
+  private static Quota quota(List<Quota> quotas, String name, int start, int end) {
+    int len = end - start;
+    for (int k = 0, n = quotas.size(); k < n; k++) {
+      Quota q = quotas.get(k);
+      if (q.name.length() == len && name.regionMatches(true, start, q.name, 0, len)) return q;
     }
+    return created(quotas, name.substring(start, end).toLowerCase(Locale.ROOT));
+  }
+
+  private static Quota created(List<Quota> quotas, String name) {
     Quota q = new Quota(name);
     if (name.contains("token")) q.unit = OpenAiDialect.TOKENS;
     else if (!name.equals("requests")) q.unit = name;
