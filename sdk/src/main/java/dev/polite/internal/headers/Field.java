@@ -103,7 +103,7 @@ enum Field {
     if ((ENDS[len] & ends) != ends) return null;
     int slot = hash(name, 0, len) & 255;
     for (Field f; (f = TABLE[slot]) != null; slot = (slot + 1) & 255) {
-      if (f.wireName.length() == len && f.wireName.regionMatches(true, 0, name, 0, len)) return f;
+      if (Ascii.regionEquals(name, 0, len, f.wireName)) return f;
     }
     return null;
   }
