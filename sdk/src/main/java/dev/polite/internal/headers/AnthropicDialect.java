@@ -26,11 +26,8 @@ final class AnthropicDialect {
       String name = h.prefixedName(i);
       int dash = name.lastIndexOf('-');
       if (dash <= prefix) continue;
-      int attr;
-      if (name.regionMatches(true, dash + 1, "limit", 0, 5) && name.length() - dash - 1 == 5) attr = 0;
-      else if (name.regionMatches(true, dash + 1, "remaining", 0, 9) && name.length() - dash - 1 == 9) attr = 1;
-      else if (name.regionMatches(true, dash + 1, "reset", 0, 5) && name.length() - dash - 1 == 5) attr = 2;
-      else continue;
+      int attr = attribute(name, dash + 1);
+      if (attr < 0) continue;
       Quota q = quota(quotas, name, prefix, dash);
       String value = h.prefixedValue(i);
       if (attr == 0) q.quota = Counts.parse(r, value, false);
@@ -42,14 +39,27 @@ final class AnthropicDialect {
   }
 
   /**
+   * Which attribute {@code name} ends with from {@code at} on (any case): 0 {@code limit},
+   * 1 {@code remaining}, 2 {@code reset}, or -1. The length and first letter leave one candidate
+   * to compare.
+   */
+  private static int attribute(String name, int at) {
+    int end = name.length();
+    if (end - at == 9) return Ascii.regionEquals(name, at, end, "remaining") ? 1 : -1;
+    if (end - at != 5) return -1;
+    char c = name.charAt(at);
+    if (c == 'l' || c == 'L') return Ascii.regionEquals(name, at, end, "limit") ? 0 : -1;
+    return Ascii.regionEquals(name, at, end, "reset") ? 2 : -1;
+  }
+
+  /**
    * The quota named by {@code name[start, end)} (any case), created on first sight: each quota
    * has three lines, so matching in place allocates its name once instead of three times.
    */
   private static Quota quota(List<Quota> quotas, String name, int start, int end) {
-    int len = end - start;
     for (int k = 0, n = quotas.size(); k < n; k++) {
       Quota q = quotas.get(k);
-      if (q.name.length() == len && name.regionMatches(true, start, q.name, 0, len)) return q;
+      if (Ascii.regionEquals(name, start, end, q.name)) return q;
     }
     return created(quotas, name.substring(start, end).toLowerCase(Locale.ROOT));
   }
