@@ -2,7 +2,6 @@ package dev.polite.internal.headers;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Anthropic's {@code anthropic-ratelimit-<quota>-<limit|remaining|reset>}: quotas
@@ -61,7 +60,7 @@ final class AnthropicDialect {
       Quota q = quotas.get(k);
       if (Ascii.regionEquals(name, start, end, q.name)) return q;
     }
-    return created(quotas, name.substring(start, end).toLowerCase(Locale.ROOT));
+    return created(quotas, Quota.lowerName(name, start, end));
   }
 
   private static Quota created(List<Quota> quotas, String name) {

@@ -2,7 +2,6 @@ package dev.polite.internal.headers;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * {@code x-ratelimit-<limit|remaining|reset>-<quota>} names: OpenAI and the many servers copying
@@ -76,7 +75,7 @@ final class OpenAiDialect {
       Quota q = quotas.get(k);
       if (Ascii.regionEquals(name, start, end, q.name)) return q;
     }
-    String suffix = name.substring(start).toLowerCase(Locale.ROOT);
+    String suffix = Quota.lowerName(name, start, end);
     Quota q = new Quota(suffix);
     long window = kongWindowSeconds(suffix);
     if (window > 0) {
