@@ -41,51 +41,85 @@ final class ResponseHeaders {
   private @Nullable String date;
   private @Nullable String age;
 
-  ResponseHeaders(Headers headers) {
+  private ResponseHeaders(Headers headers) {
     this.headers = headers;
-    for (int i = 0, n = headers.size(); i < n; i++) {
-      String name = headers.name(i);
-      Field f = Field.of(name);
-      if (f != null) {
-        add(f, headers.value(i));
-      } else {
-        Prefix p = Prefix.of(name);
-        if (p != null) addPrefixed(i, p);
-      }
-    }
   }
 
-  private void addPrefixed(int index, Prefix p) {
+  /**
+   * Files the lines of {@code headers}; {@code null} when no line but Date and Age concerns a
+   * dialect (the most common response) unless {@code always}. Returning {@code null} rather than
+   * an empty filing means a plain response allocates nothing, whatever the JIT inlines.
+   */
+  static @Nullable ResponseHeaders of(Headers headers, boolean always) {
+    ResponseHeaders h = always ? new ResponseHeaders(headers) : null;
+    String date = null;
+    String age = null;
+    for (int i = 0, n = headers.size(); i < n; i++) {
+      int kind = kindOf(headers.name(i));
+      if (kind < 0) continue;
+      if (kind == DATE) {
+        if (date == null) date = headers.value(i);
+      } else if (kind == AGE) {
+        if (age == null) age = headers.value(i);
+      } else {
+        if (h == null) h = new ResponseHeaders(headers);
+        if (kind >= PREFIXED) h.addPrefixed(i, kind - PREFIXED);
+        else h.add(FIELDS[kind], headers.value(i));
+      }
+    }
+    if (h != null) {
+      h.date = date;
+      h.age = age;
+    }
+    return h;
+  }
+
+  private static final Field[] FIELDS = Field.values();
+  /** {@link #kindOf}'s answer for a prefixed name: this plus its Prefix's ordinal. */
+  private static final int PREFIXED = 64;
+
+  private static final int DATE = Field.DATE.ordinal();
+  private static final int AGE = Field.AGE.ordinal();
+
+  /** What the dialects know {@code name} as: a Field's ordinal, PREFIXED plus a Prefix's ordinal, or -1. */
+  private static int kindOf(String name) {
+    Field f = Field.of(name);
+    if (f != null) return f.ordinal();
+    Prefix p = Prefix.of(name);
+    return p == null ? -1 : PREFIXED + p.ordinal();
+  }
+
+  private void addPrefixed(int index, int prefixOrdinal) {
     if (prefixed == null) {
       prefixed = new int[8];
     } else if (prefixedCount == prefixed.length) {
       prefixed = Arrays.copyOf(prefixed, prefixedCount * 2);
     }
-    prefixed[prefixedCount++] = index << 2 | p.ordinal();
+    prefixed[prefixedCount++] = index << 2 | prefixOrdinal;
+  }
+
+  /** Files a line of {@code f}, which is neither Date nor Age. */
+  private void add(Field f, String value) {
+    if (has(f)) addRepeated(f, value);
+    else addFirst(f, value);
+  }
+
+  private void addFirst(Field f, String value) {
+    if (values == null) {
+      values = new String[8];
+      ordinals = new byte[8];
+    } else if (filed == values.length) {
+      values = Arrays.copyOf(values, filed * 2);
+      ordinals = Arrays.copyOf(ordinals, filed * 2);
+    }
+    values[filed] = value;
+    ordinals[filed++] = (byte) f.ordinal();
+    present |= 1L << f.ordinal();
   }
 
   @SuppressWarnings("unchecked")
-  private void add(Field f, String value) {
-    if (f == Field.DATE || f == Field.AGE) {
-      // on every response, so kept apart: a plain response allocates no array at all
-      if (f == Field.DATE && date == null) date = value;
-      if (f == Field.AGE && age == null) age = value;
-      return;
-    }
+  private void addRepeated(Field f, String value) {
     int k = f.ordinal();
-    if (!has(f)) {
-      if (values == null) {
-        values = new String[8];
-        ordinals = new byte[8];
-      } else if (filed == values.length) {
-        values = Arrays.copyOf(values, filed * 2);
-        ordinals = Arrays.copyOf(ordinals, filed * 2);
-      }
-      values[filed] = value;
-      ordinals[filed++] = (byte) k;
-      present |= 1L << k;
-      return;
-    }
     if (more == null) more = (List<String>[]) new List<?>[Field.COUNT];
     List<String> rest = more[k];
     if (rest == null) more[k] = rest = new ArrayList<>(2);
@@ -97,11 +131,6 @@ final class ResponseHeaders {
     int j = 0;
     while (ordinals[j] != ordinal) j++;
     return values[j];
-  }
-
-  /** Whether any line other than Date or Age was filed: the fast path for plain responses. */
-  boolean hasSignals() {
-    return present != 0 || prefixedCount > 0;
   }
 
   boolean has(Field f) {
