@@ -75,14 +75,14 @@ enum Field {
    * Per name length, the bits ({@link #bit}) of the first characters of the fields that long
    * (low 32 bits) and of their last characters (high 32 bits). Most names on the wire
    * ({@code Content-Type}, {@code Server}, OpenAI's and Anthropic's prefixed ones) fail this test,
-   * so they cost two loads instead of a case-folding hash over every character.
+   * so they cost two loads instead of a hash and a comparison.
    */
   private static final long[] ENDS = new long[MAX_LENGTH + 1];
 
   static {
     for (Field f : values()) {
       int len = f.wireName.length();
-      int slot = hash(f.wireName, 0, len) & 255;
+      int slot = hash(f.wireName, len) & 255;
       while (TABLE[slot] != null) slot = (slot + 1) & 255;
       TABLE[slot] = f;
       ENDS[len] |= ends(f.wireName, len);
@@ -101,7 +101,7 @@ enum Field {
     if (len < MIN_LENGTH || len > MAX_LENGTH) return null;
     long ends = ends(name, len);
     if ((ENDS[len] & ends) != ends) return null;
-    int slot = hash(name, 0, len) & 255;
+    int slot = hash(name, len) & 255;
     for (Field f; (f = TABLE[slot]) != null; slot = (slot + 1) & 255) {
       if (Ascii.regionEquals(name, 0, len, f.wireName)) return f;
     }
@@ -122,13 +122,22 @@ enum Field {
     return 1L << ((c | 0x20) & 31);
   }
 
-  private static int hash(String s, int start, int end) {
-    int h = 0;
-    for (int i = start; i < end; i++) {
-      char c = s.charAt(i);
-      if (c >= 'A' && c <= 'Z') c += 32;
-      h = 31 * h + c;
-    }
+  /**
+   * A hash of the length and four characters (first, middle, last two), case-folded. The Field
+   * names differ there all but once (one pair shares a slot chain, costing a second comparison),
+   * and reading four characters instead of twenty is most of a lookup's cost; the comparison
+   * that follows decides, so the hash only needs to spread the names.
+   */
+  private static int hash(String s, int len) {
+    int h = len;
+    h = 31 * h + lower(s.charAt(0));
+    h = 31 * h + lower(s.charAt(len >>> 1));
+    h = 31 * h + lower(s.charAt(len - 2));
+    h = 31 * h + lower(s.charAt(len - 1));
     return h ^ (h >>> 16) ^ (h >>> 8);
+  }
+
+  private static char lower(char c) {
+    return c >= 'A' && c <= 'Z' ? (char) (c + 32) : c;
   }
 }
