@@ -2,7 +2,6 @@ package dev.polite.internal.headers;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Anthropic's {@code anthropic-ratelimit-<quota>-<limit|remaining|reset>}: quotas
@@ -26,13 +25,9 @@ final class AnthropicDialect {
       String name = h.prefixedName(i);
       int dash = name.lastIndexOf('-');
       if (dash <= prefix) continue;
-      int attr;
-      if (name.regionMatches(true, dash + 1, "limit", 0, 5) && name.length() - dash - 1 == 5) attr = 0;
-      else if (name.regionMatches(true, dash + 1, "remaining", 0, 9) && name.length() - dash - 1 == 9) attr = 1;
-      else if (name.regionMatches(true, dash + 1, "reset", 0, 5) && name.length() - dash - 1 == 5) attr = 2;
-      else continue;
-      String quotaName = name.substring(prefix, dash).toLowerCase(Locale.ROOT);
-      Quota q = quota(quotas, quotaName);
+      int attr = attribute(name, dash + 1);
+      if (attr < 0) continue;
+      Quota q = quota(quotas, name, prefix, dash);
       String value = h.prefixedValue(i);
       if (attr == 0) q.quota = Counts.parse(r, value, false);
       else if (attr == 1) q.remaining = Counts.parse(r, value, false);
@@ -42,10 +37,33 @@ final class AnthropicDialect {
     if (!quotas.isEmpty()) r.recognised(DIALECT);
   }
 
-  private static Quota quota(List<Quota> quotas, String name) {
-    for (Quota q : quotas) {
-      if (q.name.equals(name)) return q;
+  /**
+   * Which attribute {@code name} ends with from {@code at} on (any case): 0 {@code limit},
+   * 1 {@code remaining}, 2 {@code reset}, or -1. The length and first letter leave one candidate
+   * to compare.
+   */
+  private static int attribute(String name, int at) {
+    int end = name.length();
+    if (end - at == 9) return Ascii.regionEquals(name, at, end, "remaining") ? 1 : -1;
+    if (end - at != 5) return -1;
+    char c = name.charAt(at);
+    if (c == 'l' || c == 'L') return Ascii.regionEquals(name, at, end, "limit") ? 0 : -1;
+    return Ascii.regionEquals(name, at, end, "reset") ? 2 : -1;
+  }
+
+  /**
+   * The quota named by {@code name[start, end)} (any case), created on first sight: each quota
+   * has three lines, so matching in place allocates its name once instead of three times.
+   */
+  private static Quota quota(List<Quota> quotas, String name, int start, int end) {
+    for (int k = 0, n = quotas.size(); k < n; k++) {
+      Quota q = quotas.get(k);
+      if (Ascii.regionEquals(name, start, end, q.name)) return q;
     }
+    return created(quotas, Quota.lowerName(name, start, end));
+  }
+
+  private static Quota created(List<Quota> quotas, String name) {
     Quota q = new Quota(name);
     if (name.contains("token")) q.unit = OpenAiDialect.TOKENS;
     else if (!name.equals("requests")) q.unit = name;

@@ -68,13 +68,24 @@ enum Field {
   X_HUBSPOT_RATELIMIT_INTERVAL_MILLISECONDS("x-hubspot-ratelimit-interval-milliseconds");
 
   static final int COUNT = values().length;
+  private static final int MIN_LENGTH = 3;
+  private static final int MAX_LENGTH = 41;
   private static final Field[] TABLE = new Field[256];
+  /**
+   * Per name length, the bits ({@link #bit}) of the first characters of the fields that long
+   * (low 32 bits) and of their last characters (high 32 bits). Most names on the wire
+   * ({@code Content-Type}, {@code Server}, OpenAI's and Anthropic's prefixed ones) fail this test,
+   * so they cost two loads instead of a hash and a comparison.
+   */
+  private static final long[] ENDS = new long[MAX_LENGTH + 1];
 
   static {
     for (Field f : values()) {
-      int slot = hash(f.wireName, 0, f.wireName.length()) & 255;
+      int len = f.wireName.length();
+      int slot = hash(f.wireName, len) & 255;
       while (TABLE[slot] != null) slot = (slot + 1) & 255;
       TABLE[slot] = f;
+      ENDS[len] |= ends(f.wireName, len);
     }
   }
 
@@ -87,21 +98,46 @@ enum Field {
   /** The field named {@code name} (any case), or {@code null} when no dialect reads it by name. */
   static @Nullable Field of(String name) {
     int len = name.length();
-    if (len < 3 || len > 41) return null;
-    int slot = hash(name, 0, len) & 255;
+    if (len < MIN_LENGTH || len > MAX_LENGTH) return null;
+    long ends = ends(name, len);
+    if ((ENDS[len] & ends) != ends) return null;
+    int slot = hash(name, len) & 255;
     for (Field f; (f = TABLE[slot]) != null; slot = (slot + 1) & 255) {
-      if (f.wireName.length() == len && f.wireName.regionMatches(true, 0, name, 0, len)) return f;
+      if (Ascii.regionEquals(name, 0, len, f.wireName)) return f;
     }
     return null;
   }
 
-  private static int hash(String s, int start, int end) {
-    int h = 0;
-    for (int i = start; i < end; i++) {
-      char c = s.charAt(i);
-      if (c >= 'A' && c <= 'Z') c += 32;
-      h = 31 * h + c;
-    }
+  /** The first character's bit in the low word, the last one's in the high word. */
+  private static long ends(String name, int len) {
+    return bit(name.charAt(0)) | bit(name.charAt(len - 1)) << 32;
+  }
+
+  /**
+   * One of 32 bits for {@code c}, the same for both cases of a letter ({@code 'a'} and
+   * {@code 'A'} give 1). Other characters share bits with letters: a false positive only costs
+   * the exact lookup that follows.
+   */
+  private static long bit(char c) {
+    return 1L << ((c | 0x20) & 31);
+  }
+
+  /**
+   * A hash of the length and four characters (first, middle, last two), case-folded. The Field
+   * names differ there all but once (one pair shares a slot chain, costing a second comparison),
+   * and reading four characters instead of twenty is most of a lookup's cost; the comparison
+   * that follows decides, so the hash only needs to spread the names.
+   */
+  private static int hash(String s, int len) {
+    int h = len;
+    h = 31 * h + lower(s.charAt(0));
+    h = 31 * h + lower(s.charAt(len >>> 1));
+    h = 31 * h + lower(s.charAt(len - 2));
+    h = 31 * h + lower(s.charAt(len - 1));
     return h ^ (h >>> 16) ^ (h >>> 8);
+  }
+
+  private static char lower(char c) {
+    return c >= 'A' && c <= 'Z' ? (char) (c + 32) : c;
   }
 }

@@ -24,6 +24,48 @@ final class HttpDates {
    * @param referenceYear the year two-digit years are read relative to (the response's year)
    */
   static long parse(String s, int referenceYear) {
+    long fixed = imfFixdate(s);
+    return fixed != NOT_FIXDATE ? fixed : scan(s, referenceYear);
+  }
+
+  /** {@link #imfFixdate}'s answer for a string of another form. */
+  private static final long NOT_FIXDATE = Long.MIN_VALUE + 1;
+
+  /**
+   * The IMF-fixdate ({@code Sun, 06 Nov 1994 08:49:37 GMT}) read at its fixed positions, or
+   * NOT_FIXDATE for any other shape. It is the form of every {@code Date} header, which most
+   * parses convert, and the scanner below reads every string accepted here to the same instant;
+   * this only spares it the token-by-token search.
+   */
+  private static long imfFixdate(String s) {
+    if (s.length() != 29 || s.charAt(3) != ',' || s.charAt(4) != ' ' || s.charAt(7) != ' '
+        || s.charAt(11) != ' ' || s.charAt(16) != ' ' || s.charAt(19) != ':' || s.charAt(22) != ':'
+        || s.charAt(25) != ' ' || !isShortWeekday(s) || !Ascii.regionMatches(s, 26, "gmt")) {
+      return NOT_FIXDATE;
+    }
+    int month = CivilTime.month(s, 8, 11);
+    long day = Numbers.digits(s, 5, 7);
+    long year = Numbers.digits(s, 12, 16);
+    long hour = Numbers.digits(s, 17, 19);
+    long minute = Numbers.digits(s, 20, 22);
+    long second = Numbers.digits(s, 23, 25);
+    if (month == 0 || day < 0 || year < 0 || hour < 0 || minute < 0 || second < 0) return NOT_FIXDATE;
+    long t = CivilTime.epochMillis((int) year, month, (int) day, (int) hour, (int) minute, (int) second, 0);
+    return t == CivilTime.INVALID ? INVALID : t;
+  }
+
+  private static final String[] SHORT_WEEKDAYS = {"mon", "tue", "wed", "thu", "fri", "sat", "sun"};
+
+  /** Whether {@code s} starts with a three-letter weekday, any case. */
+  private static boolean isShortWeekday(String s) {
+    for (String d : SHORT_WEEKDAYS) {
+      if (Ascii.regionMatches(s, 0, d)) return true;
+    }
+    return false;
+  }
+
+  /** Any of the forms, token by token (package-private so that tests can hold the fast path to it). */
+  static long scan(String s, int referenceYear) {
     int n = s.length();
     int day = -1;
     int month = 0;

@@ -2,7 +2,6 @@ package dev.polite.internal.headers;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * {@code x-ratelimit-<limit|remaining|reset>-<quota>} names: OpenAI and the many servers copying
@@ -30,20 +29,9 @@ final class OpenAiDialect {
     for (int i = 0, n = h.prefixedCount(); i < n; i++) {
       if (h.prefixedKind(i) != Prefix.X_RATELIMIT) continue;
       String name = h.prefixedName(i);
-      int attr;
-      int start;
-      if (name.regionMatches(true, prefix, "limit-", 0, 6)) {
-        attr = 0;
-        start = prefix + 6;
-      } else if (name.regionMatches(true, prefix, "remaining-", 0, 10)) {
-        attr = 1;
-        start = prefix + 10;
-      } else if (name.regionMatches(true, prefix, "reset-", 0, 6)) {
-        attr = 2;
-        start = prefix + 6;
-      } else {
-        continue;
-      }
+      int attr = attribute(name, prefix);
+      if (attr < 0) continue;
+      int start = prefix + ATTRIBUTES[attr].length();
       if (start >= name.length()) continue;
       Quota q = quota(quotas, name, start);
       String value = h.prefixedValue(i);
@@ -58,13 +46,36 @@ final class OpenAiDialect {
     }
   }
 
+  /** What follows the prefix, by index: 0 the limit, 1 the remaining count, 2 the reset. */
+  private static final String[] ATTRIBUTES = {"limit-", "remaining-", "reset-"};
+
+  /**
+   * Which of {@link #ATTRIBUTES} {@code name} has at {@code at} (any case), or -1. The first
+   * letter and the third tell them apart, so only one candidate is compared in full.
+   */
+  private static int attribute(String name, int at) {
+    if (at + 2 >= name.length()) return -1;
+    int attr;
+    char c = name.charAt(at);
+    if (c == 'l' || c == 'L') {
+      attr = 0;
+    } else if (c == 'r' || c == 'R') {
+      char third = name.charAt(at + 2);
+      attr = third == 'm' || third == 'M' ? 1 : 2;
+    } else {
+      return -1;
+    }
+    return Ascii.regionMatches(name, at, ATTRIBUTES[attr]) ? attr : -1;
+  }
+
   /** The quota named by {@code name} from {@code start} on (any case), created on first sight. */
   private static Quota quota(List<Quota> quotas, String name, int start) {
-    int len = name.length() - start;
-    for (Quota q : quotas) {
-      if (q.name.length() == len && name.regionMatches(true, start, q.name, 0, len)) return q;
+    int end = name.length();
+    for (int k = 0, n = quotas.size(); k < n; k++) {
+      Quota q = quotas.get(k);
+      if (Ascii.regionEquals(name, start, end, q.name)) return q;
     }
-    String suffix = name.substring(start).toLowerCase(Locale.ROOT);
+    String suffix = Quota.lowerName(name, start, end);
     Quota q = new Quota(suffix);
     long window = kongWindowSeconds(suffix);
     if (window > 0) {

@@ -7,7 +7,7 @@ import org.jspecify.annotations.Nullable;
  * {@code x-ratelimit-<limit|remaining|reset>-<name>}, Anthropic's
  * {@code anthropic-ratelimit-<name>-<limit|remaining|reset>}, Azure's
  * {@code x-ms-ratelimit-remaining-<scope>} and Zendesk's {@code zendesk-ratelimit-<endpoint>}.
- * Only names no {@link Field} claims are tested, with case-insensitive region matches.
+ * Only names no {@link Field} claims are tested, with case-insensitive {@link Ascii} matches.
  */
 enum Prefix {
   X_RATELIMIT("x-ratelimit-"),
@@ -37,6 +37,6 @@ enum Prefix {
   }
 
   private static boolean matches(String name, Prefix p) {
-    return name.length() > p.text.length() && name.regionMatches(true, 0, p.text, 0, p.text.length());
+    return name.length() > p.text.length() && Ascii.regionMatches(name, 0, p.text);
   }
 }

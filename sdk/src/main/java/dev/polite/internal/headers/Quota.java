@@ -3,6 +3,7 @@ package dev.polite.internal.headers;
 import dev.polite.RateLimitPolicy;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -21,6 +22,17 @@ final class Quota {
 
   Quota(String name) {
     this.name = name;
+  }
+
+  /** Quota names most vendor headers carry, so that reading one allocates no name. */
+  private static final String[] COMMON_NAMES = {"requests", "tokens", "input-tokens", "output-tokens"};
+
+  /** {@code s[start, end)} in lower case: a shared constant for a common name, else a new String. */
+  static String lowerName(String s, int start, int end) {
+    for (String known : COMMON_NAMES) {
+      if (Ascii.regionEquals(s, start, end, known)) return known;
+    }
+    return s.substring(start, end).toLowerCase(Locale.ROOT);
   }
 
   boolean isEmpty() {

@@ -128,8 +128,8 @@ public final class RateLimitHeaders {
   }
 
   private RateLimitSignals read(int status, Headers headers, long nowEpochMillis) {
-    ResponseHeaders h = new ResponseHeaders(headers);
-    if (!h.hasSignals() && dialects.length == 0) {
+    ResponseHeaders h = ResponseHeaders.of(headers, dialects.length > 0);
+    if (h == null) { // no rate-limit line at all, and no custom dialect to ask
       return status == 429 ? REJECTED : RateLimitSignals.none();
     }
     Reading r = new Reading(h, nowEpochMillis);

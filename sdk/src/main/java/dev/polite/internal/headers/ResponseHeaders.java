@@ -9,109 +9,162 @@ import org.jspecify.annotations.Nullable;
 /**
  * One pass over a response's header lines, filing each line a dialect cares about under its
  * {@link Field} (or, for name families, its {@link Prefix}); every other line is skipped after a
- * hash lookup. Dialects then ask for a field in O(1) instead of scanning the headers again, and a
- * response without rate-limit headers costs one loop.
+ * cheap test. Dialects then ask for a field by a bit test (and a scan of the few fields filed)
+ * instead of scanning the headers again, and a response without rate-limit headers costs one loop.
  *
  * <p>Repeated lines are kept apart, in order: singleton fields read them one by one (a date holds
  * a comma of its own), structured fields join them with {@code ", "} (RFC 9651 section 3.1).
  */
 final class ResponseHeaders {
+  private static final Prefix[] PREFIXES = Prefix.values();
+
+  static {
+    if (Field.COUNT > Long.SIZE) throw new IllegalStateException("one bit per Field no longer fits a long");
+    if (PREFIXES.length > 4) throw new IllegalStateException("a Prefix ordinal no longer fits two bits");
+  }
+
   private final Headers headers;
-  private static final String[] NONE = new String[Field.COUNT];
-  /** Allocated at the first rate-limit line, so that a plain response costs no array. */
-  private @Nullable String[] first = NONE;
+  /** Bit {@code f.ordinal()} is set for every field filed (Date and Age are kept apart). */
+  private long present;
+  /**
+   * The first line of each field filed, in arrival order, and its field's ordinal: a response
+   * has a handful of them, so a short scan finds one, and the arrays stay small (a table indexed
+   * by every Field was 224 bytes per parse). Allocated at the first rate-limit line.
+   */
+  private String @Nullable [] values;
+  private byte @Nullable [] ordinals;
+  private int filed;
   private @Nullable List<String> @Nullable [] more;
+  /** Per prefixed line: its index among the headers, shifted left 2, or'ed with its Prefix's ordinal. */
   private int @Nullable [] prefixed;
-  private @Nullable Prefix @Nullable [] prefixKinds;
   private int prefixedCount;
-  private int known;
   private @Nullable String date;
   private @Nullable String age;
 
-  ResponseHeaders(Headers headers) {
+  private ResponseHeaders(Headers headers) {
     this.headers = headers;
-    for (int i = 0, n = headers.size(); i < n; i++) {
-      String name = headers.name(i);
-      Field f = Field.of(name);
-      if (f != null) {
-        add(f, headers.value(i));
-      } else {
-        Prefix p = Prefix.of(name);
-        if (p != null) addPrefixed(i, p);
-      }
-    }
   }
 
-  private void addPrefixed(int index, Prefix p) {
+  /**
+   * Files the lines of {@code headers}; {@code null} when no line but Date and Age concerns a
+   * dialect (the most common response) unless {@code always}. Returning {@code null} rather than
+   * an empty filing means a plain response allocates nothing, whatever the JIT inlines.
+   */
+  static @Nullable ResponseHeaders of(Headers headers, boolean always) {
+    ResponseHeaders h = always ? new ResponseHeaders(headers) : null;
+    String date = null;
+    String age = null;
+    for (int i = 0, n = headers.size(); i < n; i++) {
+      int kind = kindOf(headers.name(i));
+      if (kind < 0) continue;
+      if (kind == DATE) {
+        if (date == null) date = headers.value(i);
+      } else if (kind == AGE) {
+        if (age == null) age = headers.value(i);
+      } else {
+        if (h == null) h = new ResponseHeaders(headers);
+        if (kind >= PREFIXED) h.addPrefixed(i, kind - PREFIXED);
+        else h.add(FIELDS[kind], headers.value(i));
+      }
+    }
+    if (h != null) {
+      h.date = date;
+      h.age = age;
+    }
+    return h;
+  }
+
+  private static final Field[] FIELDS = Field.values();
+  /** {@link #kindOf}'s answer for a prefixed name: this plus its Prefix's ordinal. */
+  private static final int PREFIXED = 64;
+
+  private static final int DATE = Field.DATE.ordinal();
+  private static final int AGE = Field.AGE.ordinal();
+
+  /** What the dialects know {@code name} as: a Field's ordinal, PREFIXED plus a Prefix's ordinal, or -1. */
+  private static int kindOf(String name) {
+    Field f = Field.of(name);
+    if (f != null) return f.ordinal();
+    Prefix p = Prefix.of(name);
+    return p == null ? -1 : PREFIXED + p.ordinal();
+  }
+
+  private void addPrefixed(int index, int prefixOrdinal) {
     if (prefixed == null) {
       prefixed = new int[8];
-      prefixKinds = new Prefix[8];
     } else if (prefixedCount == prefixed.length) {
       prefixed = Arrays.copyOf(prefixed, prefixedCount * 2);
-      prefixKinds = Arrays.copyOf(prefixKinds, prefixedCount * 2);
     }
-    prefixed[prefixedCount] = index;
-    prefixKinds[prefixedCount++] = p;
+    prefixed[prefixedCount++] = index << 2 | prefixOrdinal;
+  }
+
+  /** Files a line of {@code f}, which is neither Date nor Age. */
+  private void add(Field f, String value) {
+    if (has(f)) addRepeated(f, value);
+    else addFirst(f, value);
+  }
+
+  private void addFirst(Field f, String value) {
+    if (values == null) {
+      values = new String[8];
+      ordinals = new byte[8];
+    } else if (filed == values.length) {
+      values = Arrays.copyOf(values, filed * 2);
+      ordinals = Arrays.copyOf(ordinals, filed * 2);
+    }
+    values[filed] = value;
+    ordinals[filed++] = (byte) f.ordinal();
+    present |= 1L << f.ordinal();
   }
 
   @SuppressWarnings("unchecked")
-  private void add(Field f, String value) {
-    if (f == Field.DATE || f == Field.AGE) {
-      // on every response, so kept apart: a plain response allocates no array at all
-      if (f == Field.DATE && date == null) date = value;
-      if (f == Field.AGE && age == null) age = value;
-      return;
-    }
+  private void addRepeated(Field f, String value) {
     int k = f.ordinal();
-    if (first == NONE) first = new String[Field.COUNT];
-    if (first[k] == null) {
-      first[k] = value;
-      known++;
-      return;
-    }
     if (more == null) more = (List<String>[]) new List<?>[Field.COUNT];
     List<String> rest = more[k];
     if (rest == null) more[k] = rest = new ArrayList<>(2);
     rest.add(value);
   }
 
-  /** Whether any line other than Date or Age was filed: the fast path for plain responses. */
-  boolean hasSignals() {
-    return known > 0 || prefixedCount > 0;
+  /** The first line of a field known to be present. */
+  private String firstOf(int ordinal) {
+    int j = 0;
+    while (ordinals[j] != ordinal) j++;
+    return values[j];
   }
 
   boolean has(Field f) {
-    return first[f.ordinal()] != null;
+    return (present & 1L << f.ordinal()) != 0;
   }
 
   /** The first line of {@code f}, or {@code null}. */
   @Nullable String first(Field f) {
     if (f == Field.DATE) return date;
     if (f == Field.AGE) return age;
-    return first[f.ordinal()];
+    return has(f) ? firstOf(f.ordinal()) : null;
   }
 
   /** How many lines of {@code f} the response had. */
   int lineCount(Field f) {
-    int k = f.ordinal();
-    if (first[k] == null) return 0;
-    List<String> rest = more == null ? null : more[k];
+    if (!has(f)) return 0;
+    List<String> rest = more == null ? null : more[f.ordinal()];
     return rest == null ? 1 : 1 + rest.size();
   }
 
   /** Line {@code i} of {@code f}. */
   String line(Field f, int i) {
     int k = f.ordinal();
-    if (i == 0) return first[k];
+    if (i == 0) return firstOf(k);
     return more[k].get(i - 1);
   }
 
   /** Every line of {@code f} joined with {@code ", "}, as RFC 9651 combines list fields; {@code null} if absent. */
   @Nullable String joined(Field f) {
+    if (!has(f)) return null;
     int k = f.ordinal();
-    String v = first[k];
+    String v = firstOf(k);
     List<String> rest = more == null ? null : more[k];
-    if (v == null || rest == null) return v;
+    if (rest == null) return v;
     StringBuilder b = new StringBuilder(v);
     for (String r : rest) b.append(", ").append(r);
     return b.toString();
@@ -124,20 +177,20 @@ final class ResponseHeaders {
   /** Whether any line of the family {@code p} was seen. */
   boolean has(Prefix p) {
     for (int i = 0; i < prefixedCount; i++) {
-      if (prefixKinds[i] == p) return true;
+      if (prefixedKind(i) == p) return true;
     }
     return false;
   }
 
   Prefix prefixedKind(int i) {
-    return prefixKinds[i];
+    return PREFIXES[prefixed[i] & 3];
   }
 
   String prefixedName(int i) {
-    return headers.name(prefixed[i]);
+    return headers.name(prefixed[i] >>> 2);
   }
 
   String prefixedValue(int i) {
-    return headers.value(prefixed[i]);
+    return headers.value(prefixed[i] >>> 2);
   }
 }
