@@ -24,18 +24,12 @@ import java.util.ArrayDeque;
  * only replace a first attempt). Each answer arrives {@code latency} after its send. Time moves
  * in 1 ms steps.
  */
-final class DiscoveryRun {
+final class DiscoveryRun extends SimulatedRun {
   private static final long MS = 1_000_000L;
-
-  final int seconds;
-  final long[] sent;
-  final long[] accepted;
 
   DiscoveryRun(RateController.Factory controllers, double serverRate, double serverBurst,
       double demand, long latencyMs, int seconds) {
-    this.seconds = seconds;
-    this.sent = new long[seconds];
-    this.accepted = new long[seconds];
+    super(seconds);
     long start = ThrottleRun.START;
     TokenBucket server = TokenBucket.full(serverRate, serverBurst, start);
     TokenBucket pace = TokenBucket.full(Double.POSITIVE_INFINITY, 1, start);
@@ -93,19 +87,6 @@ final class DiscoveryRun {
     pace.setCapacity(1, now);
   }
 
-  double sentRps(int from, int to) {
-    return sum(sent, from, to) / (double) (to - from);
-  }
-
-  double goodputRps(int from, int to) {
-    return sum(accepted, from, to) / (double) (to - from);
-  }
-
-  double rejected(int from, int to) {
-    long s = sum(sent, from, to);
-    return s == 0 ? Double.NaN : 1 - sum(accepted, from, to) / (double) s;
-  }
-
   /**
    * Seconds until the 10 s average send rate stays within {@code tolerance} of {@code target}
    * for the rest of the run, at least the last 60 s of it; NaN if it never settles.
@@ -122,13 +103,5 @@ final class DiscoveryRun {
       }
     }
     return settled < 0 || settled > seconds - 60 ? Double.NaN : settled;
-  }
-
-  private static long sum(long[] a, int from, int to) {
-    long total = 0;
-    for (int i = from; i < to; i++) {
-      total += a[i];
-    }
-    return total;
   }
 }

@@ -99,7 +99,7 @@ public final class OverloadScenarios {
   /** The discovery row for one controller. */
   public static ScenarioRow discovery(String config, RateController.Factory controllers) {
     DiscoveryRun run = new DiscoveryRun(controllers, 20, 5, 60, 20, 300);
-    return new ScenarioRow("discovery", config, run.sentRps(60, 300), run.rejected(60, 300),
+    return new ScenarioRow("discovery", config, run.sentRps(60, 300), run.serverRejected(60, 300),
         run.goodputRps(60, 300), 0, run.settleSeconds(20, 0.10));
   }
 

@@ -11,14 +11,10 @@ import org.jspecify.annotations.Nullable;
  * One simulated client with Poisson demand, behind a real {@link AdaptiveThrottler} (or none),
  * against a {@link BernoulliServer}; answers are instant. Counts per second of simulated time.
  */
-final class ThrottleRun {
+final class ThrottleRun extends SimulatedRun {
   /** Far from zero, so that code assuming time starts at 0 shows itself. */
   static final long START = 1_000_000_000_000L;
 
-  final int seconds;
-  final long[] arrived;
-  final long[] sent;
-  final long[] accepted;
   /** The first accept at or after the mark, in simulated seconds. */
   private double firstAcceptAfterMark = Double.NaN;
   private final double mark;
@@ -31,11 +27,8 @@ final class ThrottleRun {
    */
   ThrottleRun(@Nullable AdaptiveThrottle throttle, double demand, DoubleUnaryOperator capacity,
       int seconds, double mark, long seed) {
-    this.seconds = seconds;
+    super(seconds);
     this.mark = mark;
-    this.arrived = new long[seconds];
-    this.sent = new long[seconds];
-    this.accepted = new long[seconds];
     Random arrivals = new Random(seed);
     BernoulliServer server = new BernoulliServer(capacity, new Random(seed * 31 + 7), START);
     AdaptiveThrottler throttler = throttle == null ? null
@@ -71,24 +64,6 @@ final class ThrottleRun {
     return firstAcceptAfterMark - mark;
   }
 
-  double sentRps(int from, int to) {
-    return sum(sent, from, to) / (double) (to - from);
-  }
-
-  double goodputRps(int from, int to) {
-    return sum(accepted, from, to) / (double) (to - from);
-  }
-
-  double serverRejected(int from, int to) {
-    long s = sum(sent, from, to);
-    return s == 0 ? Double.NaN : 1 - sum(accepted, from, to) / (double) s;
-  }
-
-  double localDrop(int from, int to) {
-    long a = sum(arrived, from, to);
-    return a == 0 ? Double.NaN : 1 - sum(sent, from, to) / (double) a;
-  }
-
   /**
    * Seconds after {@code from} until the local-drop fraction is below 1 % in every later second
    * of the run: the reference's recovery time, read strictly ("for good").
@@ -101,13 +76,5 @@ final class ThrottleRun {
       }
     }
     return last + 1 - from;
-  }
-
-  private static long sum(long[] a, int from, int to) {
-    long total = 0;
-    for (int i = from; i < to; i++) {
-      total += a[i];
-    }
-    return total;
   }
 }
