@@ -74,8 +74,10 @@ public final class PoliteInterceptor implements Interceptor {
     this.config = b.copy();
     this.listener = SafeListener.of(b.listener);
     this.keys = new KeyStates(new KeyConfig(b.ticker, listener, b.rateController, b.startingRate,
-        b.startingBurst, b.cautiousStart, b.retryBudgetTokens, b.retryBudgetRatio), b.maxKeys);
-    this.retryRules = new RetryRules(b.maxAttempts, b.baseDelay, b.maxDelay, b.random);
+        b.startingBurst, b.cautiousStart, b.retryBudgetTokens, b.retryBudgetRatio,
+        saturatedNanos(b.maxWait)), b.maxKeys);
+    this.retryRules = new RetryRules(b.maxAttempts, b.maxRateLimitRetries, b.baseDelay, b.maxDelay,
+        b.random);
     RateLimitHeaders parser = RateLimitHeaders.standard();
     for (RateLimitDialect dialect : b.dialects) {
       parser = parser.with(dialect);
@@ -118,7 +120,7 @@ public final class PoliteInterceptor implements Interceptor {
     KeyState state = keys.get(key);
     long now = config.ticker.read();
     Patience patience = new Patience(config.ticker, config.sleeper, chain.call(),
-        Patience.deadlineOf(chain.call(), now), config.maxWait.toNanos());
+        Patience.deadlineOf(chain.call(), now), saturatedNanos(config.maxWait));
     Execution<Attempt> execution = null; // made on the first failure: most calls never need one
     while (true) {
       Permit permit = state.acquire(cost, patience);
@@ -128,10 +130,12 @@ public final class PoliteInterceptor implements Interceptor {
         return finish(state, attempt, null, Duration.ZERO);
       }
       if (execution == null) {
-        execution = Execution.of(retryRules.policy());
+        execution = retryRules.newExecution();
       }
       execution.recordResult(attempt);
-      if (!state.retryBudget().onFailureMayRetry() && !execution.isComplete()) {
+      // Only failures spend the budget: a refusal is bounded by the pace and the wait it asks.
+      if (!attempt.rateLimited() && !state.retryBudget().onFailureMayRetry()
+          && !execution.isComplete()) {
         return finish(state, attempt, GiveUpReason.BUDGET_EXHAUSTED, Duration.ZERO);
       }
       if (execution.isComplete()) {
@@ -212,6 +216,14 @@ public final class PoliteInterceptor implements Interceptor {
     return response;
   }
 
+  private static long saturatedNanos(Duration d) {
+    try {
+      return d.toNanos();
+    } catch (ArithmeticException e) {
+      return Long.MAX_VALUE;
+    }
+  }
+
   private static void closeQuietly(Attempt attempt) {
     if (attempt.response() != null) {
       attempt.response().close();
@@ -242,6 +254,7 @@ public final class PoliteInterceptor implements Interceptor {
     private boolean cautiousStart = true;
     private RateController.Factory rateController = Aimd.defaults();
     private int maxAttempts = 4;
+    private int maxRateLimitRetries = 10;
     private Duration baseDelay = Duration.ofMillis(500);
     private Duration maxDelay = Duration.ofSeconds(30);
     private double retryBudgetTokens = 10;
@@ -334,12 +347,34 @@ public final class PoliteInterceptor implements Interceptor {
       return this;
     }
 
-    /** Attempts in all, the first included; 1 turns retries off. Default 4. */
+    /**
+     * Attempts in all while they fail (502, 503, 504, I/O errors), the first included; 1 turns
+     * those retries off. Rate-limit refusals are counted apart ({@link #maxRateLimitRetries}).
+     * Default 4.
+     *
+     * <pre>{@code builder.maxAttempts(1)   // never repeat a call that failed}</pre>
+     */
     public Builder maxAttempts(int maxAttempts) {
       if (maxAttempts < 1) {
         throw new IllegalArgumentException("maxAttempts must be at least 1: " + maxAttempts);
       }
       this.maxAttempts = maxAttempts;
+      return this;
+    }
+
+    /**
+     * Retries per call after rate-limit refusals (429, a 403 reporting a spent quota); 0 turns
+     * them off. A refusal is retried only when the wait it needs fits the max wait and the call's
+     * deadline, and it spends nothing from the retry budget: against a server that is merely
+     * limiting, the pace and that wait bound the load. Default 10.
+     *
+     * <pre>{@code builder.maxRateLimitRetries(0)   // hand every 429 back at once}</pre>
+     */
+    public Builder maxRateLimitRetries(int retries) {
+      if (retries < 0) {
+        throw new IllegalArgumentException("maxRateLimitRetries must not be negative: " + retries);
+      }
+      this.maxRateLimitRetries = retries;
       return this;
     }
 
@@ -448,6 +483,7 @@ public final class PoliteInterceptor implements Interceptor {
       b.cautiousStart = cautiousStart;
       b.rateController = rateController;
       b.maxAttempts = maxAttempts;
+      b.maxRateLimitRetries = maxRateLimitRetries;
       b.baseDelay = baseDelay;
       b.maxDelay = maxDelay;
       b.retryBudgetTokens = retryBudgetTokens;
@@ -467,7 +503,8 @@ public final class PoliteInterceptor implements Interceptor {
 
     @Override
     public String toString() {
-      return "maxAttempts=" + maxAttempts + " backoff=" + baseDelay + ".." + maxDelay
+      return "maxAttempts=" + maxAttempts + " maxRateLimitRetries=" + maxRateLimitRetries
+          + " backoff=" + baseDelay + ".." + maxDelay
           + " maxWait=" + maxWait + " budget=" + retryBudgetTokens + "/" + retryBudgetRatio
           + " cautiousStart=" + cautiousStart + " controller=" + rateController
           + (Double.isInfinite(startingRate) ? "" : " startingRate=" + startingRate + " burst=" + startingBurst);

@@ -27,9 +27,12 @@ public interface RateController {
    * A rate-limit rejection of a request sent after the controller's last cut (rejections of
    * requests already on the wire when it cut are not reported again).
    *
-   * @param measuredSendRate the key's recent send rate, requests per second
+   * @param admittedRate what the server really admitted lately, requests per second: the key's
+   *     accepts since the previous cut (or its first send), at most ten seconds back, over at least
+   *     one second; 0 when it admitted none. This, not the send rate the server just refused, is
+   *     the evidence of its limit.
    */
-  void onRejection(long nowNanos, double measuredSendRate);
+  void onRejection(long nowNanos, double admittedRate);
 
   /**
    * No discovery: keys whose servers advertise no rate stay unpaced (they still pause for a

@@ -15,5 +15,5 @@ enum Unpaced implements RateController {
   public void onSuccess(long nowNanos, double measuredSendRate) {}
 
   @Override
-  public void onRejection(long nowNanos, double measuredSendRate) {}
+  public void onRejection(long nowNanos, double admittedRate) {}
 }

@@ -35,7 +35,7 @@ class CancellationTest extends HarnessTest {
   @Test
   void interruptingTheThreadEndsAPauseAndKeepsTheInterrupt() throws Exception {
     h.server.enqueue(new MockResponse.Builder().code(429).addHeader("Retry-After", "10").build());
-    OkHttpClient client = h.client(h.polite().maxAttempts(1));
+    OkHttpClient client = h.client(h.polite().maxAttempts(1).maxRateLimitRetries(0));
     try (Response r = client.newCall(h.get("/a")).execute()) {
       assertThat(r.code()).isEqualTo(429);
     }

@@ -75,7 +75,7 @@ class DialectLearningTest extends HarnessTest {
         .body("{\"message\": \"You are being rate limited.\", \"retry_after\": 2.25, \"global\": false}")
         .build());
     h.server.enqueue(new MockResponse.Builder().code(200).build());
-    OkHttpClient client = h.client(h.polite().maxAttempts(1).readRetryHintsFromBody(true)
+    OkHttpClient client = h.client(h.polite().maxAttempts(1).maxRateLimitRetries(0).readRetryHintsFromBody(true)
         .rateController(Harness.NO_DISCOVERY));
 
     try (Response r = client.newCall(h.get("/a")).execute()) {
@@ -134,7 +134,7 @@ class DialectLearningTest extends HarnessTest {
         }
       }
     };
-    OkHttpClient client = h.client(h.polite().maxAttempts(1).listener(listener)
+    OkHttpClient client = h.client(h.polite().maxAttempts(1).maxRateLimitRetries(0).listener(listener)
         .rateController(Harness.NO_DISCOVERY));
 
     try (Response r = client.newCall(h.get("/a")).execute()) {

@@ -109,7 +109,7 @@ class RetryTest extends HarnessTest {
   void one429PausesTheWholeKeyNotOnlyItsCall() throws Exception {
     h.server.enqueue(status(429, "Retry-After", "3"));
     h.server.enqueue(status(200));
-    OkHttpClient client = h.client(h.polite().maxAttempts(1));
+    OkHttpClient client = h.client(h.polite().maxAttempts(1).maxRateLimitRetries(0));
 
     try (Response r = client.newCall(h.get("/a")).execute()) {
       assertThat(r.code()).isEqualTo(429);
@@ -125,7 +125,7 @@ class RetryTest extends HarnessTest {
   void aPauseOnOneKeyLeavesOtherKeysAlone() throws Exception {
     h.server.enqueue(status(429, "Retry-After", "30"));
     h.server.enqueue(status(200));
-    OkHttpClient client = h.client(h.polite().maxAttempts(1).key(RateLimitKey.route()));
+    OkHttpClient client = h.client(h.polite().maxAttempts(1).maxRateLimitRetries(0).key(RateLimitKey.route()));
 
     try (Response r = client.newCall(h.get("/a")).execute()) {
       assertThat(r.code()).isEqualTo(429);
@@ -188,7 +188,7 @@ class RetryTest extends HarnessTest {
   @Test
   void aRetryAfterOfADayComesBackAtOnce() throws Exception {
     h.server.enqueue(status(429, "Retry-After", "86400"));
-    OkHttpClient client = h.client(h.polite().listener(recorder));
+    OkHttpClient client = h.client(h.polite().listener(recorder).rateController(Harness.NO_DISCOVERY));
 
     try (Response r = client.newCall(h.get("/a")).execute()) {
       assertThat(r.code()).isEqualTo(429);
@@ -200,12 +200,36 @@ class RetryTest extends HarnessTest {
     assertThat(h.clock.totalSleptNanos()).isZero();
     assertThat(events).contains("gave up WAIT_TOO_LONG 86400s");
 
-    // The key is paused for the day: the next call is refused without being sent or slept.
-    assertThatThrownBy(() -> client.newCall(h.get("/b")).execute())
-        .isInstanceOf(RateLimitedException.class)
-        .hasMessageContaining("paused");
-    assertThat(h.server.getRequestCount()).isEqualTo(1);
-    assertThat(h.clock.totalSleptNanos()).isZero();
+    // A pause of a day is longer than any call may wait (60 s): it is not trusted for the day.
+    // The next call waits the max wait and goes as the one probe that re-verifies it; the
+    // server has recovered, so the pause ends and the call after it goes at once.
+    h.server.enqueue(status(200));
+    h.server.enqueue(status(200));
+    try (Response r = client.newCall(h.get("/b")).execute()) {
+      assertThat(r.code()).isEqualTo(200);
+    }
+    assertThat(h.sends.get(1)).isEqualTo(60.0);
+    try (Response r = client.newCall(h.get("/c")).execute()) {
+      assertThat(r.code()).isEqualTo(200);
+    }
+    assertThat(h.sends.get(2)).isEqualTo(60.0);
+    assertThat(h.server.getRequestCount()).isEqualTo(3);
+  }
+
+  @Test
+  void aProbeRefusedAgainRenewsTheLongPauseForAnotherMaxWait() throws Exception {
+    h.server.enqueue(status(429, "Retry-After", "86400"));
+    h.server.enqueue(status(429, "Retry-After", "86400"));
+    h.server.enqueue(status(200));
+    OkHttpClient client = h.client(h.polite().maxWait(Duration.ofSeconds(10))
+        .rateController(Harness.NO_DISCOVERY));
+
+    client.newCall(h.get("/a")).execute().close();           // sent at 0, refused for a day
+    client.newCall(h.get("/b")).execute().close();           // the probe at 10, refused again
+    try (Response r = client.newCall(h.get("/c")).execute()) { // the next probe at 20
+      assertThat(r.code()).isEqualTo(200);
+    }
+    assertThat(h.sends).containsExactly(0.0, 10.0, 20.0);
   }
 
   @Test
@@ -239,7 +263,7 @@ class RetryTest extends HarnessTest {
     for (int i = 0; i < 4; i++) {
       h.server.enqueue(status(429, "Retry-After", "1", "X-Attempt", String.valueOf(i)));
     }
-    OkHttpClient client = h.client(h.polite().listener(recorder));
+    OkHttpClient client = h.client(h.polite().maxRateLimitRetries(3).listener(recorder));
 
     try (Response r = client.newCall(h.get("/a")).execute()) {
       assertThat(r.code()).isEqualTo(429);

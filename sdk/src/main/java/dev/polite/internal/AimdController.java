@@ -5,12 +5,13 @@ import dev.polite.RateController;
 /**
  * AIMD for one key; see {@link dev.polite.Aimd} for the rules.
  *
- * <h2>Two refinements over the textbook</h2>
+ * <h2>Refinements over the textbook</h2>
  * <ul>
- *   <li>The cut starts from the pace, not from the measured send rate, once there is a pace: a
- *       rejection usually comes with a Retry-After that pauses the key, and the pause itself
- *       drags the measured rate down, so cutting from it would punish the key twice. Only the
- *       first cut, from no pace at all, starts from what the key was really sending.
+ *   <li>The cut starts from what the server <em>admitted</em> since the previous cut, or from the
+ *       pace if that is lower: against a server that refused a burst of 64 calls after 20, the
+ *       send rate is in the thousands and cutting it takes a dozen refusals to get down, while 20
+ *       accepts in the first second put the pace at once just under 20 per second. When nothing
+ *       was admitted since the last cut (a probe refused at once), the pace itself is cut.
  *   <li>The climb slows to a tenth near the pace that was last refused (above
  *       {@value #KNEE} of it). Every refusal costs a pause, often a whole second because
  *       Retry-After counts in seconds, so the sawtooth's period matters more than its depth:
@@ -62,8 +63,8 @@ public final class AimdController implements RateController {
   }
 
   @Override
-  public void onRejection(long nowNanos, double measuredSendRate) {
-    double base = Double.isInfinite(rate) ? measuredSendRate : rate;
+  public void onRejection(long nowNanos, double admittedRate) {
+    double base = admittedRate > 0 ? Math.min(rate, admittedRate) : rate;
     if (base > 0 && !Double.isInfinite(base)) {
       lastRefused = base;
       rate = Math.max(minRate, base * decreaseFactor);

@@ -19,8 +19,8 @@ public record Attempt(
     RateLimitSignals signals,
     boolean retryable) {
 
-  /** Whether the answer is a rate-limit rejection. */
+  /** Whether the answer is a rate-limit rejection: a 429, or what the signals read as one. */
   public boolean rateLimited() {
-    return response != null && signals.isRejection();
+    return response != null && (response.code() == 429 || signals.isRejection());
   }
 }

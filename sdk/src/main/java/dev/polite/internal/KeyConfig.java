@@ -9,7 +9,10 @@ import dev.polite.Ticker;
  *
  * @param startingRate requests per second before the server says anything; infinite for none
  * @param startingBurst the starting bucket's capacity
- * @param cautiousStart at most one call in flight until the key's first answer
+ * @param cautiousStart at most one call in flight until the key's first answer, then a window
+ *     that grows with each answer until the server says something about its limit
+ * @param maxWaitNanos the most one call may wait in all; a pause longer than this is re-verified
+ *     by one probe call after this long
  */
 public record KeyConfig(
     Ticker ticker,
@@ -19,4 +22,5 @@ public record KeyConfig(
     double startingBurst,
     boolean cautiousStart,
     double retryBudgetTokens,
-    double retryBudgetRatio) {}
+    double retryBudgetRatio,
+    long maxWaitNanos) {}

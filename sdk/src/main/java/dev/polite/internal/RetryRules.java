@@ -1,5 +1,6 @@
 package dev.polite.internal;
 
+import dev.failsafe.Execution;
 import dev.failsafe.RetryPolicy;
 import dev.polite.RateLimitSignals;
 import java.io.IOException;
@@ -24,6 +25,16 @@ import org.jspecify.annotations.Nullable;
  * {@code Stripe-Should-Retry: false} (or {@code x-should-retry}) aborts; {@code true} makes any
  * error answer retryable for a request that may be repeated.
  *
+ * <h2>Refusals are not failures</h2>
+ * Two Failsafe policies, composed: one for <em>failures</em> (5xx, I/O errors), bounded by
+ * {@code maxAttempts}, and one for <em>rate-limit refusals</em> (429, a 403 that reports a spent
+ * quota), bounded by {@code maxRateLimitRetries}. A server that is merely limiting has done
+ * nothing wrong and will take the call once its limit allows: the wait it asks for (and the key's
+ * pace, which the refusal just cut or paused) is what bounds the load, so a refusal is retried
+ * whenever the wait fits the call's max wait and deadline, and it draws nothing from the retry
+ * budget (the interceptor's rule). A failing server is another matter: there the attempts and
+ * the budget stop a storm.
+ *
  * <h2>The delay</h2>
  * When the server named a delay (Retry-After, or the reset of a spent quota), the retry waits
  * that long plus a jitter above it of up to a fifth of it (at least the base delay, at most the
@@ -37,30 +48,39 @@ public final class RetryRules {
   private static final Set<String> IDEMPOTENT =
       Set.of("GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE");
 
-  private final RetryPolicy<Attempt> policy;
+  private final RetryPolicy<Attempt> failures;
+  private final RetryPolicy<Attempt> refusals;
   private final long baseNanos;
   private final long capNanos;
   private final @Nullable RandomGenerator random;
 
   /**
-   * @param maxAttempts attempts in all, the first included
+   * @param maxAttempts attempts in all while they fail (5xx, I/O errors), the first included
+   * @param maxRateLimitRetries retries after rate-limit refusals, per call
    * @param random the jitter's source; null for {@link ThreadLocalRandom}
    */
-  public RetryRules(int maxAttempts, Duration base, Duration cap, @Nullable RandomGenerator random) {
+  public RetryRules(int maxAttempts, int maxRateLimitRetries, Duration base, Duration cap,
+      @Nullable RandomGenerator random) {
     this.baseNanos = base.toNanos();
     this.capNanos = cap.toNanos();
     this.random = random;
-    this.policy = RetryPolicy.<Attempt>builder()
-        .handleResultIf(Attempt::retryable)
+    this.failures = RetryPolicy.<Attempt>builder()
+        .handleResultIf(a -> a.retryable() && !a.rateLimited())
         .abortIf(a -> Boolean.FALSE.equals(a.signals().shouldRetry()))
         .withMaxAttempts(maxAttempts)
         .withDelayFn(ctx -> delayAfter(ctx.getLastResult(), ctx.getAttemptCount()))
         .build();
+    this.refusals = RetryPolicy.<Attempt>builder()
+        .handleResultIf(a -> a.retryable() && a.rateLimited())
+        .abortIf(a -> Boolean.FALSE.equals(a.signals().shouldRetry()))
+        .withMaxRetries(maxRateLimitRetries)
+        .withDelayFn(ctx -> delayAfter(ctx.getLastResult(), ctx.getAttemptCount()))
+        .build();
   }
 
-  /** The Failsafe policy that judges attempts and times retries. */
-  public RetryPolicy<Attempt> policy() {
-    return policy;
+  /** A fresh Failsafe execution for one call: failures and refusals, each counted apart. */
+  public Execution<Attempt> newExecution() {
+    return Execution.of(failures, refusals);
   }
 
   /** Judges an answer. */

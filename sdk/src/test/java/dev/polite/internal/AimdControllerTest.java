@@ -16,13 +16,23 @@ class AimdControllerTest {
   }
 
   @Test
-  void theFirstCutStartsFromWhatWasSentLaterOnesFromThePace() {
+  void aCutStartsFromWhatTheServerAdmittedOrThePaceIfLower() {
     AimdController aimd = new AimdController(0.5, 1, 0.5);
-    aimd.onRejection(0, 40);
+    aimd.onRejection(0, 40);   // no pace yet: from the 40/s admitted
     assertThat(aimd.rate()).isEqualTo(20);
-    // A pause after the refusal drags the measured rate down; the cut ignores it.
-    aimd.onRejection(SECOND, 3);
-    assertThat(aimd.rate()).isEqualTo(10);
+    aimd.onRejection(SECOND, 3); // the server admitted only 3/s since: that is the evidence
+    assertThat(aimd.rate()).isEqualTo(1.5);
+    aimd.onRejection(2 * SECOND, 0); // nothing admitted since the last cut: cut the pace itself
+    assertThat(aimd.rate()).isEqualTo(0.75);
+    aimd.onRejection(3 * SECOND, 100); // admitted more than the pace: the pace is the base
+    assertThat(aimd.rate()).isEqualTo(0.5);
+  }
+
+  @Test
+  void refusedBeforeAnythingWasAdmittedItStartsFromTheFloor() {
+    AimdController aimd = new AimdController(0.5, 1, 0.5);
+    aimd.onRejection(0, 0);
+    assertThat(aimd.rate()).isEqualTo(0.5);
   }
 
   @Test

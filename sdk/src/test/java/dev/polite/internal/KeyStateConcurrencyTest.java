@@ -37,7 +37,7 @@ class KeyStateConcurrencyTest {
     Ticker ticker = now::get;
     Sleeper sleeper = (deadline, stop) -> now.accumulateAndGet(deadline, Math::max);
     KeyState state = new KeyState("k", new KeyConfig(ticker, PoliteListener.none(), Aimd.defaults(),
-        RATE, BURST, true, 10, 0.1), now.get());
+        RATE, BURST, true, 10, 0.1, Long.MAX_VALUE), now.get());
     Call call = new OkHttpClient().newCall(new Request.Builder().url("http://localhost/").build());
     List<Long> granted = Collections.synchronizedList(new ArrayList<>());
     AtomicInteger inFlight = new AtomicInteger();

@@ -1,0 +1,74 @@
+package dev.polite.internal;
+
+/**
+ * How fast the server has really been admitting a key's calls lately: the accepts since the
+ * rate controller's last cut (at most the last ten seconds of them), per second, over at least
+ * one second.
+ *
+ * <h2>Why not the send rate</h2>
+ * A cut that starts from what the key was <em>sending</em> starts from a rate the server just
+ * refused: with 64 calls fired at a server that allows 20 per second, the send rate is in the
+ * thousands and a cut of it is still far too fast, so discovery needs many refusals to get down.
+ * What the server <em>admitted</em> in the same period is the evidence of its limit: 20 accepts in
+ * the first second says "about 20 per second", and against a window limit that admits a burst and
+ * then refuses for ten seconds, the accepts since the last cut over the time since it (pause
+ * included) converge on the window's true average in one step.
+ *
+ * <p>The floor of one second keeps a burst admitted in a few milliseconds from reading as
+ * thousands per second. Counts are kept in half-second buckets so the memory is fixed.
+ *
+ * <p>Not thread-safe: the key's lock guards it.
+ */
+final class AdmittedRate {
+  private static final long BUCKET_NANOS = 500_000_000L;
+  private static final int BUCKETS = 20; // ten seconds
+  private static final long HORIZON_NANOS = BUCKET_NANOS * BUCKETS;
+  private static final long MIN_SPAN_NANOS = 1_000_000_000L;
+
+  private final int[] counts = new int[BUCKETS];
+  private final long[] bucketOf = new long[BUCKETS];
+  private long since = Long.MIN_VALUE;
+
+  AdmittedRate() {
+    java.util.Arrays.fill(bucketOf, Long.MIN_VALUE);
+  }
+
+  /** The key's first send, or a cut: what is counted starts here. */
+  void restart(long now) {
+    since = now;
+    java.util.Arrays.fill(counts, 0);
+  }
+
+  /** Whether counting has begun (a first send or a cut). */
+  boolean started() {
+    return since != Long.MIN_VALUE;
+  }
+
+  /** One call the server admitted, answered at {@code now}. */
+  void recordAccept(long now) {
+    long bucket = Math.floorDiv(now, BUCKET_NANOS);
+    int slot = (int) Math.floorMod(bucket, (long) BUCKETS);
+    if (bucketOf[slot] != bucket) {
+      bucketOf[slot] = bucket;
+      counts[slot] = 0;
+    }
+    counts[slot]++;
+  }
+
+  /** Accepts per second since the restart (at most ten seconds back), over at least a second. */
+  double perSecond(long now) {
+    if (!started()) {
+      return 0;
+    }
+    long from = Math.max(since, now - HORIZON_NANOS);
+    long firstBucket = Math.floorDiv(from, BUCKET_NANOS);
+    long accepts = 0;
+    for (int i = 0; i < BUCKETS; i++) {
+      if (bucketOf[i] >= firstBucket) {
+        accepts += counts[i];
+      }
+    }
+    long span = Math.max(MIN_SPAN_NANOS, now - from);
+    return accepts / (span / 1e9);
+  }
+}

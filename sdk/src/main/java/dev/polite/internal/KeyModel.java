@@ -1,0 +1,396 @@
+package dev.polite.internal;
+
+import dev.polite.PoliteListener;
+import dev.polite.RateController;
+import dev.polite.RateLimitSignals;
+import dev.polite.TokenBucket;
+import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What polite knows about one rate-limit key, what it allows now, and what an answer teaches
+ * it: thread-free and driven by the clock readings passed in, so that a simulation with many
+ * virtual callers runs the very code users run. {@link KeyState} is the thin concurrent shell
+ * (lock, waiting) around it.
+ *
+ * <h2>What it tracks</h2>
+ * <ul>
+ *   <li>a {@link TokenBucket}: unlimited until something sets a pace; then the server's advertised
+ *       {@code quota / window} with the quota as burst; or, when the server names a quota and a
+ *       reset but no window (the older IETF drafts, GitHub style), {@code quota / window} with the
+ *       window taken as the longest reset it has reported (a reset never exceeds the window); or
+ *       the rate controller's discovered pace with a burst of one;
+ *   <li>"paused until", set by a Retry-After, or by a reset when the server says nothing is left:
+ *       one 429 pauses every call to the key. A pause longer than any call may wait ({@code
+ *       maxWait}) is not trusted blindly: after {@code maxWait} one call goes through as a probe,
+ *       and its answer either ends the pause or renews it. A wrong or hostile signal therefore
+ *       costs one probe per {@code maxWait}, never a day;
+ *   <li>calls in flight, so that a server's remaining count can be reconciled with the calls it
+ *       has not seen yet (tokens = remaining - others in flight);
+ *   <li>the gate, how many calls may be in flight: one until the key's first answer (when
+ *       cautious), then a window that grows by one with every answer that is not a refusal
+ *       (TCP's slow start: it doubles every round trip) for as long as the server has said
+ *       nothing about its limit, so that a burst of 64 callers cannot blow through a limit nobody
+ *       has seen yet; one while probing after a refusal or re-verifying a long pause; no limit
+ *       once the server advertised its rate or refused (the pace then governs).
+ * </ul>
+ *
+ * <h2>Discovery</h2>
+ * Where the server advertises no rate, a refusal asks the rate controller for a cut, told what the
+ * server actually <em>admitted</em> since the previous cut ({@link AdmittedRate}), not what the
+ * key sent: the send rate is exactly what was refused. The burst drops to one, and one call at a
+ * time probes until one succeeds; successes then let the controller climb. Refusals of calls
+ * already on the wire at a cut do not cut again.
+ *
+ * <p>Not thread-safe: one caller at a time (the shell's lock, or a simulation's single thread).
+ * Times are {@link dev.polite.Ticker} nanoseconds.
+ */
+public final class KeyModel {
+  private static final Logger log = LoggerFactory.getLogger("dev.polite");
+  private static final long SECOND = 1_000_000_000L;
+  private static final int MAX_WINDOW = 1 << 20;
+
+  private final String key;
+  private final KeyConfig config;
+  private final TokenBucket bucket;
+  private final RateController controller;
+  private final RetryBudget retryBudget;
+  private final SendRateMeter sendRate = new SendRateMeter();
+  private final AdmittedRate admitted = new AdmittedRate();
+
+  private boolean paused;
+  private long pausedUntil;
+  private long probeAt = Long.MAX_VALUE;
+  private boolean verifying;
+  private boolean pauseWasRejection;
+
+  private int inFlight;
+  private boolean probing;
+  private int window = 1;
+  private boolean windowOpen;
+
+  private boolean advertised;
+  private long inferredWindow;
+  private long lastCutAt = Long.MIN_VALUE;
+  private long tickets;
+  private RateLimitSignals lastSignals = RateLimitSignals.none();
+
+  /** A key nobody has heard from, at ticker time {@code now}. */
+  public KeyModel(String key, KeyConfig config, long now) {
+    this.key = key;
+    this.config = config;
+    this.bucket = TokenBucket.full(config.startingRate(), config.startingBurst(), now);
+    this.controller = config.controllers().create();
+    this.retryBudget = new RetryBudget(config.retryBudgetTokens(), config.retryBudgetRatio());
+    this.windowOpen = !config.cautiousStart();
+  }
+
+  /** The key, as the key function made it. */
+  public String key() {
+    return key;
+  }
+
+  /** The key's retry budget (thread-safe on its own). */
+  public RetryBudget retryBudget() {
+    return retryBudget;
+  }
+
+  /** The last signals any answer for this key carried. */
+  public RateLimitSignals lastSignals() {
+    return lastSignals;
+  }
+
+  /** Calls let go and not yet answered (reserved ones included). */
+  public int inFlight() {
+    return inFlight;
+  }
+
+  /** The key's pace in requests per second; infinite when unpaced. */
+  public double pace() {
+    return bucket.rate();
+  }
+
+  // ---- what it allows now ----
+
+  /**
+   * How long every call to the key must still wait for a pause, 0 when none. A pause longer than
+   * the max wait reads as ending at its probe time; from then on it reads 0 and the gate lets
+   * one call through to re-verify it.
+   */
+  public long pauseLeft(long now) {
+    if (!paused) {
+      return 0;
+    }
+    long left = pausedUntil - now;
+    if (left <= 0) {
+      endPause();
+      return 0;
+    }
+    if (now >= probeAt) {
+      if (!verifying) {
+        verifying = true;
+        log.info("polite: {} has been paused for as long as a call may wait; one call re-verifies "
+            + "the pause", key);
+      }
+      return 0;
+    }
+    return Math.min(left, probeAt - now);
+  }
+
+  /** Whether a new call must wait for an answer before it may go (the key's window is full). */
+  public boolean gateClosed() {
+    return inFlight >= allowedInFlight();
+  }
+
+  private int allowedInFlight() {
+    if (probing || verifying) {
+      return 1;
+    }
+    return windowOpen ? Integer.MAX_VALUE : window;
+  }
+
+  /**
+   * Takes a call's tokens and its place in flight; the caller checked {@link #pauseLeft} and
+   * {@link #gateClosed} first.
+   *
+   * @return the wait until the tokens are the call's, in nanoseconds
+   */
+  public Reservation reserve(double cost, long now) {
+    long wait = bucket.reserve(cost, now);
+    boolean alone = ++inFlight == 1;
+    return new Reservation(wait, ++tickets, alone);
+  }
+
+  /**
+   * A reservation that ends without the call going (it could not wait, or was cancelled): its
+   * tokens go back and its place in flight is freed.
+   */
+  public void cancel(double cost, long now) {
+    bucket.refund(cost, now);
+    inFlight--;
+  }
+
+  /** The call holding {@code reservation} goes at {@code at}. */
+  public Permit grant(long at, Reservation reservation) {
+    sendRate.recordSend(at);
+    if (!admitted.started()) {
+      admitted.restart(at);
+    }
+    return new Permit(at, reservation.ticket(), reservation.alone());
+  }
+
+  /** The wait a call of {@code cost} would face now: the pause and the pace, ignoring the gate. */
+  public long waitEstimate(double cost, long now) {
+    return Math.max(pauseLeft(now), bucket.waitFor(cost, now));
+  }
+
+  // ---- what an answer teaches it ----
+
+  /**
+   * Learns from an answer to the call {@code permit} let go: the server's pace, its remaining
+   * count, a pause, and the rate controller's verdict.
+   */
+  public void onAnswer(int status, RateLimitSignals signals, Permit permit, long now) {
+    boolean exclusive = permit.alone() && permit.ticket() == tickets;
+    inFlight--;
+    lastSignals = signals;
+    boolean rejected = signals.isRejection();
+    boolean firstPace = !advertised;
+    learnPace(signals, now);
+    reconcileRemaining(signals, exclusive || firstPace, now);
+    if (!rejected && status < 500) {
+      admitted.recordAccept(now);
+    }
+    if (verifying) {
+      verifying = false;
+      if (!rejected && status != 503 && !exhausted(signals)) {
+        endPause();
+      } else {
+        probeAt = Patience.saturatedAdd(now, config.maxWaitNanos()); // still refused: renew
+      }
+    }
+    pauseIfAsked(status, signals, now);
+    if (!advertised) {
+      discoverPace(status, signals, permit.sentAt(), now);
+    }
+    growWindow(rejected, status);
+  }
+
+  /** A call let go ended without an answer. */
+  public void onFailure() {
+    inFlight--;
+  }
+
+  private void growWindow(boolean rejected, int status) {
+    if (windowOpen) {
+      return;
+    }
+    if (rejected || advertised) {
+      windowOpen = true; // the pace governs from here
+    } else if (status < 500 && window < MAX_WINDOW) {
+      window++;
+    }
+  }
+
+  private void endPause() {
+    paused = false;
+    verifying = false;
+    probeAt = Long.MAX_VALUE;
+    if (pauseWasRejection) {
+      log.info("polite: calls to {} resume", key);
+    } else {
+      log.debug("polite: calls to {} resume", key);
+    }
+    notify(l -> l.resumed(key));
+  }
+
+  private void learnPace(RateLimitSignals signals, long now) {
+    double rate;
+    double burst;
+    if (signals.advertisesRate()) {
+      rate = signals.advertisedRatePerSecond();
+      burst = signals.limit().orElseThrow();
+    } else if (impliesWindow(signals)) {
+      // A reset never exceeds the window, so the longest one reported is the best lower bound on
+      // it, and quota / that bound errs fast, never slow. The error is harmless: the server's
+      // remaining count still sets the tokens, and a spent quota still pauses until its reset,
+      // so a fast guess spends nothing the server did not say was left.
+      long reset = Math.max(SECOND, roundUpToSecond(KeyState.saturatedNanos(signals.reset())));
+      inferredWindow = Math.max(inferredWindow, reset);
+      burst = signals.limit().getAsLong();
+      rate = burst / (inferredWindow / 1e9);
+    } else {
+      return;
+    }
+    advertised = true;
+    probing = false;
+    if (rate == bucket.rate() && burst == bucket.capacity()) {
+      return;
+    }
+    bucket.setRate(rate, now);
+    bucket.setCapacity(burst, now);
+    log.info("polite: {} advertises {} per {}; pacing at {}/s, burst {}", key, (long) burst,
+        signals.advertisesRate() ? signals.window() : Duration.ofNanos(inferredWindow) + " (inferred)",
+        rate, burst);
+    notify(l -> l.policyLearned(key, rate, burst, signals));
+  }
+
+  /** A request quota with a reset but no window: the window is at least the reset. */
+  private static boolean impliesWindow(RateLimitSignals signals) {
+    return signals.limit().isPresent() && signals.limit().getAsLong() > 0
+        && signals.reset() != null && signals.countsRequests();
+  }
+
+  private static long roundUpToSecond(long nanos) {
+    long seconds = nanos / SECOND + (nanos % SECOND == 0 ? 0 : 1);
+    return seconds > Long.MAX_VALUE / SECOND ? Long.MAX_VALUE : seconds * SECOND;
+  }
+
+  /**
+   * @param trusted the report may raise our count: the call was the key's only one from grant to
+   *     answer (so the server's count is exact), or our count means nothing yet
+   */
+  private void reconcileRemaining(RateLimitSignals signals, boolean trusted, long now) {
+    if (!advertised || !signals.countsRequests() || signals.remaining().isEmpty()) {
+      return;
+    }
+    long remaining = signals.remaining().getAsLong();
+    if (trusted) {
+      bucket.setTokens(remaining - inFlight, now);
+    } else {
+      // Others were in flight: the server may have counted some after this report, or not yet
+      // seen them, and answers overtake each other. Such a report may only lower our count;
+      // our own refill at the advertised rate raises it.
+      bucket.setTokens(Math.min(bucket.tokens(now), remaining - inFlight), now);
+    }
+  }
+
+  private static boolean exhausted(RateLimitSignals signals) {
+    return signals.remaining().isPresent() && signals.remaining().getAsLong() == 0;
+  }
+
+  private void pauseIfAsked(int status, RateLimitSignals signals, long now) {
+    Duration pause = signals.retryAfter();
+    boolean exhausted = exhausted(signals);
+    if (pause == null && exhausted) {
+      pause = signals.reset();
+    }
+    if (pause == null || pause.isZero()) {
+      return;
+    }
+    if (!signals.isRejection() && status != 503 && !exhausted) {
+      return; // a Retry-After on a success is advice for redirects and the like, not a pause
+    }
+    long nanos = KeyState.saturatedNanos(pause);
+    long until = Patience.saturatedAdd(now, nanos);
+    if (paused && until <= pausedUntil) {
+      return;
+    }
+    pausedUntil = until;
+    probeAt = nanos > config.maxWaitNanos()
+        ? Patience.saturatedAdd(now, config.maxWaitNanos()) : Long.MAX_VALUE;
+    if (!paused) {
+      paused = true;
+      // A spent quota is the ordinary rhythm of a paced key; a refusal is news.
+      pauseWasRejection = signals.isRejection() || status == 503;
+      if (pauseWasRejection) {
+        log.info("polite: pausing calls to {} for {} (the server answered {})", key, pause, status);
+      } else {
+        log.debug("polite: pausing calls to {} for {} (quota spent)", key, pause);
+      }
+    }
+    Duration p = pause;
+    notify(l -> l.paused(key, p));
+  }
+
+  private void discoverPace(int status, RateLimitSignals signals, long sentAt, long now) {
+    if (signals.isRejection()) {
+      if (sentAt < lastCutAt) {
+        return; // already on the wire when we cut: the cut answered it
+      }
+      controller.onRejection(now, admitted.perSecond(now));
+      lastCutAt = now;
+      admitted.restart(now);
+      probing = true;
+      applyControllerPace(signals, now);
+      bucket.setTokens(0, now);
+    } else if (status < 500) {
+      probing = false;
+      controller.onSuccess(now, sendRate.rate(now));
+      applyControllerPace(signals, now);
+    }
+  }
+
+  private void applyControllerPace(RateLimitSignals signals, long now) {
+    double rate = controller.rate();
+    if (Double.isInfinite(rate) || rate == bucket.rate()) {
+      return;
+    }
+    bucket.setRate(rate, now);
+    bucket.setCapacity(1, now);
+    log.debug("polite: {} paced at {}/s by its rate controller", key, rate);
+    notify(l -> l.policyLearned(key, rate, 1, signals));
+  }
+
+  /** Tells the listener (a SafeListener: it cannot throw). */
+  void notify(java.util.function.Consumer<PoliteListener> event) {
+    event.accept(config.listener());
+  }
+
+  /**
+   * A call's claim on its tokens and its place in flight.
+   *
+   * @param waitNanos nanoseconds until the tokens are the call's
+   * @param ticket the key's count of calls reserved so far, this one included
+   * @param alone whether no other call was in flight or reserved
+   */
+  public record Reservation(long waitNanos, long ticket, boolean alone) {}
+
+  @Override
+  public String toString() {
+    return "KeyModel{" + key + " " + bucket + " inFlight=" + inFlight
+        + (paused ? " paused" : "") + (probing ? " probing" : "") + (verifying ? " verifying" : "")
+        + (windowOpen ? "" : " window=" + window) + '}';
+  }
+}
