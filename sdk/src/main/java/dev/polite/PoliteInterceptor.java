@@ -75,7 +75,7 @@ public final class PoliteInterceptor implements Interceptor {
     this.listener = SafeListener.of(b.listener);
     this.keys = new KeyStates(new KeyConfig(b.ticker, listener, b.rateController, b.startingRate,
         b.startingBurst, b.cautiousStart, b.retryBudgetTokens, b.retryBudgetRatio,
-        saturatedNanos(b.maxWait)), b.maxKeys);
+        saturatedNanos(b.maxWait), b.baseDelay.toNanos(), b.maxDelay.toNanos()), b.maxKeys);
     this.retryRules = new RetryRules(b.maxAttempts, b.maxRateLimitRetries, b.baseDelay, b.maxDelay,
         b.random);
     RateLimitHeaders parser = RateLimitHeaders.standard();

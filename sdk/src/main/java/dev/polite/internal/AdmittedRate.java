@@ -3,7 +3,7 @@ package dev.polite.internal;
 /**
  * How fast the server has really been admitting a key's calls lately: the accepts since the
  * rate controller's last cut (at most the last ten seconds of them), per second, over at least
- * one second.
+ * one second, not counting the time the key was paused.
  *
  * <h2>Why not the send rate</h2>
  * A cut that starts from what the key was <em>sending</em> starts from a rate the server just
@@ -28,6 +28,7 @@ final class AdmittedRate {
   private final int[] counts = new int[BUCKETS];
   private final long[] bucketOf = new long[BUCKETS];
   private long since = Long.MIN_VALUE;
+  private long paused;
 
   AdmittedRate() {
     java.util.Arrays.fill(bucketOf, Long.MIN_VALUE);
@@ -36,12 +37,22 @@ final class AdmittedRate {
   /** The key's first send, or a cut: what is counted starts here. */
   void restart(long now) {
     since = now;
+    paused = 0;
     java.util.Arrays.fill(counts, 0);
   }
 
   /** Whether counting has begun (a first send or a cut). */
   boolean started() {
     return since != Long.MIN_VALUE;
+  }
+
+  /**
+   * Time the key spent paused since the restart. A server that asked for a pause was not
+   * refusing a rate in that time, so the time is not held against what it admitted: otherwise a
+   * token bucket that asked for one second after each refusal would read as ever slower.
+   */
+  void excludePause(long nanos) {
+    paused += nanos;
   }
 
   /** One call the server admitted, answered at {@code now}. */
@@ -68,7 +79,7 @@ final class AdmittedRate {
         accepts += counts[i];
       }
     }
-    long span = Math.max(MIN_SPAN_NANOS, now - from);
+    long span = Math.max(MIN_SPAN_NANOS, now - from - paused);
     return accepts / (span / 1e9);
   }
 }

@@ -13,7 +13,8 @@ import dev.polite.RateController;
  *       accepts in the first second put the pace at once just under 20 per second. When nothing
  *       was admitted since the last cut (a probe refused at once), the pace itself is cut.
  *   <li>The climb slows to a tenth near the pace that was last refused (above
- *       {@value #KNEE} of it). Every refusal costs a pause, often a whole second because
+ *       {@value #KNEE} of it), and to at most {@value #PROBE_SHARE_PER_SECOND} of that pace per
+ *       second, so that a small limit is probed as gently as a large one. Every refusal costs a pause, often a whole second because
  *       Retry-After counts in seconds, so the sawtooth's period matters more than its depth:
  *       climbing quickly back to just under the last limit and then probing gently means few
  *       refusals per minute while the pace stays close to the limit. The slow probe also finds a
@@ -32,6 +33,8 @@ public final class AimdController implements RateController {
   static final double KNEE = 0.95;
   /** How much slower the climb is above the knee. */
   static final double PROBE_SLOWDOWN = 0.1;
+  /** Above the knee the climb adds at most this share of the refused pace per second. */
+  static final double PROBE_SHARE_PER_SECOND = 0.01;
 
   private final double decreaseFactor;
   private final double increasePerSecond;
@@ -78,7 +81,9 @@ public final class AimdController implements RateController {
   private double climb(double from, double seconds) {
     double knee = lastRefused * KNEE;
     double fast = increasePerSecond;
-    double slow = increasePerSecond * PROBE_SLOWDOWN;
+    // Near a small limit a fixed step is a large share of it: 0.1/s per second above a 4/s
+    // limit is 25 % over within ten seconds. A percent per second probes any limit alike.
+    double slow = Math.min(increasePerSecond * PROBE_SLOWDOWN, lastRefused * PROBE_SHARE_PER_SECOND);
     if (from >= knee) {
       return from + slow * seconds;
     }

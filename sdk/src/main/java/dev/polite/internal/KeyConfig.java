@@ -13,6 +13,9 @@ import dev.polite.Ticker;
  *     that grows with each answer until the server says something about its limit
  * @param maxWaitNanos the most one call may wait in all; a pause longer than this is re-verified
  *     by one probe call after this long
+ * @param backoffBaseNanos the first pause after a refusal that names no delay, doubling with each
+ *     such refusal in a row
+ * @param backoffCapNanos the longest such pause
  */
 public record KeyConfig(
     Ticker ticker,
@@ -23,4 +26,6 @@ public record KeyConfig(
     boolean cautiousStart,
     double retryBudgetTokens,
     double retryBudgetRatio,
-    long maxWaitNanos) {}
+    long maxWaitNanos,
+    long backoffBaseNanos,
+    long backoffCapNanos) {}

@@ -29,11 +29,13 @@ import org.slf4j.LoggerFactory;
  *   <li>calls in flight, so that a server's remaining count can be reconciled with the calls it
  *       has not seen yet (tokens = remaining - others in flight);
  *   <li>the gate, how many calls may be in flight: one until the key's first answer (when
- *       cautious), then a window that grows by one with every answer that is not a refusal
- *       (TCP's slow start: it doubles every round trip) for as long as the server has said
- *       nothing about its limit, so that a burst of 64 callers cannot blow through a limit nobody
- *       has seen yet; one while probing after a refusal or re-verifying a long pause; no limit
- *       once the server advertised its rate or refused (the pace then governs).
+ *       cautious), then a window that grows with every answer that is not a refusal, doubling
+ *       each round trip up to {@value #SLOW_START_THRESHOLD} and by one per round trip after
+ *       (TCP's slow start and congestion avoidance), for as long as the server has said nothing
+ *       about its limit, so that 64 callers cannot blow through a limit nobody has seen yet; one
+ *       while probing after a refusal or re-verifying a long pause; no limit once the server
+ *       advertised its rate or refused (the pace then governs). The price: against a server
+ *       with no limit, 64 callers reach 64 calls in flight after about 60 round trips.
  * </ul>
  *
  * <h2>Discovery</h2>
@@ -50,6 +52,8 @@ public final class KeyModel {
   private static final Logger log = LoggerFactory.getLogger("dev.polite");
   private static final long SECOND = 1_000_000_000L;
   private static final int MAX_WINDOW = 1 << 20;
+  /** Up to this many calls in flight the window doubles every round trip; past it, grows by one. */
+  private static final int SLOW_START_THRESHOLD = 4;
 
   private final String key;
   private final KeyConfig config;
@@ -61,18 +65,23 @@ public final class KeyModel {
 
   private boolean paused;
   private long pausedUntil;
+  private long pausedAt;
   private long probeAt = Long.MAX_VALUE;
   private boolean verifying;
   private boolean pauseWasRejection;
 
-  private int inFlight;
+  private int onTheWire;
+  private int reserved;
   private boolean probing;
-  private int window = 1;
+  private double window = 1;
   private boolean windowOpen;
 
   private boolean advertised;
   private long inferredWindow;
   private long lastCutAt = Long.MIN_VALUE;
+  private long cuts;
+  private long lastBareRefusalAt = Long.MIN_VALUE;
+  private int bareRefusals;
   private long tickets;
   private RateLimitSignals lastSignals = RateLimitSignals.none();
 
@@ -101,9 +110,9 @@ public final class KeyModel {
     return lastSignals;
   }
 
-  /** Calls let go and not yet answered (reserved ones included). */
+  /** Calls let go and not yet answered, and calls holding a reservation for their tokens. */
   public int inFlight() {
-    return inFlight;
+    return onTheWire + reserved;
   }
 
   /** The key's pace in requests per second; infinite when unpaced. */
@@ -124,7 +133,7 @@ public final class KeyModel {
     }
     long left = pausedUntil - now;
     if (left <= 0) {
-      endPause();
+      endPause(pausedUntil);
       return 0;
     }
     if (now >= probeAt) {
@@ -140,14 +149,14 @@ public final class KeyModel {
 
   /** Whether a new call must wait for an answer before it may go (the key's window is full). */
   public boolean gateClosed() {
-    return inFlight >= allowedInFlight();
+    return inFlight() >= allowedInFlight();
   }
 
   private int allowedInFlight() {
     if (probing || verifying) {
       return 1;
     }
-    return windowOpen ? Integer.MAX_VALUE : window;
+    return windowOpen ? Integer.MAX_VALUE : (int) window;
   }
 
   /**
@@ -158,21 +167,35 @@ public final class KeyModel {
    */
   public Reservation reserve(double cost, long now) {
     long wait = bucket.reserve(cost, now);
-    boolean alone = ++inFlight == 1;
-    return new Reservation(wait, ++tickets, alone);
+    reserved++;
+    return new Reservation(wait, ++tickets, inFlight() == 1, cuts);
+  }
+
+  /**
+   * Whether a refusal has cut the pace since {@code reservation} was made. The cut emptied the
+   * bucket and freed the places of every reservation then held, so such a call simply drops its
+   * reservation and queues again at the new pace; it gives nothing back.
+   */
+  public boolean isStale(Reservation reservation) {
+    return reservation.cuts() != cuts;
   }
 
   /**
    * A reservation that ends without the call going (it could not wait, or was cancelled): its
-   * tokens go back and its place in flight is freed.
+   * tokens go back and its place in flight is freed, unless a cut already did both.
    */
-  public void cancel(double cost, long now) {
+  public void cancel(Reservation reservation, double cost, long now) {
+    if (isStale(reservation)) {
+      return;
+    }
     bucket.refund(cost, now);
-    inFlight--;
+    reserved--;
   }
 
-  /** The call holding {@code reservation} goes at {@code at}. */
+  /** The call holding {@code reservation} (not stale) goes at {@code at}. */
   public Permit grant(long at, Reservation reservation) {
+    reserved--;
+    onTheWire++;
     sendRate.recordSend(at);
     if (!admitted.started()) {
       admitted.restart(at);
@@ -193,7 +216,7 @@ public final class KeyModel {
    */
   public void onAnswer(int status, RateLimitSignals signals, Permit permit, long now) {
     boolean exclusive = permit.alone() && permit.ticket() == tickets;
-    inFlight--;
+    onTheWire--;
     lastSignals = signals;
     boolean rejected = signals.isRejection();
     boolean firstPace = !advertised;
@@ -205,12 +228,13 @@ public final class KeyModel {
     if (verifying) {
       verifying = false;
       if (!rejected && status != 503 && !exhausted(signals)) {
-        endPause();
+        endPause(now);
       } else {
         probeAt = Patience.saturatedAdd(now, config.maxWaitNanos()); // still refused: renew
       }
     }
     pauseIfAsked(status, signals, now);
+    backOffIfRefusedBare(rejected, signals, permit.sentAt(), now);
     if (!advertised) {
       discoverPace(status, signals, permit.sentAt(), now);
     }
@@ -219,7 +243,7 @@ public final class KeyModel {
 
   /** A call let go ended without an answer. */
   public void onFailure() {
-    inFlight--;
+    onTheWire--;
   }
 
   private void growWindow(boolean rejected, int status) {
@@ -229,11 +253,16 @@ public final class KeyModel {
     if (rejected || advertised) {
       windowOpen = true; // the pace governs from here
     } else if (status < 500 && window < MAX_WINDOW) {
-      window++;
+      // TCP's slow start, then its congestion avoidance: the first few round trips double the
+      // window, later ones add one. Against a server that refuses past a burst of B, the calls
+      // refused at the first overflow are about the window then: a handful, where doubling to
+      // the end would overshoot by up to B.
+      window += window < SLOW_START_THRESHOLD ? 1 : 1 / window;
     }
   }
 
-  private void endPause() {
+  private void endPause(long now) {
+    admitted.excludePause(Math.max(0, now - pausedAt));
     paused = false;
     verifying = false;
     probeAt = Long.MAX_VALUE;
@@ -297,12 +326,12 @@ public final class KeyModel {
     }
     long remaining = signals.remaining().getAsLong();
     if (trusted) {
-      bucket.setTokens(remaining - inFlight, now);
+      bucket.setTokens(remaining - inFlight(), now);
     } else {
       // Others were in flight: the server may have counted some after this report, or not yet
       // seen them, and answers overtake each other. Such a report may only lower our count;
       // our own refill at the advertised rate raises it.
-      bucket.setTokens(Math.min(bucket.tokens(now), remaining - inFlight), now);
+      bucket.setTokens(Math.min(bucket.tokens(now), remaining - inFlight()), now);
     }
   }
 
@@ -332,6 +361,7 @@ public final class KeyModel {
         ? Patience.saturatedAdd(now, config.maxWaitNanos()) : Long.MAX_VALUE;
     if (!paused) {
       paused = true;
+      pausedAt = now;
       // A spent quota is the ordinary rhythm of a paced key; a refusal is news.
       pauseWasRejection = signals.isRejection() || status == 503;
       if (pauseWasRejection) {
@@ -344,13 +374,39 @@ public final class KeyModel {
     notify(l -> l.paused(key, p));
   }
 
+  /**
+   * A refusal that names no delay (a bare 429, as HAProxy sends) still means "not now": the whole
+   * key pauses for a backoff that doubles with each such refusal in a row, as the calls' own
+   * retries do. Without it, probes would go at the new pace into a limiter that counts refused
+   * requests too (HAProxy's sliding rate does) and keeps itself shut. Only refusals of calls sent
+   * after the previous one was heard count: calls already on the wire carry no news.
+   */
+  private void backOffIfRefusedBare(boolean rejected, RateLimitSignals signals, long sentAt,
+      long now) {
+    if (!rejected) {
+      bareRefusals = 0;
+      return;
+    }
+    if (signals.retryAfter() != null || (exhausted(signals) && signals.reset() != null)
+        || sentAt <= lastBareRefusalAt) {
+      return;
+    }
+    lastBareRefusalAt = now;
+    int doublings = Math.min(bareRefusals++, 30);
+    long backoff = config.backoffBaseNanos() > (config.backoffCapNanos() >> doublings)
+        ? config.backoffCapNanos() : config.backoffBaseNanos() << doublings;
+    pauseIfAsked(429, signals.toBuilder().retryAfter(Duration.ofNanos(backoff)).build(), now);
+  }
+
   private void discoverPace(int status, RateLimitSignals signals, long sentAt, long now) {
     if (signals.isRejection()) {
-      if (sentAt < lastCutAt) {
+      if (sentAt <= lastCutAt) {
         return; // already on the wire when we cut: the cut answered it
       }
       controller.onRejection(now, admitted.perSecond(now));
       lastCutAt = now;
+      cuts++;
+      reserved = 0; // their debt goes with the emptied bucket; isStale tells their holders
       admitted.restart(now);
       probing = true;
       applyControllerPace(signals, now);
@@ -384,12 +440,13 @@ public final class KeyModel {
    * @param waitNanos nanoseconds until the tokens are the call's
    * @param ticket the key's count of calls reserved so far, this one included
    * @param alone whether no other call was in flight or reserved
+   * @param cuts the key's count of pace cuts when it was made
    */
-  public record Reservation(long waitNanos, long ticket, boolean alone) {}
+  public record Reservation(long waitNanos, long ticket, boolean alone, long cuts) {}
 
   @Override
   public String toString() {
-    return "KeyModel{" + key + " " + bucket + " inFlight=" + inFlight
+    return "KeyModel{" + key + " " + bucket + " onTheWire=" + onTheWire + " reserved=" + reserved
         + (paused ? " paused" : "") + (probing ? " probing" : "") + (verifying ? " verifying" : "")
         + (windowOpen ? "" : " window=" + window) + '}';
   }

@@ -70,6 +70,13 @@ public final class KeyState {
           long pause = model.pauseLeft(now);
           if (pause > 0) {
             sleep = pause;
+          } else if (reservation != null && model.isStale(reservation)) {
+            // Reserved at a pace a refusal has since cut: queue again at the new one, or every
+            // call that had paid would go at once when the pause ends.
+            reservation = null;
+            due = Long.MIN_VALUE;
+            notifyAll();
+            continue;
           } else if (reservation != null) {
             granted = true;
             return grant(due == Long.MIN_VALUE ? now : Math.min(now, due), patience, reservation);
@@ -99,7 +106,7 @@ public final class KeyState {
       if (reservation != null && !granted) {
         // Never hold tokens or a place in flight for a call that is not going.
         synchronized (this) {
-          model.cancel(cost, config.ticker().read());
+          model.cancel(reservation, cost, config.ticker().read());
           notifyAll();
         }
       }

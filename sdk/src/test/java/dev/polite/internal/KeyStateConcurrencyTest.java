@@ -37,7 +37,7 @@ class KeyStateConcurrencyTest {
     Ticker ticker = now::get;
     Sleeper sleeper = (deadline, stop) -> now.accumulateAndGet(deadline, Math::max);
     KeyState state = new KeyState("k", new KeyConfig(ticker, PoliteListener.none(), Aimd.defaults(),
-        RATE, BURST, true, 10, 0.1, Long.MAX_VALUE), now.get());
+        RATE, BURST, true, 10, 0.1, Long.MAX_VALUE, 500_000_000L, 30_000_000_000L), now.get());
     Call call = new OkHttpClient().newCall(new Request.Builder().url("http://localhost/").build());
     List<Long> granted = Collections.synchronizedList(new ArrayList<>());
     AtomicInteger inFlight = new AtomicInteger();

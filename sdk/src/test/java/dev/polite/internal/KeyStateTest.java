@@ -23,7 +23,7 @@ class KeyStateTest {
   private final Sleeper sleeper = (deadline, stop) -> now.accumulateAndGet(deadline, Math::max);
   private final Call call = new OkHttpClient().newCall(new Request.Builder().url("http://localhost/").build());
   private final KeyState state = new KeyState("k",
-      new KeyConfig(ticker, PoliteListener.none(), Aimd.defaults(), Double.POSITIVE_INFINITY, 1, false, 10, 0.1, TimeUnit.HOURS.toNanos(1)),
+      new KeyConfig(ticker, PoliteListener.none(), Aimd.defaults(), Double.POSITIVE_INFINITY, 1, false, 10, 0.1, TimeUnit.HOURS.toNanos(1), 500_000_000L, 30_000_000_000L),
       now.get());
 
   private Permit go() throws Exception {

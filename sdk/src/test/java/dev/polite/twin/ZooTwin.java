@@ -1,0 +1,253 @@
+package dev.polite.twin;
+
+import dev.failsafe.Execution;
+import dev.polite.Aimd;
+import dev.polite.PoliteListener;
+import dev.polite.RateController;
+import dev.polite.RateLimitSignals;
+import dev.polite.internal.Attempt;
+import dev.polite.internal.KeyConfig;
+import dev.polite.internal.KeyModel;
+import dev.polite.internal.Permit;
+import dev.polite.internal.RetryRules;
+import dev.polite.internal.headers.RateLimitHeaders;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.PriorityQueue;
+import java.util.SplittableRandom;
+import okhttp3.Headers;
+import okhttp3.Protocol;
+import okhttp3.Request;
+import okhttp3.Response;
+
+/**
+ * The server zoo's simulated twin: {@code concurrency} virtual callers make {@code requests} calls
+ * through one key's real {@link KeyModel}, judged by the real {@link RetryRules} (Failsafe) and
+ * retry budget and read by the real header parser, against a {@link SimulatedLimiter}, on virtual
+ * time. Each caller does what {@code PoliteInterceptor} and {@code KeyState} do for a call: wait
+ * out the pause, queue at the gate until an answer, reserve its tokens and wait for them,
+ * re-check the pause, send; on the answer, learn, then retry (after the rules' delay, if it fits
+ * the max wait) or finish. Seconds of computation for minutes of traffic, at any concurrency, and
+ * the same numbers for the same seed.
+ */
+final class ZooTwin {
+  private static final long START = 1_000_000_000_000L;
+  private static final long EPOCH_MILLIS = 1_767_225_600_000L;
+  private static final Request REQUEST = new Request.Builder().url("http://twin.test/api").build();
+
+  /** What one cell did. */
+  record Result(int requests, int ok, int gaveUp, long rejected, long sent, double seconds) {}
+
+  private final SimulatedLimiter server;
+  private final int requests;
+  private final int concurrency;
+  private final long latency;
+  private final long maxWait = Duration.ofSeconds(60).toNanos();
+  private final KeyModel model;
+  private final RetryRules rules;
+  private final RateLimitHeaders parser = RateLimitHeaders.standard();
+  private final PriorityQueue<Event> events = new PriorityQueue<>();
+  private final ArrayDeque<Caller> atTheGate = new ArrayDeque<>();
+  private long seq;
+  private int started;
+  private int ok;
+  private int gaveUp;
+  private int finished;
+  private long sent;
+  private long lastEnd = START;
+
+  ZooTwin(SimulatedLimiter server, int requests, int concurrency, Duration latency, long seed) {
+    this(server, requests, concurrency, latency, seed, Aimd.defaults());
+  }
+
+  ZooTwin(SimulatedLimiter server, int requests, int concurrency, Duration latency, long seed,
+      RateController.Factory controller) {
+    this.server = server;
+    this.requests = requests;
+    this.concurrency = concurrency;
+    this.latency = latency.toNanos();
+    this.model = new KeyModel("twin", new KeyConfig(() -> 0L, PoliteListener.none(), controller,
+        Double.POSITIVE_INFINITY, 1, true, 10, 0.1, maxWait, 500_000_000L, 30_000_000_000L), START);
+    this.rules = new RetryRules(4, 10, Duration.ofMillis(500), Duration.ofSeconds(30),
+        new SplittableRandom(seed));
+  }
+
+  static long start() {
+    return START;
+  }
+
+  Result run() {
+    for (int i = 0; i < concurrency && started < requests; i++) {
+      startCall(START);
+    }
+    while (!events.isEmpty()) {
+      Event e = events.poll();
+      e.action.run(e.at);
+    }
+    return new Result(requests, ok, gaveUp, server.rejected, sent, (lastEnd - START) / 1e9);
+  }
+
+  private void startCall(long now) {
+    started++;
+    Caller caller = new Caller(now);
+    caller.acquire(now);
+  }
+
+  private void at(long time, Action action) {
+    events.add(new Event(time, seq++, action));
+  }
+
+  private void wakeTheGate(long now) {
+    while (!atTheGate.isEmpty()) {
+      Caller c = atTheGate.poll();
+      at(now, c::acquire);
+    }
+  }
+
+  private void finish(long now, boolean success) {
+    finished++;
+    if (success) {
+      ok++;
+    } else {
+      gaveUp++;
+    }
+    lastEnd = Math.max(lastEnd, now);
+    if (started < requests) {
+      startCall(now);
+    }
+  }
+
+  /** One call's life, as the interceptor lives it. */
+  private final class Caller {
+    private final long began;
+    private long waited;
+    private long waitFrom;
+    private KeyModel.Reservation reservation;
+    private long due;
+    private Execution<Attempt> execution;
+
+    Caller(long began) {
+      this.began = began;
+    }
+
+    private boolean fits(long nanos) {
+      return nanos <= maxWait - waited;
+    }
+
+    private void sleep(long now, long nanos, Action then) {
+      waited += nanos;
+      at(now + nanos, then);
+    }
+
+    void acquire(long now) {
+      if (waitFrom > 0) {
+        waited += now - waitFrom; // time spent at the gate counts against the max wait
+        waitFrom = 0;
+      }
+      long pause = model.pauseLeft(now);
+      if (pause > 0) {
+        if (!fits(pause)) {
+          giveUp(now);
+          return;
+        }
+        sleep(now, pause, this::acquire);
+        return;
+      }
+      if (reservation != null && model.isStale(reservation)) {
+        reservation = null;
+      }
+      if (reservation != null) {
+        send(Math.min(now, due), now);
+        return;
+      }
+      if (model.gateClosed()) {
+        if (waited >= maxWait) {
+          giveUp(now);
+          return;
+        }
+        waitFrom = now;
+        atTheGate.add(this);
+        return;
+      }
+      reservation = model.reserve(1, now);
+      long wait = reservation.waitNanos();
+      if (wait == 0) {
+        send(now, now);
+        return;
+      }
+      if (!fits(wait)) {
+        model.cancel(reservation, 1, now);
+        reservation = null;
+        wakeTheGate(now);
+        giveUp(now);
+        return;
+      }
+      due = now + wait;
+      sleep(now, wait, this::acquire);
+    }
+
+    private void giveUp(long now) {
+      finish(now, false);
+    }
+
+    /** Sends at {@code now}; {@code scheduled} is when its tokens were due, as the shell grants. */
+    private void send(long scheduled, long now) {
+      Permit permit = model.grant(scheduled, reservation);
+      reservation = null;
+      sent++;
+      SimulatedLimiter.Answer answer = server.answer(now);
+      at(now + latency, t -> onAnswer(t, permit, answer));
+    }
+
+    private void onAnswer(long now, Permit permit, SimulatedLimiter.Answer answer) {
+      Headers headers = Headers.of(answer.headers().toArray(new String[0]));
+      long epochMillis = EPOCH_MILLIS + (now - START) / 1_000_000;
+      RateLimitSignals signals = parser.parse(answer.status(), headers, epochMillis);
+      model.onAnswer(answer.status(), signals, permit, now);
+      if (Boolean.getBoolean("twin.trace")) {
+        System.out.printf("%.4f sent %.4f %d %s %s pause %d%n", (now - START) / 1e9, (permit.sentAt() - START) / 1e9, answer.status(), answer.headers(), model, model.pauseLeft(now));
+      }
+      wakeTheGate(now);
+      Response response = new Response.Builder().request(REQUEST).protocol(Protocol.HTTP_1_1)
+          .code(answer.status()).message("").headers(headers).build();
+      Attempt attempt = rules.judge(REQUEST, response, signals);
+      if (!attempt.retryable()) {
+        model.retryBudget().onSuccess();
+        finish(now, answer.status() < 400);
+        return;
+      }
+      if (execution == null) {
+        execution = rules.newExecution();
+      }
+      execution.recordResult(attempt);
+      if (!attempt.rateLimited() && !model.retryBudget().onFailureMayRetry()
+          && !execution.isComplete()) {
+        finish(now, false);
+        return;
+      }
+      if (execution.isComplete()) {
+        finish(now, false);
+        return;
+      }
+      long delay = execution.getDelay().toNanos();
+      long needed = Math.max(delay, model.waitEstimate(1, now));
+      if (!fits(needed)) {
+        finish(now, false);
+        return;
+      }
+      sleep(now, delay, this::acquire);
+    }
+  }
+
+  @FunctionalInterface
+  private interface Action {
+    void run(long now);
+  }
+
+  private record Event(long at, long seq, Action action) implements Comparable<Event> {
+    @Override
+    public int compareTo(Event o) {
+      return at != o.at ? Long.compare(at, o.at) : Long.compare(seq, o.seq);
+    }
+  }
+}

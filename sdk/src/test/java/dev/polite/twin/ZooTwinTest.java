@@ -1,0 +1,63 @@
+package dev.polite.twin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.polite.twin.SimulatedLimiter.Style;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongFunction;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The server zoo on virtual time: polite's real key model, retry rules and header parser
+ * against a token bucket in each header style, a fixed window and an HAProxy-like sliding rate,
+ * at concurrency 1 to 64. The targets are the zoo's: every call succeeds, at most max(3, 10 %)
+ * refusals, and at most 1.3 times the floor (virtual time is exact, so the full target is
+ * asserted here; the real-time zoo asserts it with slack).
+ */
+class ZooTwinTest {
+  private static final Duration LATENCY = Duration.ofMillis(2);
+
+  static Stream<Arguments> cells() {
+    List<Arguments> cells = new ArrayList<>();
+    for (int c : new int[] {1, 4, 16, 64}) {
+      for (Style style : Style.values()) {
+        cells.add(cell("token bucket 20/s " + style, 200, c,
+            start -> SimulatedLimiter.tokenBucket(20, 20, style, start)));
+      }
+      cells.add(cell("token bucket 4/s none", 40, c,
+          start -> SimulatedLimiter.tokenBucket(4, 4, Style.NONE, start)));
+      cells.add(cell("fixed window 20/s retry-after", 200, c,
+          start -> SimulatedLimiter.fixedWindow(20, 1, Style.RETRY_AFTER, start)));
+      cells.add(cell("fixed window 20/s ietf", 200, c,
+          start -> SimulatedLimiter.fixedWindow(20, 1, Style.IETF, start)));
+      cells.add(cell("haproxy-like 5/s", 40, c, start -> SimulatedLimiter.slidingRate(5, start)));
+    }
+    return cells.stream();
+  }
+
+  private static Arguments cell(String name, int requests, int concurrency,
+      LongFunction<SimulatedLimiter> server) {
+    return Arguments.of(name + " c=" + concurrency, requests, concurrency, server);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("cells")
+  void everyCallSucceedsWithFewRefusalsNearTheFloor(String name, int requests, int concurrency,
+      LongFunction<SimulatedLimiter> server) {
+    for (long seed = 1; seed <= 5; seed++) {
+      SimulatedLimiter limiter = server.apply(ZooTwin.start());
+      ZooTwin.Result r = new ZooTwin(limiter, requests, concurrency, LATENCY, seed).run();
+      double floor = limiter.floorSeconds(requests);
+      String row = name + " seed " + seed + ": " + r + " floor " + floor;
+      System.out.println(row);
+      assertThat(r.ok()).as(row).isEqualTo(requests);
+      assertThat(r.rejected()).as(row).isLessThanOrEqualTo(Math.max(3, requests / 10));
+      assertThat(r.seconds()).as(row).isLessThanOrEqualTo(Math.max(1.3 * floor, floor + 1));
+    }
+  }
+}
