@@ -29,6 +29,12 @@ package dev.polite.internal.headers;
  *       further away is an epoch read where a delay belongs, or a date with a broken year, and is
  *       absent (step 3's cross-check).
  *   <li><b>Windows</b>: more than 0, up to a year. A zero window would make an infinite rate.
+ *   <li><b>Remaining above the same policy's quota</b>: the remaining is absent and the quota is
+ *       kept. One of them is wrong, and this is the safe reading either way. An absent remaining
+ *       cannot pause or overfill anything: the key paces at quota per window. Keeping an
+ *       over-count would let the key's bucket hold more calls than the server allows. Clamping it
+ *       to the quota would claim a full bucket the server never reported. Dropping the quota
+ *       instead would lose the pace.
  *   <li><b>Several values for a singleton field</b> (repeated or comma-joined lines): the
  *       implausible members are dropped first; the most conservative of the rest is taken (the
  *       longest delay, the smallest remaining).
@@ -82,5 +88,10 @@ final class Plausible {
     if (d < -YEAR_MILLIS || d > YEAR_MILLIS) return DROPPED;
     if (d <= 0) return 0;
     return secondResolution ? (d + 999) / 1000 * 1000 : d; // a year is whole seconds: still within it
+  }
+
+  /** A policy's remaining count beside its quota (either may be ABSENT): dropped when above it. */
+  static long remaining(long remaining, long quota) {
+    return quota >= 0 && remaining > quota ? DROPPED : remaining;
   }
 }

@@ -58,8 +58,13 @@ final class Quota {
     return b.build();
   }
 
-  /** Adds the policy to the reading unless nothing about it was known. */
+  /**
+   * Adds the policy to the reading unless nothing about it was known. A remaining above the quota
+   * cannot be true of one policy: the remaining is dropped and flagged, the quota kept (why:
+   * {@link Plausible}).
+   */
   void addTo(Reading r, String dialect) {
+    remaining = r.kept(Plausible.remaining(remaining, quota));
     if (isEmpty()) return;
     r.addPolicy(toPolicy(), dialect);
   }

@@ -25,7 +25,8 @@ import okhttp3.Headers;
 
 /**
  * Properties over generated and mutated header values: the parser never throws, and nothing it
- * returns is negative, NaN, infinite or over a year. 131,000 tries in all.
+ * returns is negative, NaN, infinite, over a year, or a remaining above its limit. 131,000 tries in
+ * all.
  */
 class ParserPropertiesTest {
   private static final Duration YEAR = Duration.ofDays(365);
@@ -191,12 +192,13 @@ class ParserPropertiesTest {
 
   @Provide
   Arbitrary<List<long[]>> eraE() {
+    // r at or below q, w up to a year: a remaining above its quota, or a longer window, cannot be true and is dropped
     Arbitrary<long[]> one = Combinators.combine(
         Arbitraries.longs().between(0, 999_999_999_999_999L),
-        Arbitraries.longs().between(1, 31_536_000L), // windows beyond a year cannot be true: dropped
-        Arbitraries.longs().between(0, 999_999_999_999_999L),
+        Arbitraries.longs().between(1, 31_536_000L),
+        Arbitraries.doubles().between(0, 1),
         Arbitraries.longs().between(0, 999_999_999_999_999L))
-        .as((q, w, r, t) -> new long[] {q, w, r, t});
+        .as((q, w, share, t) -> new long[] {q, w, (long) Math.floor(q * share), t});
     return one.list().ofMinSize(1).ofMaxSize(4);
   }
 
@@ -246,6 +248,9 @@ class ParserPropertiesTest {
     assertWindow(s.window());
     s.limit().ifPresent(v -> assertThat(v).isNotNegative());
     s.remaining().ifPresent(v -> assertThat(v).isNotNegative());
+    if (s.limit().isPresent() && s.remaining().isPresent()) {
+      assertThat(s.remaining().getAsLong()).isLessThanOrEqualTo(s.limit().getAsLong());
+    }
     if (s.advertisesRate()) {
       assertThat(s.advertisedRatePerSecond()).isFinite().isPositive();
     }
@@ -255,6 +260,9 @@ class ParserPropertiesTest {
       assertWindow(p.window());
       p.quota().ifPresent(v -> assertThat(v).isNotNegative());
       p.remaining().ifPresent(v -> assertThat(v).isNotNegative());
+      if (p.quota().isPresent() && p.remaining().isPresent()) {
+        assertThat(p.remaining().getAsLong()).isLessThanOrEqualTo(p.quota().getAsLong());
+      }
       double rate = p.ratePerSecond();
       if (p.quota().isPresent() && p.window() != null) assertThat(rate).isFinite().isNotNegative();
     }

@@ -193,6 +193,15 @@ class XRateLimitDialectTest {
   }
 
   @Test
+  void remainingAboveItsLimitIsAbsentAndFlaggedTheLimitKept() {
+    RateLimitSignals s = parse("X-RateLimit-Limit", "100", "X-RateLimit-Remaining", "5000");
+    assertThat(s.limit()).hasValue(100);
+    assertThat(s.remaining()).isEmpty();
+    assertThat(s.isAnomalous()).isTrue();
+    assertThat(parse("X-RateLimit-Limit", "100", "X-RateLimit-Remaining", "100").isAnomalous()).isFalse();
+  }
+
+  @Test
   void redditCommaJoinedWithUsed() {
     RateLimitSignals s = parse("x-ratelimit-used", "9, 2", "x-ratelimit-remaining", "991, 98", "x-ratelimit-reset", "300");
     assertThat(s.remaining()).hasValue(98);
