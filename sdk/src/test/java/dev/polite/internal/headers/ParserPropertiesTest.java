@@ -239,7 +239,7 @@ class ParserPropertiesTest {
   private static RateLimitSignals parse(int status, List<Tuple2<String, String>> lines) {
     Headers.Builder h = new Headers.Builder();
     for (Tuple2<String, String> l : lines) h.addUnsafeNonAscii(l.get1(), l.get2());
-    return PARSER.parse(status, h.build(), Responses.NOW);
+    return PARSER.readUnguarded(status, h.build(), Responses.NOW); // parse() would hide a bug as none()
   }
 
   static void assertSane(RateLimitSignals s) {
