@@ -82,12 +82,8 @@ final class JsonRetryAfter {
     if (v >= 0) v = Plausible.delay(millisField ? (v + 999) / 1000 : v);
     if (v == Plausible.DROPPED) anomalous = true;
     if (v < 0) return;
-    if (millisField) {
-      millis = v;
-      fromMillisField = true;
-    } else if (!fromMillisField) {
-      millis = v;
-    }
+    if (millisField || !fromMillisField) millis = v; // Matrix's milliseconds are exact: they win in any order
+    fromMillisField |= millisField;
   }
 
   private void skipValue() {
