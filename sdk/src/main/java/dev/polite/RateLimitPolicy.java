@@ -11,7 +11,10 @@ import org.jspecify.annotations.Nullable;
  * {@link RateLimitSignals#policies()} lists them all.
  *
  * <p>Immutable and thread-safe. Unknown parts are empty or {@code null}; a known count or
- * duration is never negative.
+ * duration is never negative. Policies read from a response also never hold a window or reset over
+ * a year, nor a remaining above the quota: such values cannot be true, so the parser leaves them
+ * out rather than clamp them, and flags the signals {@linkplain RateLimitSignals#isAnomalous()
+ * anomalous}.
  *
  * <pre>{@code
  * RateLimitPolicy perMinute = RateLimitPolicy.builder("permin").quota(50).window(Duration.ofSeconds(60)).build();

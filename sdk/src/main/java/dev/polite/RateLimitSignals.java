@@ -15,8 +15,9 @@ import org.jspecify.annotations.Nullable;
  * pacing, the most restrictive request quota when a server reports several; {@link #policies()}
  * lists every policy the response carried. Durations are measured from the response (absolute
  * times were converted against its {@code Date} header), are never negative, and are rounded up.
- * Parsers drop malformed values rather than throw, so an absent value means "not said or not
- * understood".
+ * Parsers drop malformed values rather than throw, and leave out values that cannot be true rather
+ * than clamp them into a decision (see {@link #isAnomalous()}), so an absent value means "not
+ * said, not understood, or not believable".
  *
  * <p>Immutable and thread-safe.
  *
@@ -149,8 +150,13 @@ public final class RateLimitSignals {
   }
 
   /**
-   * Whether some value was out of range and was clamped or ignored (a Retry-After over a year,
-   * several values for a singleton field).
+   * Whether the response carried a value that cannot be true, which the parser left out rather
+   * than clamped, or several values for a singleton field. Values that cannot be true: a delay,
+   * reset or window over a year, an absolute time more than a year from the response's
+   * {@code Date}, a window of zero, a negative count other than the documented {@code -1}
+   * ("unknown"), a remaining above its own policy's quota, a number with more digits than any
+   * field allows, {@code NaN} or {@code Infinity}. Worth logging: the server, or something between
+   * it and the caller, is sending garbage; the signals hold only what could be believed.
    */
   public boolean isAnomalous() {
     return anomalous;
@@ -383,7 +389,7 @@ public final class RateLimitSignals {
       return this;
     }
 
-    /** Marks that some value was clamped or ignored. */
+    /** Marks that some value could not be true and was left out (see {@link RateLimitSignals#isAnomalous()}). */
     public Builder anomalous(boolean anomalous) {
       this.anomalous = anomalous;
       return this;

@@ -3,13 +3,15 @@ package dev.polite.internal.headers;
 /**
  * Reads a count (limit, remaining, used) from a singleton header, by the corpus's sanity rules:
  * decimals are floored (Reddit sends {@code 598.0}); {@code -1} means unknown (Spring Cloud
- * Gateway on a Redis error, Azure OpenAI); other negatives are 0, flagged (a gateway once sent
- * {@code -27689}); several values (repeated lines, or Reddit's comma-joined {@code 991, 98}) yield
- * the most conservative one, flagged: the smallest limit or remaining, the largest used.
+ * Gateway on a Redis error, Azure OpenAI); other negatives (a gateway once sent {@code -27689})
+ * and numbers no field truthfully carries (21 digits, NaN) are absent, flagged, as
+ * {@link Plausible} says: never 0, which would read as "exhausted" and pause the key. Several values
+ * (repeated lines, or Reddit's comma-joined {@code 991, 98}) yield the most conservative plausible
+ * one, flagged: the smallest limit or remaining, the largest used.
  */
 final class Counts {
   /** No usable count. */
-  static final long ABSENT = -1;
+  static final long ABSENT = Plausible.ABSENT;
 
   private Counts() {}
 
@@ -46,14 +48,9 @@ final class Counts {
     return best;
   }
 
-  /** One count in {@code s[start, end)}: a non-negative count, or ABSENT. */
+  /** One count in {@code s[start, end)}: a non-negative count, or ABSENT (flagged when implausible). */
   static long one(Reading r, String s, int start, int end) {
-    long m = Numbers.milli(s, start, end, false);
-    if (m == Numbers.INVALID || m == -1000) return ABSENT;
-    if (m < 0) {
-      r.anomaly();
-      return 0;
-    }
-    return m / 1000;
+    long m = r.kept(Plausible.number(Numbers.milli(s, start, end, false)));
+    return m < 0 ? ABSENT : m / 1000;
   }
 }

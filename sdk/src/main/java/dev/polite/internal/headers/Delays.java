@@ -7,22 +7,23 @@ package dev.polite.internal.headers;
  * numbers whose name leaves the unit open, their magnitude: at least 10^12 is epoch milliseconds,
  * at least 10^9 epoch seconds (a delay of 31 years is implausible), anything smaller a delay.
  *
- * <p>Sanity rules: {@code -1} is "unknown"; other negatives are 0 (and flagged), except in
- * Retry-After and its millisecond kin, whose grammar has no sign, so that a negative value there is
- * malformed and dropped (flask-limiter once sent {@code -1484742195}); over a year is clamped and
- * flagged; a singleton field with several values (repeated lines, or lines an intermediary
- * comma-joined) yields the longest delay, flagged. Results are never negative, except the
- * {@link #ABSENT} marker.
+ * <p>What can be true is {@link Plausible}'s to say: {@code -1} is "unknown"; any other negative
+ * (flask-limiter once sent {@code Retry-After: -1484742195}), a delay over a year, an instant more
+ * than a year from the response's {@code Date}, or a number no field truthfully carries
+ * ({@code 1e400}, NaN, 21 digits) is absent and flagged, never clamped into a pause. A singleton
+ * field with several values (repeated lines, or lines an intermediary comma-joined) yields the
+ * longest of its plausible delays, flagged. Results are never negative, except the {@link #ABSENT}
+ * marker, and never over a year.
  */
 final class Delays {
   /** No usable delay. */
-  static final long ABSENT = -1;
+  static final long ABSENT = Plausible.ABSENT;
 
   /** What a header's name says about its numbers. */
   enum Unit {
-    /** Retry-After: delta-seconds (decimals tolerated), strict about sign. */
+    /** Retry-After: delta-seconds (decimals tolerated). */
     RETRY_SECONDS,
-    /** retry-after-ms and kin: milliseconds, strict about sign. */
+    /** retry-after-ms and kin: milliseconds. */
     RETRY_MILLIS,
     /** A delay in seconds by name (Discord's Reset-After, IETF reset, Reddit). */
     SECONDS,
@@ -54,7 +55,10 @@ final class Delays {
     return best;
   }
 
-  /** The delay in one line; a comma-joined line yields its longest member, flagged. */
+  /**
+   * The delay in one line; a comma-joined line yields its longest plausible member, flagged (an
+   * implausible member was dropped, and flagged, by {@link #one}).
+   */
   static long parse(Reading r, String line, Unit unit) {
     long v = one(r, line, 0, line.length(), unit);
     if (v != Numbers.INVALID) return Math.max(v, ABSENT);
@@ -66,7 +70,7 @@ final class Delays {
       int end = line.indexOf(',', start);
       if (end < 0) end = line.length();
       long m = one(r, line, start, end, unit);
-      if (m != Numbers.INVALID && m >= 0) {
+      if (m >= 0) { // neither INVALID nor ABSENT
         best = Math.max(best, m);
         count++;
       }
@@ -92,45 +96,37 @@ final class Delays {
     if (Numbers.isDigit(c) || c == '-' || c == '.') {
       if (TimeSpan.looksLikeTimeSpan(v)) {
         long span = TimeSpan.millis(v);
-        if (span == TimeSpan.INVALID) return Numbers.INVALID;
-        return nonNegative(r, span);
+        return span == TimeSpan.INVALID ? Numbers.INVALID : r.delay(span);
       }
       long go = GoDuration.millis(v);
-      return go == GoDuration.INVALID ? Numbers.INVALID : r.clampDelay(go);
+      if (go != GoDuration.INVALID) return r.delay(go);
+      // Go's grammar has no sign, but a negative duration is a negative delay, not garbage
+      if (c == '-' && GoDuration.millis(v.substring(1)) != GoDuration.INVALID) r.anomaly();
+      return Numbers.INVALID;
     }
     long t = HttpDates.parse(v, r.baseYear());
     return t == HttpDates.INVALID ? Numbers.INVALID : r.delayUntil(t, true);
   }
 
-  private static long number(Reading r, long milli, Unit unit) {
-    if (milli == -1000) return ABSENT;
-    if (milli < 0) {
-      r.anomaly();
-      return unit == Unit.RETRY_SECONDS || unit == Unit.RETRY_MILLIS ? ABSENT : 0;
-    }
+  /** A number read in thousandths, as a delay in the unit {@code unit} names; ABSENT if none can be true. */
+  static long number(Reading r, long milli, Unit unit) {
+    long v = r.kept(Plausible.number(milli));
+    if (v < 0) return ABSENT;
     switch (unit) {
       case RETRY_MILLIS:
-        return r.clampDelay(ceilDiv(milli, 1000));
+        return r.delay(ceilDiv(v, 1000));
       case MAGNITUDE:
       case EPOCH_OR_MILLIS:
-        if (milli >= 1_000_000_000_000_000L) { // 10^12 units
-          return r.delayUntil(ceilDiv(milli, 1000), false); // epoch milliseconds
+        if (v >= 1_000_000_000_000_000L) { // 10^12 units
+          return r.delayUntil(ceilDiv(v, 1000), false); // epoch milliseconds
         }
-        if (milli >= 1_000_000_000_000L) { // 10^9 units
-          return r.delayUntil(milli, milli % 1000 == 0); // epoch seconds, maybe fractional
+        if (v >= 1_000_000_000_000L) { // 10^9 units
+          return r.delayUntil(v, v % 1000 == 0); // epoch seconds, maybe fractional
         }
-        return r.clampDelay(unit == Unit.EPOCH_OR_MILLIS ? ceilDiv(milli, 1000) : milli);
+        return r.delay(unit == Unit.EPOCH_OR_MILLIS ? ceilDiv(v, 1000) : v);
       default:
-        return r.clampDelay(milli); // thousandths of a second are milliseconds
+        return r.delay(v); // thousandths of a second are milliseconds
     }
-  }
-
-  private static long nonNegative(Reading r, long millis) {
-    if (millis < 0) {
-      r.anomaly();
-      return 0;
-    }
-    return r.clampDelay(millis);
   }
 
   private static long ceilDiv(long a, long b) {

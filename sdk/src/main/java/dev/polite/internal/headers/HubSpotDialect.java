@@ -27,7 +27,7 @@ final class HubSpotDialect {
     Quota q = new Quota(name);
     q.quota = Counts.read(r, limit, false);
     q.remaining = Counts.read(r, remaining, false);
-    if (windowMillis > 0) q.windowMillis = windowMillis;
+    if (windowMillis != Plausible.ABSENT) q.window(r, windowMillis); // an interval of 0 is flagged
     if (q.quota < 0 && q.remaining < 0) return false;
     q.addTo(r, DIALECT);
     return true;

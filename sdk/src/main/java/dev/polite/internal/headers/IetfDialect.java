@@ -30,7 +30,10 @@ import org.jspecify.annotations.Nullable;
  * </ul>
  *
  * <p>Structured fields are joined over all their lines and parsed once; a malformed one is ignored
- * and flagged; a member with a negative quota, remaining, window or reset is dropped.
+ * and flagged (so is one with an integer over 15 digits, as RFC 9651 requires); a member with a
+ * negative quota, remaining, window or reset is dropped, as the corpus's section 5.7 says. A reset
+ * over a year or a window of 0 or over a year is only that field dropped, flagged ({@link
+ * Plausible}): the member's other numbers stand.
  */
 final class IetfDialect {
   static final String ERA_E = "ietf-draft-11";
@@ -125,7 +128,7 @@ final class IetfDialect {
         if (q == BAD || w == BAD) continue;
         Quota quota = new Quota(name);
         quota.quota = q;
-        quota.windowSeconds(w);
+        quota.windowSeconds(r, w);
         Object unit = p.param("qu");
         if (unit instanceof String) quota.unit = (String) unit;
         else if (unit instanceof SfMember.Token) quota.unit = ((SfMember.Token) unit).text();
@@ -147,7 +150,7 @@ final class IetfDialect {
         quotas.add(quota);
       }
       if (remaining >= 0) quota.remaining = remaining;
-      if (reset >= 0) quota.resetMillis = r.clampDelay(Math.min(reset, Reading.YEAR_MILLIS) * 1000);
+      if (reset >= 0) quota.resetMillis = r.kept(Plausible.delaySeconds(reset));
       if (q >= 0 && quota.quota < 0) quota.quota = q;
     }
     for (Quota q : quotas) q.addTo(r, dialect);
@@ -171,7 +174,7 @@ final class IetfDialect {
       }
     }
     List<Quota> quotas = policies == null ? new ArrayList<>(1) : integerQuotas(r, policies);
-    long resetMillis = reset < 0 ? -1 : r.clampDelay(Math.min(reset, Reading.YEAR_MILLIS) * 1000);
+    long resetMillis = reset < 0 ? -1 : r.kept(Plausible.delaySeconds(reset));
     Quota.attachExpiring(quotas, "", limit, remaining, resetMillis);
     for (Quota q : quotas) q.addTo(r, ERA_D);
     r.recognised(ERA_D);
@@ -253,7 +256,7 @@ final class IetfDialect {
     Object name = m.param("name");
     Quota q = new Quota(name instanceof String ? (String) name : name instanceof SfMember.Token ? ((SfMember.Token) name).text() : "");
     q.quota = quota;
-    q.windowSeconds(window);
+    q.windowSeconds(r, window);
     Object unit = m.param("qu");
     if (unit instanceof String) q.unit = (String) unit;
     return q;

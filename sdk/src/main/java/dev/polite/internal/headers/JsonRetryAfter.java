@@ -7,16 +7,21 @@ package dev.polite.internal.headers;
  * object only, skipping nested values, so a {@code retry_after} inside an unrelated nested object
  * is not mistaken for the hint. A scanner rather than a JSON library keeps the sdk free of a
  * runtime dependency; it gives up quietly on anything that is not a JSON object, and reads at most
- * the first {@value #MAX_CHARS} characters.
+ * the first {@value #MAX_CHARS} characters. A hint that cannot be true (negative other than -1,
+ * over a year, 21 digits, {@code NaN} or {@code Infinity} as Python's encoder prints them) is
+ * dropped and noted in {@link #anomalous}, by the rules of {@link Plausible}.
  */
 final class JsonRetryAfter {
   static final int MAX_CHARS = 65_536;
 
-  /** The hint's milliseconds (-1 if none), whether it came from {@code retry_after_ms}, and {@code global}. */
+  /**
+   * The hint's milliseconds (-1 if none), whether it came from {@code retry_after_ms}, {@code global},
+   * and whether a hint was dropped because it cannot be true.
+   */
   long millis = -1;
   boolean fromMillisField;
   boolean global;
-  boolean negative;
+  boolean anomalous;
 
   private final String s;
   private final int end;
@@ -73,18 +78,12 @@ final class JsonRetryAfter {
   }
 
   private void number(int start, int stop, boolean millisField) {
-    long milli = Numbers.milli(s, start, stop, true);
-    if (milli == Numbers.INVALID) return;
-    if (milli < 0) {
-      negative = true;
-      return;
-    }
-    if (millisField) {
-      millis = (milli + 999) / 1000;
-      fromMillisField = true;
-    } else if (!fromMillisField) {
-      millis = milli;
-    }
+    long v = Plausible.number(Numbers.milli(s, start, stop, true));
+    if (v >= 0) v = Plausible.delay(millisField ? (v + 999) / 1000 : v);
+    if (v == Plausible.DROPPED) anomalous = true;
+    if (v < 0) return;
+    if (millisField || !fromMillisField) millis = v; // Matrix's milliseconds are exact: they win in any order
+    fromMillisField |= millisField;
   }
 
   private void skipValue() {

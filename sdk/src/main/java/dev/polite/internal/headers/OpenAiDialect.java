@@ -33,7 +33,7 @@ final class OpenAiDialect {
       if (attr < 0) continue;
       int start = prefix + ATTRIBUTES[attr].length();
       if (start >= name.length()) continue;
-      Quota q = quota(quotas, name, start);
+      Quota q = quota(r, quotas, name, start);
       String value = h.prefixedValue(i);
       if (attr == 0) q.quota = Counts.parse(r, value, false);
       else if (attr == 1) q.remaining = Counts.parse(r, value, false);
@@ -69,7 +69,7 @@ final class OpenAiDialect {
   }
 
   /** The quota named by {@code name} from {@code start} on (any case), created on first sight. */
-  private static Quota quota(List<Quota> quotas, String name, int start) {
+  private static Quota quota(Reading r, List<Quota> quotas, String name, int start) {
     int end = name.length();
     for (int k = 0, n = quotas.size(); k < n; k++) {
       Quota q = quotas.get(k);
@@ -79,7 +79,7 @@ final class OpenAiDialect {
     Quota q = new Quota(suffix);
     long window = kongWindowSeconds(suffix);
     if (window > 0) {
-      q.windowSeconds(window);
+      q.windowSeconds(r, window);
     } else if (suffix.contains("token")) {
       q.unit = TOKENS;
     } else if (!suffix.equals("requests")) {

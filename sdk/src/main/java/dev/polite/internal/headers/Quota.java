@@ -39,9 +39,14 @@ final class Quota {
     return quota < 0 && remaining < 0 && windowMillis <= 0 && resetMillis < 0;
   }
 
-  Quota windowSeconds(long seconds) {
-    if (seconds > 0) windowMillis = seconds > Long.MAX_VALUE / 1000 ? Long.MAX_VALUE : seconds * 1000;
-    return this;
+  /** Sets the window in milliseconds if it can be true; otherwise leaves it unknown, flagged. */
+  void window(Reading r, long millis) {
+    windowMillis = r.window(millis);
+  }
+
+  /** Sets the window in seconds (-1 for unknown) if it can be true; otherwise leaves it unknown, flagged. */
+  void windowSeconds(Reading r, long seconds) {
+    if (seconds >= 0) window(r, seconds > Long.MAX_VALUE / 1000 ? Long.MAX_VALUE : seconds * 1000);
   }
 
   RateLimitPolicy toPolicy() {
@@ -53,13 +58,14 @@ final class Quota {
     return b.build();
   }
 
-  /** Adds the policy to the reading unless nothing about it was known; a window over a year is clamped, flagged. */
+  /**
+   * Adds the policy to the reading unless nothing about it was known. A remaining above the quota
+   * cannot be true of one policy: the remaining is dropped and flagged, the quota kept (why:
+   * {@link Plausible}).
+   */
   void addTo(Reading r, String dialect) {
+    remaining = r.kept(Plausible.remaining(remaining, quota));
     if (isEmpty()) return;
-    if (windowMillis > Reading.YEAR_MILLIS) {
-      windowMillis = Reading.YEAR_MILLIS;
-      r.anomaly();
-    }
     r.addPolicy(toPolicy(), dialect);
   }
 

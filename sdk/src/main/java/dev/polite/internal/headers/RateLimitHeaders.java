@@ -34,9 +34,11 @@ import org.jspecify.annotations.Nullable;
  * quota fields (limit, remaining, reset, window, policies, bucket, scope, global) are dropped; the
  * retry delay (reduced by the age), the retry verdict, the rejection flag and the dialect are kept.
  *
- * <p>Never throws and never returns a negative, NaN or infinite value: malformed values are dropped
- * (some are flagged {@linkplain RateLimitSignals#isAnomalous() anomalous}). Immutable and
- * thread-safe; {@link #with(RateLimitDialect)} derives a parser with a user's dialect added.
+ * <p>Never throws and never returns a negative, NaN or infinite value, a duration over a year, or a
+ * remaining count above its policy's quota: malformed values are dropped, and values that cannot
+ * be true are dropped and flagged {@linkplain RateLimitSignals#isAnomalous() anomalous}, never
+ * clamped into a pause (the rules: {@link Plausible}). Immutable and thread-safe;
+ * {@link #with(RateLimitDialect)} derives a parser with a user's dialect added.
  */
 public final class RateLimitHeaders {
   private static final RateLimitHeaders STANDARD = new RateLimitHeaders(new RateLimitDialect[0]);
@@ -76,7 +78,7 @@ public final class RateLimitHeaders {
    */
   public RateLimitSignals parse(int status, Headers headers, long nowEpochMillis) {
     try {
-      return read(status, headers, nowEpochMillis);
+      return readUnguarded(status, headers, nowEpochMillis);
     } catch (RuntimeException | StackOverflowError bug) {
       // a parser bug must not fail the call: fall back to what the status alone says
       return status == 429 ? REJECTED : RateLimitSignals.none();
@@ -101,16 +103,12 @@ public final class RateLimitHeaders {
       if (body == null || body.isEmpty()) return signals;
       if (contentType != null && !contentType.toLowerCase(Locale.ROOT).contains("json")) return signals;
       JsonRetryAfter json = JsonRetryAfter.scan(body);
-      if (json.millis < 0 && !json.global && !json.negative) return signals;
+      if (json.millis < 0 && !json.global && !json.anomalous) return signals;
       RateLimitSignals.Builder b = signals.toBuilder();
-      if (json.negative) b.anomalous(true);
+      if (json.anomalous) b.anomalous(true);
       if (json.global) b.global(true);
       if (json.millis >= 0) {
         long bodyMillis = json.millis;
-        if (bodyMillis > Reading.YEAR_MILLIS) {
-          bodyMillis = Reading.YEAR_MILLIS;
-          b.anomalous(true);
-        }
         Duration header = signals.retryAfter();
         long headerMillis = header == null ? -1 : header.toMillis();
         long chosen = headerMillis < 0 || (bodyMillis <= headerMillis && headerMillis - bodyMillis < 1000)
@@ -127,7 +125,11 @@ public final class RateLimitHeaders {
     }
   }
 
-  private RateLimitSignals read(int status, Headers headers, long nowEpochMillis) {
+  /**
+   * {@link #parse} without its guard, so that tests see a parser bug the guard would turn into
+   * {@link RateLimitSignals#none()}.
+   */
+  RateLimitSignals readUnguarded(int status, Headers headers, long nowEpochMillis) {
     ResponseHeaders h = ResponseHeaders.of(headers, dialects.length > 0);
     if (h == null) { // no rate-limit line at all, and no custom dialect to ask
       return status == 429 ? REJECTED : RateLimitSignals.none();
@@ -144,6 +146,7 @@ public final class RateLimitHeaders {
     SalesforceDialect.read(r);
     ZendeskDialect.read(r);
     HubSpotDialect.read(r);
+    long age = ageSeconds(r); // before the flags are copied: an Age that cannot be true is flagged too
 
     RateLimitSignals.Builder b = RateLimitSignals.builder();
     String dialect = r.fallbackDialect();
@@ -166,7 +169,6 @@ public final class RateLimitHeaders {
     for (RateLimitDialect d : dialects) {
       signals = custom(d, status, headers, r, signals);
     }
-    long age = age(h);
     return age > 0 ? uncached(signals, age) : signals;
   }
 
@@ -187,12 +189,16 @@ public final class RateLimitHeaders {
     }
   }
 
-  /** The {@code Age} in seconds, or 0. */
-  private static long age(ResponseHeaders h) {
-    String age = h.first(Field.AGE);
+  /**
+   * The {@code Age} in whole seconds (at least 1 when above 0), or 0. An Age that cannot be true
+   * (negative, over a year) is absent like any other delay: the response is read as fresh, and
+   * its values still pass every plausibility rule.
+   */
+  private static long ageSeconds(Reading r) {
+    String age = r.headers.first(Field.AGE);
     if (age == null) return 0;
-    long milli = Numbers.milli(age, false);
-    return milli <= 0 ? 0 : Math.max(1, milli / 1000);
+    long millis = Delays.number(r, Numbers.milli(age, false), Delays.Unit.SECONDS);
+    return millis <= 0 ? 0 : Math.max(1, millis / 1000);
   }
 
   private static RateLimitSignals uncached(RateLimitSignals s, long ageSeconds) {
@@ -203,7 +209,7 @@ public final class RateLimitHeaders {
         .dialect(s.dialect());
     Duration retry = s.retryAfter();
     if (retry != null) {
-      Duration aged = retry.minusSeconds(Math.min(ageSeconds, Reading.YEAR_MILLIS / 1000));
+      Duration aged = retry.minusSeconds(ageSeconds); // both at most a year: no overflow
       b.retryAfter(aged.isNegative() ? Duration.ZERO : aged);
     }
     return b.build();

@@ -14,9 +14,6 @@ import org.jspecify.annotations.Nullable;
  * <p>One per parse, confined to the parsing thread.
  */
 final class Reading {
-  /** The longest delay or reset believed: anything beyond is clamped to it and flagged. */
-  static final long YEAR_MILLIS = 365L * 24 * 3600 * 1000;
-
   final ResponseHeaders headers;
   private final long nowMillis;
   private long baseMillis = Long.MIN_VALUE;
@@ -51,28 +48,34 @@ final class Reading {
   }
 
   /**
-   * The delay until {@code targetMillis}, measured from the response: 0 when the target has
-   * passed (a reset may equal or precede {@code Date}), clamped to a year and flagged beyond,
-   * unknown (-1) and flagged when over a year in the past (a value misread as a date).
+   * {@code value} as a {@link Plausible} rule judged it: DROPPED (said, but cannot be true) becomes
+   * ABSENT and flags the reading; anything else passes through.
    */
-  long delayUntil(long targetMillis, boolean secondResolution) {
-    long d = targetMillis - baseMillis();
-    if (d < -YEAR_MILLIS) {
+  long kept(long value) {
+    if (value == Plausible.DROPPED) {
       anomaly();
-      return -1;
+      return Plausible.ABSENT;
     }
-    if (d <= 0) return 0;
-    if (secondResolution) d = (d + 999) / 1000 * 1000;
-    return clampDelay(d);
+    return value;
   }
 
-  /** {@code millis} clamped to a year, flagged when it had to be. */
-  long clampDelay(long millis) {
-    if (millis > YEAR_MILLIS) {
-      anomaly();
-      return YEAR_MILLIS;
-    }
-    return millis;
+  /** A delay in milliseconds if it can be true (0 to a year); else ABSENT, flagged. */
+  long delay(long millis) {
+    return kept(Plausible.delay(millis));
+  }
+
+  /**
+   * The delay until {@code targetMillis}, measured from the response: 0 when the target has passed
+   * (a reset may equal or precede {@code Date}), ABSENT and flagged when it lies more than a year
+   * away either way (a value misread as a date, or a date with a broken year).
+   */
+  long delayUntil(long targetMillis, boolean secondResolution) {
+    return kept(Plausible.until(targetMillis, baseMillis(), secondResolution));
+  }
+
+  /** A window in milliseconds if it can be true (above 0, up to a year); else ABSENT, flagged. */
+  long window(long millis) {
+    return kept(Plausible.window(millis));
   }
 
   void anomaly() {

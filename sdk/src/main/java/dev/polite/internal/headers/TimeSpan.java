@@ -3,8 +3,8 @@ package dev.polite.internal.headers;
 /**
  * Reads the .NET {@code TimeSpan} form Azure Resource Graph sends in
  * {@code x-ms-user-quota-resets-after}: {@code [d.]hh:mm:ss[.fffffff]} ({@code 00:00:03} is three
- * seconds). Allocation-free; a leading minus is accepted and read as zero by the caller's
- * negative-to-zero rule.
+ * seconds). Allocation-free; a leading minus is accepted, so that the caller can tell a negative
+ * span (which {@link Plausible} drops, flagged) from garbage.
  */
 final class TimeSpan {
   static final long INVALID = Long.MIN_VALUE;

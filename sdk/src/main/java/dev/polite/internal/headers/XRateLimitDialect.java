@@ -77,7 +77,7 @@ final class XRateLimitDialect {
       Quota bucketQuota = new Quota(name);
       if (rate > 0 && burst > 0) {
         bucketQuota.quota = burst;
-        bucketQuota.windowMillis = Math.max(1, burst * 1000 / rate);
+        bucketQuota.window(r, Math.max(1, burst * 1000 / rate)); // counts have at most 15 digits: no overflow
       } else if (rate > 0) {
         bucketQuota.quota = rate;
         bucketQuota.windowMillis = 1000;
@@ -107,7 +107,11 @@ final class XRateLimitDialect {
       Quota q = IetfDialect.integerQuota(r, list.get(k));
       if (q != null && q.windowMillis > 0) quotas.add(q);
     }
-    return limit < 0 ? 0 : limit;
+    if (limit < 0) { // a structured field's negative is malformed (corpus 5.7), never a limit of 0
+      r.anomaly();
+      return -1;
+    }
+    return limit;
   }
 
   static @Nullable String trimmed(@Nullable String s) {

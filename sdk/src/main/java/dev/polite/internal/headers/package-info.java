@@ -54,6 +54,11 @@
  *
  * <p>When several dialects report quotas, the governing policy's dialect names the result.
  *
+ * <p>Whether a value can be true is decided in one place, {@link Plausible}, for every dialect: a
+ * value that cannot be true (a negative count other than {@code -1}, a delay or window over a year,
+ * an instant more than a year from {@code Date}, a remaining above its quota, NaN) is left out and
+ * flagged anomalous, never clamped into a pause.
+ *
  * <p>Not public API.
  */
 @NullMarked

@@ -113,6 +113,16 @@ class IetfDialectTest {
   }
 
   @Test
+  void remainingAboveThePolicysQuotaIsDroppedFromThatPolicyOnly() {
+    RateLimitSignals s = parse("RateLimit-Policy", "\"a\";q=10;w=1, \"b\";q=100;w=60",
+        "RateLimit", "\"a\";r=50;t=1, \"b\";r=40;t=30");
+    assertThat(CorpusVectorsTest.policy(s, "a").remaining()).isEmpty();
+    assertThat(CorpusVectorsTest.policy(s, "a").quota()).hasValue(10);
+    assertThat(CorpusVectorsTest.policy(s, "b").remaining()).hasValue(40);
+    assertThat(s.isAnomalous()).isTrue();
+  }
+
+  @Test
   void negativeParameterDropsOnlyThatMember() {
     RateLimitSignals s = parse("RateLimit", "\"a\";r=-5;t=3, \"b\";r=4;t=2");
     assertThat(s.policies()).extracting(RateLimitPolicy::name).containsExactly("b");

@@ -67,10 +67,19 @@ class RetryAfterTest {
   }
 
   @Test
-  void absurdDelayIsClampedToAYearAndFlagged() {
-    RateLimitSignals s = parse("Retry-After", "99999999999");
-    assertThat(s.retryAfter()).isEqualTo(ofDays(365));
+  void absurdDelayIsAbsentAndFlaggedNotClampedToAYear() {
+    RateLimitSignals s = parse(429, "Retry-After", "99999999999");
+    assertThat(s.retryAfter()).isNull();
     assertThat(s.isAnomalous()).isTrue();
+    assertThat(s.isRejection()).isTrue();
+  }
+
+  @Test
+  void aYearIsTheLongestDelayBelieved() {
+    assertThat(parse("Retry-After", "31536000").retryAfter()).isEqualTo(ofDays(365));
+    assertThat(parse("Retry-After", "31536000").isAnomalous()).isFalse();
+    assertThat(parse("Retry-After", "31536001").retryAfter()).isNull();
+    assertThat(parse("Retry-After", "31536001").isAnomalous()).isTrue();
   }
 
   @Test

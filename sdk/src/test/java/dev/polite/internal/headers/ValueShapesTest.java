@@ -87,14 +87,22 @@ class ValueShapesTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "-", ".", "1e3", "1,0", "0x10", "NaN", "Infinity", "1.2.3", "+1"})
+  @ValueSource(strings = {"", "-", ".", "1,0", "0x10", "1.2.3", "+1", "1e", "e5", "1e+", "Nano", "in"})
   void notNumbers(String text) {
     assertThat(Numbers.milli(text, true)).isEqualTo(Numbers.INVALID);
   }
 
+  /** Numbers, but none a field truthfully carries: told apart from garbage so that they can be flagged. */
+  @ParameterizedTest
+  @ValueSource(strings = {"99999999999999999999999", "-99999999999999999999", "9223372036854775807",
+      "1000000000000000", "1e3", "1e400", "-1e400", "2.5E-3", "NaN", "nan", "Infinity", "-Infinity", "+Inf", "inf"})
+  void implausibleNumbers(String text) {
+    assertThat(Numbers.milli(text, true)).isEqualTo(Numbers.IMPLAUSIBLE);
+  }
+
   @Test
-  void hugeNumbersSaturate() {
-    assertThat(Numbers.milli("99999999999999999999999", true)).isEqualTo(Numbers.HUGE);
+  void fifteenDigitsAreStillANumber() {
+    assertThat(Numbers.milli("999999999999999", true)).isEqualTo(999_999_999_999_999_000L);
   }
 
   @Test

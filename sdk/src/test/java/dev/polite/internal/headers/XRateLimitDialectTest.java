@@ -186,10 +186,19 @@ class XRateLimitDialectTest {
   }
 
   @Test
-  void negativeRemainingOtherThanMinusOneIsZeroAndFlagged() {
+  void negativeRemainingOtherThanMinusOneIsAbsentAndFlaggedNotZero() {
     RateLimitSignals s = parse("x-ratelimit-remaining", "-27689");
-    assertThat(s.remaining()).hasValue(0);
+    assertThat(s.remaining()).isEmpty();
     assertThat(s.isAnomalous()).isTrue();
+  }
+
+  @Test
+  void remainingAboveItsLimitIsAbsentAndFlaggedTheLimitKept() {
+    RateLimitSignals s = parse("X-RateLimit-Limit", "100", "X-RateLimit-Remaining", "5000");
+    assertThat(s.limit()).hasValue(100);
+    assertThat(s.remaining()).isEmpty();
+    assertThat(s.isAnomalous()).isTrue();
+    assertThat(parse("X-RateLimit-Limit", "100", "X-RateLimit-Remaining", "100").isAnomalous()).isFalse();
   }
 
   @Test
