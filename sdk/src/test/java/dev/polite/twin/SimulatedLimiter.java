@@ -178,30 +178,35 @@ abstract class SimulatedLimiter {
   }
 
   /**
-   * HAProxy's {@code sc_http_req_rate(1s) gt limit}: this period's count plus the previous
-   * period's weighted by what is left of it, counting every request, refused ones included.
+   * HAProxy's {@code sc_http_req_rate(1s) gt limit}, as its {@code freq_ctr.c} computes it: this
+   * period's count, the current request included, plus the previous period's weighted by what is
+   * left of this one, rounded down; periods start at the key's first request, and refused
+   * requests count too.
    */
   static SimulatedLimiter slidingRate(long limit, long start) {
     return new SimulatedLimiter(Style.NONE) {
-      long period = Long.MIN_VALUE;
+      long origin = Long.MIN_VALUE;
+      long period;
       long current;
       long previous;
 
-      private double estimate(long now) {
-        long p = Math.floorDiv(now - start, SECOND);
+      private void roll(long now) {
+        if (origin == Long.MIN_VALUE) {
+          origin = now;
+        }
+        long p = Math.floorDiv(now - origin, SECOND);
         if (p != period) {
           previous = p == period + 1 ? current : 0;
           current = 0;
           period = p;
         }
-        double left = 1 - (double) Math.floorMod(now - start, SECOND) / SECOND;
-        return current + previous * left;
       }
 
       @Override boolean admit(long now) {
-        double rate = estimate(now);
+        roll(now);
         current++;
-        return rate < limit; // deny if the rate including this one is above the limit
+        double left = 1 - (double) Math.floorMod(now - origin, SECOND) / SECOND;
+        return (long) Math.floor(current + previous * left) <= limit;
       }
 
       @Override long remaining(long now) {
@@ -221,7 +226,7 @@ abstract class SimulatedLimiter {
       }
 
       @Override double floorSeconds(int n) {
-        return Math.max(0, (n - limit) / (double) limit);
+        return n <= limit ? 0 : (n - 1) / (double) limit; // see the zoo's Floor.slidingRate
       }
 
       @Override public String toString() {
