@@ -49,6 +49,7 @@ public final class DemoServerConfig {
   private final Duration latency;
   private final Duration redisTimeout;
   private final Clock clock;
+  private final Duration clockSkew;
 
   private DemoServerConfig(Builder b) {
     this.host = b.host;
@@ -70,6 +71,7 @@ public final class DemoServerConfig {
     this.latency = b.latency;
     this.redisTimeout = b.redisTimeout;
     this.clock = b.clock;
+    this.clockSkew = b.clockSkew;
   }
 
   /** A builder with every default. */
@@ -182,6 +184,15 @@ public final class DemoServerConfig {
     return clock;
   }
 
+  /**
+   * How far the server's stated wall clock runs ahead of {@link #clock()} (negative: behind);
+   * default zero. It moves every absolute time the server sends ({@code Date}, an HTTP-date
+   * {@code Retry-After}, an epoch reset), never what the limiter decides.
+   */
+  public Duration clockSkew() {
+    return clockSkew;
+  }
+
   /** The cost of a request to {@code path}: the longest matching route prefix's, else 1. */
   public int costOf(String path) {
     int cost = 1;
@@ -204,7 +215,8 @@ public final class DemoServerConfig {
         + (dryRun ? " dry-run" : "") + " max-keys=" + maxKeys
         + (routeCosts.isEmpty() ? "" : " costs=" + routeCosts)
         + (concurrency > 0 ? " concurrency=" + concurrency : "")
-        + (latency.isZero() ? "" : " latency=" + latency);
+        + (latency.isZero() ? "" : " latency=" + latency)
+        + (clockSkew.isZero() ? "" : " clock-skew=" + clockSkew);
   }
 
   /**
@@ -232,6 +244,7 @@ public final class DemoServerConfig {
     private Duration latency = Duration.ZERO;
     private Duration redisTimeout = Duration.ofMillis(20);
     private Clock clock = Clock.systemUTC();
+    private Duration clockSkew = Duration.ZERO;
 
     Builder() {}
 
@@ -255,6 +268,7 @@ public final class DemoServerConfig {
       latency = c.latency;
       redisTimeout = c.redisTimeout;
       clock = c.clock;
+      clockSkew = c.clockSkew;
     }
 
     /** The address to bind, such as {@code 127.0.0.1} or {@code 0.0.0.0}. */
@@ -428,6 +442,19 @@ public final class DemoServerConfig {
         throw new IllegalArgumentException("clock: must not be null");
       }
       this.clock = clock;
+      return this;
+    }
+
+    /**
+     * How far the server's stated clock is off, ahead (positive) or behind (negative), at most a
+     * day either way: {@code clockSkew(Duration.ofSeconds(60))} makes a server whose {@code Date}
+     * and HTTP-date {@code Retry-After} run a minute ahead, as a client meets in the wild.
+     */
+    public Builder clockSkew(Duration clockSkew) {
+      if (clockSkew == null || clockSkew.abs().compareTo(Duration.ofDays(1)) > 0) {
+        throw new IllegalArgumentException("clockSkew: must be within a day either way, was " + clockSkew);
+      }
+      this.clockSkew = clockSkew;
       return this;
     }
 

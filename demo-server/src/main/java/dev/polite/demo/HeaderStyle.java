@@ -5,8 +5,10 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
- * Which rate-limit header dialect the server speaks. {@code Retry-After} (whole seconds) is
- * always sent on a 429, whatever the style.
+ * Which rate-limit header dialect the server speaks, on every answer and on a 429. Most styles
+ * send {@code Retry-After} in whole seconds on a 429; {@link #RETRY_AFTER_MS} adds milliseconds,
+ * {@link #RETRY_AFTER_DATE} sends an HTTP-date instead, and {@link #NONE} sends nothing at all.
+ * The styles are the shapes real servers answer in, so a client can be measured against each.
  *
  * <p>Usage: {@code DemoServer.builder().headers(HeaderStyle.LEGACY)} or {@code --headers legacy}.
  */
@@ -20,7 +22,31 @@ public enum HeaderStyle {
   LEGACY("legacy"),
   /** GitHub style {@code x-ratelimit-limit/-remaining/-used/-reset}, reset in epoch seconds. */
   X_RATELIMIT("x-ratelimit"),
-  /** No quota headers; only {@code Retry-After} on a 429. */
+  /**
+   * No quota headers; a 429 carries only {@code Retry-After} in whole seconds (delta seconds, RFC
+   * 9110), as most APIs that document no limit headers answer.
+   */
+  RETRY_AFTER("retry-after"),
+  /**
+   * No quota headers; a 429 carries {@code retry-after-ms} (milliseconds) and {@code Retry-After}
+   * (seconds, rounded up), as OpenAI and Azure OpenAI answer.
+   */
+  RETRY_AFTER_MS("retry-after-ms"),
+  /**
+   * No quota headers; a 429 carries {@code Retry-After} as an IMF-fixdate (RFC 9110), and every
+   * answer a {@code Date} from the same clock, skewed by {@code --clock-skew}: a client must
+   * measure the date against {@code Date}, not its own clock.
+   */
+  RETRY_AFTER_DATE("retry-after-date"),
+  /**
+   * Shopify's {@code X-Shopify-Shop-Api-Call-Limit: used/limit} on every answer (no reset, no
+   * window); a 429 adds {@code Retry-After} in whole seconds.
+   */
+  USED_LIMIT("used-limit"),
+  /**
+   * Nothing at all: no quota headers and a bare 429 without {@code Retry-After}, as HAProxy's
+   * default deny answers. The hardest shape for a client: it must find the pace by itself.
+   */
   NONE("none");
 
   private final String cliName;

@@ -25,6 +25,9 @@ class DemoServerConfigTest {
     assertThatThrownBy(() -> DemoServer.builder().algorithm(Algorithm.LEAKY_QUEUE).store("redis://127.0.0.1:6379").build())
         .hasMessageStartingWith("algorithm:").hasMessageContaining("not supported with a Redis store");
     assertThatThrownBy(() -> Algorithm.parse("bucket")).hasMessageContaining("token-bucket|gcra");
+    assertThatThrownBy(() -> DemoServer.builder().clockSkew(Duration.ofDays(-2))).hasMessageStartingWith("clockSkew:");
+    assertThatThrownBy(() -> DemoServer.builder().clockSkew(null)).hasMessageStartingWith("clockSkew:");
+    assertThatThrownBy(() -> HeaderStyle.parse("shopify")).hasMessageContaining("retry-after-date").hasMessageContaining("used-limit");
   }
 
   @Test

@@ -212,12 +212,87 @@ class DemoServerTest {
     long epoch = clock.instant().getEpochSecond();
     assertThat(g.headers().firstValue("x-ratelimit-reset")).hasValue(Long.toString(epoch + 30));
 
+    DemoServer retryAfter = start(DemoServer.builder().limit(1).window(Duration.ofSeconds(30)).headers(HeaderStyle.RETRY_AFTER));
+    HttpResponse<String> r1 = get(retryAfter, "/api/a");
+    HttpResponse<String> r2 = get(retryAfter, "/api/a");
+    assertThat(r1.headers().map().keySet()).noneMatch(h -> h.toLowerCase().contains("ratelimit"));
+    assertThat(r2.statusCode()).isEqualTo(429);
+    assertThat(r2.headers().firstValue("Retry-After")).hasValue("30");
+
     DemoServer none = start(DemoServer.builder().limit(1).window(Duration.ofSeconds(30)).headers(HeaderStyle.NONE));
-    HttpResponse<String> n1 = get(none, "/api/a");
-    HttpResponse<String> n2 = get(none, "/api/a");
-    assertThat(n1.headers().map().keySet()).noneMatch(h -> h.toLowerCase().contains("ratelimit"));
-    assertThat(n2.statusCode()).isEqualTo(429);
-    assertThat(n2.headers().firstValue("Retry-After")).hasValue("30");
+    get(none, "/api/a");
+    HttpResponse<String> n = get(none, "/api/a");
+    assertThat(n.statusCode()).isEqualTo(429);
+    assertThat(n.headers().map().keySet()).as("a bare 429")
+        .noneMatch(h -> h.toLowerCase().contains("ratelimit") || h.toLowerCase().startsWith("retry-after"));
+  }
+
+  @Test
+  void retryAfterInMillisecondsBesideSeconds() throws Exception {
+    DemoServer server = start(DemoServer.builder().limit(2).window(Duration.ofSeconds(3)).headers(HeaderStyle.RETRY_AFTER_MS));
+    get(server, "/api/a");
+    HttpResponse<String> ok = get(server, "/api/a");
+    assertThat(ok.headers().firstValue("retry-after-ms")).isEmpty();
+    HttpResponse<String> limited = get(server, "/api/a");
+    assertThat(limited.statusCode()).isEqualTo(429);
+    assertThat(limited.headers().firstValue("retry-after-ms")).hasValue("1500"); // 2 per 3 s: one back in 1.5 s
+    assertThat(limited.headers().firstValue("Retry-After")).hasValue("2");
+  }
+
+  @Test
+  void anHttpDateRetryAfterAndTheDateComeFromTheSameSkewedClock() throws Exception {
+    DemoServer server = start(DemoServer.builder().limit(1).window(Duration.ofSeconds(30))
+        .headers(HeaderStyle.RETRY_AFTER_DATE).clockSkew(Duration.ofSeconds(60)));
+    HttpResponse<String> ok = get(server, "/api/a");
+    assertThat(ok.headers().allValues("Date")).as("ours, not Undertow's").containsExactly("Thu, 01 Jan 2026 00:01:00 GMT");
+    HttpResponse<String> limited = get(server, "/api/a");
+    assertThat(limited.statusCode()).isEqualTo(429);
+    assertThat(limited.headers().allValues("Date")).containsExactly("Thu, 01 Jan 2026 00:01:00 GMT");
+    // the token comes back at 00:00:30.250 on the server's clock, 00:01:30.250 as it states it
+    assertThat(limited.headers().firstValue("Retry-After")).hasValue("Thu, 01 Jan 2026 00:01:31 GMT");
+    assertThat(stats(server).get("clockSkewMillis").asLong()).isEqualTo(60_000);
+  }
+
+  @Test
+  void aSkewedClockMovesTheEpochResetAndItsDateTogether() throws Exception {
+    DemoServer server = start(DemoServer.builder().limit(1).window(Duration.ofSeconds(30))
+        .headers(HeaderStyle.X_RATELIMIT).clockSkew(Duration.ofSeconds(-30)));
+    HttpResponse<String> ok = get(server, "/api/a");
+    long stated = clock.instant().getEpochSecond() - 30;
+    assertThat(ok.headers().firstValue("x-ratelimit-reset")).hasValue(Long.toString(stated + 30));
+    assertThat(ok.headers().allValues("Date")).containsExactly("Wed, 31 Dec 2025 23:59:30 GMT");
+  }
+
+  @Test
+  void usedLimitOnEveryAnswerAndRetryAfterOnA429() throws Exception {
+    DemoServer server = start(DemoServer.builder().limit(2).window(Duration.ofSeconds(1)).burst(3)
+        .headers(HeaderStyle.USED_LIMIT));
+    for (int i = 1; i <= 3; i++) {
+      HttpResponse<String> ok = get(server, "/api/a");
+      assertThat(ok.statusCode()).isEqualTo(200);
+      assertThat(ok.headers().firstValue("X-Shopify-Shop-Api-Call-Limit")).hasValue(i + "/3");
+      assertThat(ok.headers().firstValue("Retry-After")).isEmpty();
+    }
+    HttpResponse<String> limited = get(server, "/api/a");
+    assertThat(limited.statusCode()).isEqualTo(429);
+    assertThat(limited.headers().firstValue("X-Shopify-Shop-Api-Call-Limit")).hasValue("3/3");
+    assertThat(limited.headers().firstValue("Retry-After")).hasValue("1");
+  }
+
+  @Test
+  void theConcurrencyLimitAnswersInTheStylesShapeToo() throws Exception {
+    DemoServer server = start(DemoServer.builder().limit(100).window(Duration.ofSeconds(1))
+        .concurrency(1).latency(Duration.ofMillis(400)).headers(HeaderStyle.RETRY_AFTER_MS));
+    CompletableFuture<HttpResponse<String>> first = http.sendAsync(
+        HttpRequest.newBuilder(server.url().resolve("/api/slow")).build(), HttpResponse.BodyHandlers.ofString());
+    long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+    while (server.stats().admitted() < 1 && System.nanoTime() < deadline) {
+      Thread.onSpinWait();
+    }
+    HttpResponse<String> second = get(server, "/api/slow");
+    assertThat(second.statusCode()).isEqualTo(429);
+    assertThat(second.headers().firstValue("retry-after-ms")).hasValue("1000");
+    assertThat(first.get().statusCode()).isEqualTo(200);
   }
 
   @Test

@@ -13,6 +13,7 @@ import okhttp3.Response;
  * attempt, retries included, each time one is about to be written to a connection; an
  * application interceptor would see only the calls, and the clients' retries would hide. This is
  * what makes "requests sent" an honest number for every client alike, polite's own retries too.
+ * A request tagged with {@link CallAttempts} also has its own attempts counted, for the retries.
  *
  * <p>Usage: {@code new OkHttpClient.Builder().addNetworkInterceptor(counter)}
  */
@@ -31,6 +32,10 @@ public final class AttemptCounter implements Interceptor {
   public Response intercept(Chain chain) throws IOException {
     long sentAt = System.nanoTime() - startNanos;
     sent.incrementAndGet();
+    CallAttempts call = chain.request().tag(CallAttempts.class);
+    if (call != null) {
+      call.sent();
+    }
     Response response;
     try {
       response = chain.proceed(chain.request());

@@ -11,8 +11,10 @@ import okhttp3.Interceptor;
 
 /**
  * The clients the demo measures: three peers from the reference, written the way people write
- * them, polite with the defaults a new user gets, and polite behind sdk-adaptive's throttle. The
- * order is the table's order.
+ * them, the do-it-yourself peer a competent user builds from Failsafe, polite with the defaults a
+ * new user gets, and polite behind sdk-adaptive's throttle. The order is the order of
+ * {@code load --client}'s list; {@code compare} runs its own five (see
+ * {@link CompareCommand#CLIENTS}).
  *
  * <p>Usage: {@code List<Interceptor> chain = ClientKind.parse("paced").interceptors(4.5, 5);}
  */
@@ -26,6 +28,13 @@ public enum ClientKind {
   /** A client-side token bucket set by hand (4.5 per second, burst 5 by default). */
   PACED("paced", "client-side bucket",
       "A hand-set client-side bucket a little under the limit: never refused, a little slower than allowed."),
+  /**
+   * {@link FailsafeInterceptor}: a Failsafe 3 retry policy honouring Retry-After, behind a smooth
+   * Failsafe rate limiter set by hand (the paced rate): what a user writes instead of polite.
+   */
+  FAILSAFE("failsafe", "OkHttp + Failsafe by hand",
+      "Failsafe 3 by hand: a RetryPolicy that honours Retry-After (else jittered backoff), 6 attempts, behind a "
+          + "smooth RateLimiter set a little under the documented limit: paced and patient, but it learns nothing."),
   /** {@link PoliteInterceptor#create()}: told nothing, it learns the limit from the headers. */
   POLITE("polite", "polite",
       "PoliteInterceptor.create(), told nothing: learns the limit from the first answer's headers and rides it."),
@@ -70,8 +79,9 @@ public enum ClientKind {
    * Fresh application interceptors of this kind, with state of their own, in the order to add
    * them ({@code addInterceptor} in list order: the first sees the call first).
    *
-   * @param pacedRate the paced client's rate per second (ignored by the others)
-   * @param pacedBurst the paced client's burst (ignored by the others)
+   * @param pacedRate the paced and failsafe clients' rate per second (ignored by the others)
+   * @param pacedBurst the paced client's burst (ignored by the others; Failsafe's smooth limiter
+   *     has none)
    */
   public List<Interceptor> interceptors(double pacedRate, double pacedBurst) {
     switch (this) {
@@ -81,6 +91,8 @@ public enum ClientKind {
         return List.of(new RetryAfterJitterInterceptor(PEER_ATTEMPTS, new SplittableRandom()));
       case PACED:
         return List.of(new PacedInterceptor(pacedRate, pacedBurst));
+      case FAILSAFE:
+        return List.of(FailsafeInterceptor.perSecond(pacedRate));
       case POLITE_ADAPTIVE:
         // sdk-adaptive's documented order: the throttle first, so it judges each call once by its
         // final answer and a drop never waits for polite's pace.
@@ -106,7 +118,7 @@ public enum ClientKind {
     throw new IllegalArgumentException("unknown client '" + name + "', expected one of " + names());
   }
 
-  /** The accepted names, {@code naive|retry-after|paced|polite|polite-adaptive}. */
+  /** The accepted names, {@code naive|retry-after|paced|failsafe|polite|polite-adaptive}. */
   public static String names() {
     return Arrays.stream(values()).map(ClientKind::cliName).collect(Collectors.joining("|"));
   }

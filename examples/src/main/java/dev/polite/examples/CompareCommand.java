@@ -44,6 +44,13 @@ public final class CompareCommand implements Callable<Integer> {
   public static final double PACED_RATE = 4.5;
   /** The paced client's burst. */
   public static final double PACED_BURST = 5;
+  /**
+   * The clients compared, in the table's order: the reference's three, polite, and polite with
+   * adaptive throttling. {@link ClientKind#FAILSAFE} is not among them by default (the table and
+   * the report are the reference's five); {@code --clients failsafe,...} adds it, numbered 6.
+   */
+  public static final List<ClientKind> CLIENTS = List.of(ClientKind.NAIVE, ClientKind.RETRY_AFTER,
+      ClientKind.PACED, ClientKind.POLITE, ClientKind.POLITE_ADAPTIVE);
 
   @Spec
   CommandSpec spec;
@@ -60,7 +67,8 @@ public final class CompareCommand implements Callable<Integer> {
   Path report;
 
   @Option(names = "--clients", paramLabel = "CLIENT", split = ",", converter = ClientKindConverter.class,
-      description = "Which clients to run, comma-separated (default: all, in order: naive,retry-after,paced,polite,polite-adaptive).")
+      description = "Which clients to run, comma-separated (default: the five, in order: naive,retry-after,paced,polite,polite-adaptive; "
+          + "failsafe, OkHttp + Failsafe by hand, may be added).")
   List<ClientKind> clients;
 
   @Option(names = "--json", description = "Print one JSON object per client instead of the table.")
@@ -73,7 +81,7 @@ public final class CompareCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    List<ClientKind> kinds = clients == null || clients.isEmpty() ? List.of(ClientKind.values()) : clients;
+    List<ClientKind> kinds = clients == null || clients.isEmpty() ? CLIENTS : clients;
     ObjectMapper mapper = new ObjectMapper();
     ProgressLine progress = ProgressLine.forConsole(err);
     OkHttpClient base = new OkHttpClient();
@@ -112,8 +120,24 @@ public final class CompareCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** The table's label, numbered as in the reference: {@code 3. client-side bucket 4.5/s}. */
+  /**
+   * The table's label, numbered as in the reference: {@code 3. client-side bucket 4.5/s}; a
+   * client beyond the five is numbered after them.
+   */
   private static String label(ClientKind kind) {
-    return (kind.ordinal() + 1) + ". " + kind.label(PACED_RATE);
+    int position = CLIENTS.indexOf(kind);
+    int number = position >= 0 ? position + 1 : CLIENTS.size() + 1 + extraIndex(kind);
+    return number + ". " + kind.label(PACED_RATE);
+  }
+
+  private static int extraIndex(ClientKind kind) {
+    int index = 0;
+    for (ClientKind other : ClientKind.values()) {
+      if (other == kind) {
+        return index;
+      }
+      index += CLIENTS.contains(other) ? 0 : 1;
+    }
+    return index;
   }
 }

@@ -152,7 +152,7 @@ public final class LiveDiscovery {
         .limit(SERVER_RATE)
         .window(Duration.ofSeconds(1))
         .burst(SERVER_BURST)
-        .headers(HeaderStyle.NONE)
+        .headers(HeaderStyle.RETRY_AFTER) // no quota headers, Retry-After on a 429: the pace is polite's to find
         .start()) {
       return run(HttpUrl.get(server.url() + "/api/items"), progress);
     }

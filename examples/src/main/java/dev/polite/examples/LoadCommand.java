@@ -22,7 +22,11 @@ import picocli.CommandLine.Spec;
     description = {
         "Sends N GET requests to a URL through one client, C at a time, and prints a summary.",
         "With --json the last stdout line is one JSON object: "
-            + "client, requests, succeeded, rejected, sent, retries, seconds."},
+            + "client, requests, succeeded, failed, rejected, sent, retries, seconds "
+            + "(and local_drops when an adaptive throttle dropped calls on the client). "
+            + "sent counts every attempt on the wire, retries the attempts beyond each call's first, "
+            + "failed the calls that ended in an exception, rejected every rate-limit answer (429, or 403 with a spent limit).",
+        "Exits 1 when a call failed (after printing) or the URL cannot be reached, 2 on bad options."},
     usageHelpAutoWidth = true, sortOptions = false)
 public final class LoadCommand implements Callable<Integer> {
   @Spec
@@ -44,13 +48,14 @@ public final class LoadCommand implements Callable<Integer> {
 
   @Option(names = "--client", paramLabel = "CLIENT", defaultValue = "polite", converter = ClientKindConverter.class,
       description = "polite (the interceptor's defaults, told nothing), naive (retry at once, 6 attempts), "
-          + "retry-after (Retry-After plus jitter, 6 attempts), paced (client-side bucket; see --rate, --burst) "
-          + "or polite-adaptive (AdaptiveThrottle.create() before PoliteInterceptor.create()). "
+          + "retry-after (Retry-After plus jitter, 6 attempts), paced (client-side bucket; see --rate, --burst), "
+          + "failsafe (Failsafe 3 by hand: RetryPolicy honouring Retry-After, 6 attempts, behind a smooth "
+          + "RateLimiter at --rate) or polite-adaptive (AdaptiveThrottle.create() before PoliteInterceptor.create()). "
           + "Default: ${DEFAULT-VALUE}.")
   ClientKind client;
 
   @Option(names = "--rate", paramLabel = "R", defaultValue = "4.5",
-      description = "The paced client's requests per second (default: ${DEFAULT-VALUE}).")
+      description = "Requests per second the paced and failsafe clients are set to (default: ${DEFAULT-VALUE}).")
   double rate;
 
   @Option(names = "--burst", paramLabel = "B", defaultValue = "5",
@@ -85,7 +90,9 @@ public final class LoadCommand implements Callable<Integer> {
               + (result.dropped() > 0 ? "  " + result.dropped() + " dropped locally" : "")));
     }
     out.flush();
-    return 0;
+    // A script reads the exit code first: a call that ended in an exception is a failed run,
+    // even though the summary above was printed in full.
+    return result.failed() > 0 ? 1 : 0;
   }
 
   private void validate() {

@@ -16,6 +16,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import okhttp3.Dispatcher;
 import okhttp3.HttpUrl;
@@ -29,7 +30,11 @@ import org.jspecify.annotations.Nullable;
  * Sends N GETs through one client, C at a time, and counts what happened. One OkHttpClient is
  * shared by every worker, with the chosen kind's interceptors, as an application would share
  * them: a client's state (polite's learned limit, the paced bucket) is per client, not per call.
- * An {@link AttemptCounter} sits on the network side to count what really reached the server.
+ * An {@link AttemptCounter} sits on the network side to count what really reached the server,
+ * and each call carries its own {@link CallAttempts}, so that its retries are counted as its
+ * own. A call ends in one of four ways: an answer (2xx is a success), a local drop by an adaptive
+ * throttle ({@link ThrottledLocallyException}: never sent), a failure (any other exception), or
+ * "the server is not there at all", which stops the run.
  *
  * <p>Usage: {@code RunResult r = new LoadRunner(new OkHttpClient(), ClientKind.POLITE, 4.5, 5).run(url, 30, 1, null);}
  */
@@ -79,10 +84,12 @@ public final class LoadRunner {
     AtomicInteger succeeded = new AtomicInteger();
     AtomicInteger failed = new AtomicInteger();
     AtomicInteger dropped = new AtomicInteger();
+    AtomicLong retries = new AtomicLong();
     AtomicReference<IOException> unreachable = new AtomicReference<>();
     Runnable worker = () -> {
       while (unreachable.get() == null && next.getAndIncrement() < requests) {
-        try (Response response = client.newCall(request).execute()) {
+        CallAttempts attempts = new CallAttempts();
+        try (Response response = client.newCall(CallAttempts.tag(request, attempts)).execute()) {
           response.body().bytes(); // read it all, so the connection goes back to the pool
           if (response.isSuccessful()) {
             succeeded.incrementAndGet();
@@ -95,7 +102,10 @@ public final class LoadRunner {
           } else {
             failed.incrementAndGet();
           }
+        } catch (RuntimeException e) {
+          failed.incrementAndGet(); // an interceptor broke OkHttp's rule; the call failed all the same
         } finally {
+          retries.addAndGet(attempts.retries());
           done.incrementAndGet();
         }
       }
@@ -131,7 +141,7 @@ public final class LoadRunner {
       throw new UnreachableException(url.toString(), cause);
     }
     return new RunResult(kind.cliName(), requests, succeeded.get(), counter.rejected(),
-        counter.sent(), failed.get(), dropped.get(), seconds, counter.attempts());
+        counter.sent(), retries.get(), failed.get(), dropped.get(), seconds, counter.attempts());
   }
 
   private String live(int done, int requests, int succeeded, AttemptCounter counter, long start) {

@@ -15,7 +15,9 @@ import java.util.List;
  * @param succeeded calls that ended in a 2xx answer
  * @param rejected rate-limit rejections received, over all attempts
  * @param sent attempts put on the wire, retries included
- * @param failed calls that ended in an I/O error (no answer at all), local drops not included
+ * @param retries attempts beyond each call's first, summed over the calls (counted per call, so
+ *     never negative: a call dropped before it left adds nothing)
+ * @param failed calls that ended in an exception instead of an answer, local drops not included
  * @param dropped calls an adaptive throttle refused on the client
  *     ({@link dev.polite.adaptive.ThrottledLocallyException}): never sent, so neither a server
  *     rejection nor an attempt
@@ -23,30 +25,29 @@ import java.util.List;
  * @param attempts every attempt, in the order sent
  */
 public record RunResult(String client, int requests, int succeeded, long rejected, long sent,
-    int failed, int dropped, double seconds, List<SentAttempt> attempts) {
+    long retries, int failed, int dropped, double seconds, List<SentAttempt> attempts) {
 
   public RunResult {
+    if (retries < 0) {
+      throw new IllegalArgumentException("retries: must not be negative, was " + retries);
+    }
     attempts = List.copyOf(attempts);
   }
 
-  /** Attempts beyond one per call: {@code sent - requests} (negative if calls never left). */
-  public long retries() {
-    return sent - requests;
-  }
-
   /**
-   * The contract's JSON object, fields in this order: {@code client, requests, succeeded,
-   * rejected, sent, retries, seconds}, then {@code local_drops} only when a throttle dropped
-   * calls on the client (so the contract's fields stay exactly these in every other run).
+   * The contract's JSON object, fields in this order: {@code client, requests, succeeded, failed,
+   * rejected, sent, retries, seconds}, then {@code local_drops} only when a throttle dropped calls
+   * on the client (so the contract's fields stay exactly these in every other run).
    */
   public ObjectNode toJsonNode(ObjectMapper mapper) {
     ObjectNode node = mapper.createObjectNode();
     node.put("client", client);
     node.put("requests", requests);
     node.put("succeeded", succeeded);
+    node.put("failed", failed);
     node.put("rejected", rejected);
     node.put("sent", sent);
-    node.put("retries", retries());
+    node.put("retries", retries);
     node.put("seconds", Math.round(seconds * 1000) / 1000.0);
     if (dropped > 0) {
       node.put("local_drops", dropped);

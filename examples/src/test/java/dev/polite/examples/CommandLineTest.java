@@ -23,7 +23,7 @@ class CommandLineTest {
     Cli cli = Cli.run("load", "--help");
 
     assertThat(cli.out.replaceAll("\\s+", " ")).contains("--client", "polite", "naive", "retry-after", "paced", "--rate", "--burst",
-        "--concurrency", "client, requests, succeeded, rejected, sent, retries, seconds");
+        "--concurrency", "failsafe", "client, requests, succeeded, failed, rejected, sent, retries, seconds");
   }
 
   @ParameterizedTest

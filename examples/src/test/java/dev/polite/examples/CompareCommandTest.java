@@ -32,7 +32,8 @@ class CompareCommandTest {
       assertThat(row.get("requests").asInt()).isEqualTo(REQUESTS);
       assertThat(row.get("retries").asLong()).isEqualTo(row.get("sent").asLong() - REQUESTS);
       assertThat(row.fieldNames()).toIterable()
-          .containsExactly("client", "requests", "succeeded", "rejected", "sent", "retries", "seconds");
+          .containsExactly("client", "requests", "succeeded", "failed", "rejected", "sent", "retries", "seconds");
+      assertThat(row.get("failed").asInt()).isZero();
     }
     JsonNode naive = rows.get(0);
     assertThat(naive.get("rejected").asLong()).as("retry at once hammers").isPositive();
@@ -77,6 +78,17 @@ class CompareCommandTest {
         "5\\. polite \\+ adaptive throttling +6/6 ok +\\d+ rejected +\\d+ requests sent +\\d+\\.\\d s");
     assertThat(cli.out).contains("report: " + report.toAbsolutePath());
     assertThat(count(Files.readString(report), "<svg class=\"chart\"")).isEqualTo(3);
+  }
+
+  @Test
+  void failsafeRunsWhenAskedAndIsNumberedAfterTheFive() throws Exception {
+    Path report = dir.resolve("failsafe.html");
+
+    Cli cli = Cli.run("compare", "--requests", "6", "--clients", "paced,failsafe", "--report", report.toString());
+
+    assertThat(cli.exit).as(cli.toString()).isZero();
+    assertThat(cli.out).containsPattern("3\\. client-side bucket 4\\.5/s +6/6 ok");
+    assertThat(cli.out).containsPattern("6\\. OkHttp \\+ Failsafe by hand +6/6 ok +0 rejected +6 requests sent");
   }
 
   private static int count(String text, String needle) {

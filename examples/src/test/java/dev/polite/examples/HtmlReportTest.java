@@ -10,11 +10,11 @@ class HtmlReportTest {
 
   @Test
   void oneChartPerClientAndOneDotPerAttempt() {
-    RunResult hammer = new RunResult("naive", 2, 1, 5, 7, 0, 0, 0.01, List.of(
+    RunResult hammer = new RunResult("naive", 2, 1, 5, 7, 5, 1, 0, 0.01, List.of(
         new SentAttempt(1_000, 200, false),
         new SentAttempt(2_000, 429, true), new SentAttempt(3_000, 429, true), new SentAttempt(4_000, 429, true),
         new SentAttempt(5_000, 429, true), new SentAttempt(6_000, 429, true), new SentAttempt(7_000, 0, false)));
-    RunResult polite = new RunResult("polite", 2, 2, 0, 2, 0, 0, 0.2, List.of(
+    RunResult polite = new RunResult("polite", 2, 2, 0, 2, 0, 0, 0, 0.2, List.of(
         new SentAttempt(0, 200, false), new SentAttempt(200_000_000, 200, false)));
 
     String html = HtmlReport.render(List.of(

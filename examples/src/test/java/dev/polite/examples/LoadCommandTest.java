@@ -3,9 +3,21 @@ package dev.polite.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.polite.adaptive.Criticality;
+import dev.polite.adaptive.ThrottledLocallyException;
 import dev.polite.demo.DemoServer;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import mockwebserver3.Dispatcher;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import mockwebserver3.RecordedRequest;
+import mockwebserver3.SocketEffect;
+import okhttp3.HttpUrl;
+import okhttp3.OkHttpClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -62,6 +74,79 @@ class LoadCommandTest {
     assertThat(json.get("sent").asLong()).isEqualTo(server.stats().admitted() + server.stats().rejected());
     assertThat(json.get("rejected").asLong()).isEqualTo(server.stats().rejected());
     assertThat(json.get("succeeded").asLong()).isEqualTo(server.stats().admitted());
+    assertThat(json.get("retries").asLong()).as("nothing dropped, so every extra attempt is a retry")
+        .isEqualTo(json.get("sent").asLong() - 8);
+    assertThat(json.get("failed").asInt()).isZero();
+    assertThat(json.fieldNames()).toIterable()
+        .containsExactly("client", "requests", "succeeded", "failed", "rejected", "sent", "retries", "seconds");
+  }
+
+  @Test
+  void failsafeByHandPacesAtTheGuessedRateAndIsNeverRefused() {
+    Cli cli = Cli.run("load", "--url", url, "--requests", "8", "--concurrency", "2", "--client", "failsafe",
+        "--rate", "4.5", "--json");
+
+    assertThat(cli.exit).as(cli.toString()).isZero();
+    JsonNode json = cli.lastJson();
+    assertThat(json.get("client").asText()).isEqualTo("failsafe");
+    assertThat(json.get("succeeded").asInt()).isEqualTo(8);
+    assertThat(json.get("rejected").asLong()).isZero();
+    assertThat(json.get("sent").asLong()).isEqualTo(8);
+    assertThat(json.get("retries").asLong()).isZero();
+  }
+
+  /**
+   * A throttle that drops every other call before it leaves used to make {@code retries}
+   * ({@code sent - requests}) negative; counted per call, a dropped call adds no retry.
+   */
+  @Test
+  void callsDroppedLocallyNeverMakeRetriesNegative() throws Exception {
+    AtomicInteger calls = new AtomicInteger();
+    OkHttpClient dropsEveryOther = new OkHttpClient.Builder().addInterceptor(chain -> {
+      if (calls.incrementAndGet() % 2 == 0) {
+        throw new ThrottledLocallyException("test", Criticality.CRITICAL, 0.5);
+      }
+      return chain.proceed(chain.request());
+    }).build();
+
+    RunResult result = new LoadRunner(dropsEveryOther, ClientKind.NAIVE, 4.5, 5)
+        .run(HttpUrl.get(url), 10, 1, null);
+
+    assertThat(result.dropped()).isEqualTo(5);
+    assertThat(result.sent()).isEqualTo(5);
+    assertThat(result.retries()).isZero();
+    assertThat(result.failed()).isZero();
+    assertThat(result.toJson(new ObjectMapper())).contains("\"retries\":0,").endsWith(",\"local_drops\":5}");
+  }
+
+  @Test
+  void aFailedCallIsCountedAndTheExitCodeIsOne() throws Exception {
+    try (MockWebServer broken = new MockWebServer()) {
+      AtomicInteger served = new AtomicInteger();
+      broken.setDispatcher(new Dispatcher() {
+        @Override
+        public MockResponse dispatch(RecordedRequest request) {
+          // the first call is answered; every later one has its connection cut mid-answer
+          return served.getAndIncrement() == 0
+              ? new MockResponse.Builder().code(200).body("{}").build()
+              : new MockResponse.Builder().code(200).onResponseStart(new SocketEffect.CloseSocket()).build();
+        }
+      });
+      broken.start();
+
+      Cli cli = Cli.run("load", "--url", broken.url("/api/x").toString(), "--requests", "3", "--client", "naive",
+          "--json");
+
+      assertThat(cli.exit).as(cli.toString()).isEqualTo(1);
+      JsonNode json = cli.lastJson();
+      assertThat(json.get("succeeded").asInt()).isEqualTo(1);
+      assertThat(json.get("failed").asInt()).isEqualTo(2);
+      assertThat(json.get("retries").asLong()).isNotNegative();
+
+      Cli summary = Cli.run("load", "--url", broken.url("/api/x").toString(), "--requests", "2", "--client", "naive");
+      assertThat(summary.exit).isEqualTo(1);
+      assertThat(summary.out).contains("2 failed");
+    }
   }
 
   @Test

@@ -35,13 +35,16 @@ import org.jspecify.annotations.Nullable;
  * {@code maxProbability}. An accept is any answer that is not an overload or rate-limit refusal
  * (see {@link #overloadOrRateLimited}): a 404 or a 500 is the server doing work. A dropped request
  * throws {@link ThrottledLocallyException} at once, without waiting and without touching the
- * network.
+ * network. A sent request is counted when its answer comes, together with its accept (see
+ * {@link AdaptiveThrottler}): a call still waiting (in polite's pace, or for the server) is not a
+ * refusal, so calls in flight never make the throttle drop.
  *
  * <h2>What it promises</h2>
  * Under overload the throttle converges to sending about {@code K} times what the server accepts,
  * whatever the demand: the server refuses {@code (K - 1) / K} of what reaches it (the book's
  * K = 2 refuses one request per accepted one; ours, K = 1.2, one per five). It never drops while
- * the server accepts everything ({@code K > 1}), and it drops at most {@code maxProbability} of
+ * the server accepts everything ({@code K > 1}), however many calls are in flight or waiting,
+ * and it drops at most {@code maxProbability} of
  * requests, so at least {@code 1 - maxProbability} of demand always reaches the server: the
  * probes that notice it has healed.
  *

@@ -19,6 +19,22 @@ import org.slf4j.LoggerFactory;
  * {@code requests} counts dropped requests too only when so configured; a request is let through
  * regardless when nothing was sent for {@code probeInterval}.
  *
+ * <p><b>When a sent request is counted.</b> With its outcome, in {@link #record}: the request and
+ * (if the server accepted it) its accept enter the window together, at the time the answer came.
+ * A request still waiting for its answer is in neither count. The formula compares what the
+ * server was asked with what it accepted; a request that has no answer yet has not been refused,
+ * and counting it at {@link #admit} would read it as a refusal until its answer came. That is
+ * harmless where the book was written (RPCs answered in milliseconds, a two-minute window), and
+ * wrong here: placed before polite, the throttle sees calls that wait seconds in polite's pace,
+ * longer than a 2 s window, so four calls waiting on a healthy server made
+ * {@code requests = 4, accepts = 0} and dropped 36 of 40 calls while the server refused nothing.
+ * Counting outcomes keeps both counts about the same calls, so a server that refuses nothing is
+ * never throttled ({@code requests <= accepts < K * accepts}), however long calls wait or however
+ * many are in flight. A local drop has its outcome at once and is counted at once (when so
+ * configured). The price: a server that stops answering is noticed when its calls time out or
+ * fail, not while they hang; bounding calls in flight is a concurrency limiter's job, not this
+ * formula's.
+ *
  * <p>Thread-safe: one monitor guards the window; the work under it is O(1).
  *
  * <pre>{@code
@@ -56,7 +72,8 @@ public final class AdaptiveThrottler {
 
   /**
    * Decides whether a request of level {@code criticality} may be sent at {@code now} (ticker
-   * nanoseconds), and counts it. An allowed request must be followed by {@link #record}.
+   * nanoseconds). A dropped request is counted now (when drops are counted); an allowed one must
+   * be followed by {@link #record}, which counts it with its outcome.
    */
   public synchronized Admission admit(long now, Criticality criticality) {
     lastUsed = now;
@@ -72,8 +89,7 @@ public final class AdaptiveThrottler {
       }
       return new Admission(false, p);
     }
-    counts.addRequest(now);
-    lastSentAt = now;
+    lastSentAt = now; // counted in record(), with its outcome: waiting is not refusal
     sentAny = true;
     if (shedding && p == 0) {
       shedding = false;
@@ -83,11 +99,12 @@ public final class AdaptiveThrottler {
   }
 
   /**
-   * The answer to an admitted request: {@code accepted} unless the server refused it for
-   * overload or rate limit.
+   * The outcome of an admitted request, counting it: {@code accepted} unless the server refused
+   * it for overload or rate limit (or gave no answer at all).
    */
   public synchronized void record(long now, boolean accepted) {
     lastUsed = now;
+    counts.addRequest(now);
     if (accepted) {
       counts.addAccept(now);
     }
@@ -104,7 +121,10 @@ public final class AdaptiveThrottler {
     return Math.min(maxProbability, excess / (requests + padding));
   }
 
-  /** Requests in the window at {@code now} (including local drops when those are counted). */
+  /**
+   * Requests in the window at {@code now}: those whose outcome was recorded, and local drops when
+   * those are counted; not those still waiting for an answer.
+   */
   public synchronized long requests(long now) {
     return counts.requests(now);
   }

@@ -168,6 +168,58 @@ class AdaptiveThrottlerTest {
     assertThat(t.accepts(now)).isEqualTo(accepted.get());
   }
 
+  /**
+   * Regression: before polite, calls wait in its pace for longer than the window. Counted when
+   * they entered, 4 calls waiting on a healthy server read as 4 requests and 0 accepts, and the
+   * throttle dropped 36 of 40 calls while the server refused nothing. Here 16 callers each wait
+   * up to 8 s (four windows) for a server that answers one call every 500 ms and refuses none;
+   * with a drop whenever the probability is above 0, not one may be dropped.
+   */
+  @Test
+  void callsWaitingLongForAHealthyServerAreNeverDropped() {
+    for (int callers : new int[] {1, 4, 16}) {
+      AdaptiveThrottler t = AdaptiveThrottle.builder().random(ALWAYS).build().newThrottler("k");
+      // Each caller's next call enters when its previous one is answered; answers leave in
+      // entry order, one per 500 ms, as from a pace of 2 per second.
+      java.util.PriorityQueue<long[]> free = new java.util.PriorityQueue<>((a, b) -> Long.compare(a[0], b[0]));
+      for (int c = 0; c < callers; c++) {
+        free.add(new long[] {T0});
+      }
+      long lastAnswer = T0;
+      int drops = 0;
+      for (int call = 0; call < 200; call++) {
+        long entered = free.poll()[0];
+        if (!t.admit(entered, Criticality.CRITICAL).allowed()) {
+          drops++;
+          free.add(new long[] {entered});
+          continue;
+        }
+        long answered = Math.max(entered, lastAnswer) + SECOND / 2;
+        lastAnswer = answered;
+        assertThat(t.requests(entered)).as("a call still waiting is not counted").isLessThanOrEqualTo(t.accepts(entered));
+        t.record(answered, true);
+        free.add(new long[] {answered});
+      }
+      assertThat(drops).as("%d callers", callers).isZero();
+      assertThat(lastAnswer - T0).as("they did wait, up to %d windows", callers / 4).isGreaterThanOrEqualTo(99 * SECOND);
+    }
+  }
+
+  @Test
+  void aSentRequestIsCountedWithItsOutcome() {
+    AdaptiveThrottler t = AdaptiveThrottle.builder().random(ALWAYS).build().newThrottler("k");
+    for (int i = 0; i < 10; i++) {
+      assertThat(t.admit(T0, Criticality.CRITICAL).allowed()).as("call %d, nine others in flight", i).isTrue();
+    }
+    assertThat(t.requests(T0)).isZero();
+    for (int i = 0; i < 10; i++) {
+      t.record(T0 + SECOND, i < 5);
+    }
+    assertThat(t.requests(T0 + SECOND)).isEqualTo(10);
+    assertThat(t.accepts(T0 + SECOND)).isEqualTo(5);
+    assertThat(t.dropProbability(T0 + SECOND, Criticality.CRITICAL)).isCloseTo((10 - 6) / 11.0, within(1e-9));
+  }
+
   /** Uniform demand of 300/s against adaptive.md's M1 server at capacity 100/s, for 600 s. */
   private static Steady steadyOverload(AdaptiveThrottle throttle) {
     AdaptiveThrottler t = throttle.toBuilder().random(new Random(1)).build().newThrottler("k");

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,7 +22,12 @@ import org.slf4j.LoggerFactory;
 /**
  * Answers every request under {@code /api/}: resolve the key, price the route, check the key's
  * concurrency, ask the store, count, then answer 200 with the quota headers or 429 with
- * {@code Retry-After} and the same headers. Never 503 for a rate limit.
+ * {@code Retry-After} (in the style's shape, or none) and the same headers. Never 503 for a rate
+ * limit.
+ *
+ * <p>Headers that state an absolute time read the server's clock plus the configured skew; the
+ * {@code Date} header is then set here from that same clock, which keeps Undertow from adding its
+ * own (unskewed, cached per second) one that would contradict them.
  *
  * <p>A memory decision takes well under a microsecond, so it runs on the I/O thread; a Redis
  * decision can block for its timeout, so the exchange is first dispatched to a worker thread.
@@ -33,12 +39,14 @@ import org.slf4j.LoggerFactory;
  */
 public final class ApiHandler implements HttpHandler {
   private static final Logger log = LoggerFactory.getLogger(ApiHandler.class);
-  private static final HttpString RETRY_AFTER = HttpString.tryFromString("Retry-After");
   private static final HttpString CONTENT_TYPE = HttpString.tryFromString("Content-Type");
   private static final HttpString CACHE_CONTROL = HttpString.tryFromString("Cache-Control");
   private static final HttpString FORWARDED_FOR = HttpString.tryFromString("X-Forwarded-For");
   private static final String PROBLEM = "{\"type\":\"https://iana.org/assignments/http-problem-types#quota-exceeded\","
       + "\"title\":\"Too Many Requests\",\"status\":429,\"violated-policies\":[\"default\"]";
+
+  /** A slot frees when a request in flight ends, which no one can know: ask for a second. */
+  private static final long CONCURRENCY_RETRY_NANOS = 1_000_000_000L;
 
   private static final Map<String, HttpString> HEADER_NAMES = new HashMap<>();
 
@@ -57,6 +65,7 @@ public final class ApiHandler implements HttpHandler {
   private final HttpString apiKeyHeader;
   private final long latencyNanos;
   private final LongSupplier epochMillis;
+  private final long skewMillis;
   private final AtomicLong dryRunSecond = new AtomicLong(Long.MIN_VALUE);
   private final AtomicLong dryRunCount = new AtomicLong();
 
@@ -65,11 +74,12 @@ public final class ApiHandler implements HttpHandler {
     this.store = store;
     this.stats = stats;
     this.keys = new ClientKeys(new TrustedProxies(config.trustedProxies()));
-    this.headers = new QuotaHeaders(config.headers(), config.limit(), config.window().toNanos());
+    this.headers = QuotaHeaders.of(config);
     this.inFlight = config.concurrency() > 0 ? new InFlight(config.concurrency()) : null;
     this.apiKeyHeader = HttpString.tryFromString(config.apiKeyHeader());
     this.latencyNanos = config.latency().toNanos();
     this.epochMillis = epochMillis;
+    this.skewMillis = config.clockSkew().toMillis();
   }
 
   @Override
@@ -79,12 +89,16 @@ public final class ApiHandler implements HttpHandler {
       return;
     }
     String key = keyOf(exchange);
+    HeaderMap response = exchange.getResponseHeaders();
+    BiConsumer<String, String> header = (name, value) -> response.put(headerName(name), value);
+    long serverMillis = epochMillis.getAsLong() + skewMillis;
+    headers.writeDate(serverMillis, header);
     if (inFlight != null) {
       if (!inFlight.tryEnter(key)) {
         stats.record(key, false);
         if (!config.dryRun()) {
           exchange.setStatusCode(429);
-          exchange.getResponseHeaders().put(RETRY_AFTER, "1");
+          headers.writeRetryAfter(CONCURRENCY_RETRY_NANOS, serverMillis, header);
           problem(exchange, "concurrency");
           return;
         }
@@ -98,12 +112,11 @@ public final class ApiHandler implements HttpHandler {
     }
     Decision decision = store.acquire(key, config.costOf(exchange.getRequestPath()));
     stats.record(key, decision.allowed());
-    HeaderMap response = exchange.getResponseHeaders();
-    headers.write(decision, epochMillis.getAsLong(), (name, value) -> response.put(headerName(name), value));
+    headers.write(decision, serverMillis, header);
     if (!decision.allowed()) {
       if (!config.dryRun()) {
         exchange.setStatusCode(429);
-        exchange.getResponseHeaders().put(RETRY_AFTER, QuotaHeaders.retryAfterSeconds(decision));
+        headers.writeRetryAfter(decision.retryAfterNanos(), serverMillis, header);
         problem(exchange, "rate");
         return;
       }

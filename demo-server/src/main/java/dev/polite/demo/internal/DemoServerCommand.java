@@ -61,8 +61,16 @@ public final class DemoServerCommand implements Callable<Integer> {
   long burst;
 
   @Option(names = "--headers", paramLabel = "STYLE",
-      description = "ietf (draft-11 RateLimit + RateLimit-Policy)|legacy (RateLimit-Limit/-Remaining/-Reset)|x-ratelimit (GitHub style, epoch reset)|none (default: ${DEFAULT-VALUE}).")
+      description = "ietf (draft-11 RateLimit + RateLimit-Policy)|legacy (RateLimit-Limit/-Remaining/-Reset)"
+          + "|x-ratelimit (GitHub style, epoch reset)|used-limit (Shopify's X-Shopify-Shop-Api-Call-Limit: used/limit)"
+          + "|retry-after (only Retry-After seconds on a 429)|retry-after-ms (retry-after-ms + Retry-After on a 429)"
+          + "|retry-after-date (Retry-After as an HTTP-date, with Date)|none (nothing at all: a bare 429) (default: ${DEFAULT-VALUE}).")
   String headers = "ietf";
+
+  @Option(names = "--clock-skew", paramLabel = "DURATION",
+      description = "How far the server's stated clock (Date, HTTP-date Retry-After, epoch resets) runs ahead; "
+          + "negative for behind: 60s, -30s (default: ${DEFAULT-VALUE}).")
+  String clockSkew = "0s";
 
   @Option(names = "--store", paramLabel = "STORE", description = "memory|redis://HOST:PORT (default: ${DEFAULT-VALUE}).")
   String store = "memory";
@@ -130,6 +138,7 @@ public final class DemoServerCommand implements Callable<Integer> {
           .window(DurationText.parse("window", window))
           .burst(burst)
           .headers(HeaderStyle.parse(headers))
+          .clockSkew(DurationText.parseSigned("clock-skew", clockSkew))
           .store(store)
           .whenDown(WhenDown.parse(whenDown))
           .nodes(nodes)

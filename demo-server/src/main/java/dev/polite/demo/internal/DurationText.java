@@ -16,6 +16,19 @@ public final class DurationText {
   private DurationText() {}
 
   /**
+   * A duration that may be negative: {@code -30s}, {@code +60s}, {@code 60s}.
+   *
+   * @throws IllegalArgumentException naming {@code parameter} when the text is not a duration
+   */
+  public static Duration parseSigned(String parameter, String text) {
+    String s = text.trim();
+    if (s.startsWith("-")) {
+      return parse(parameter, s.substring(1)).negated();
+    }
+    return parse(parameter, s.startsWith("+") ? s.substring(1) : s);
+  }
+
+  /**
    * @throws IllegalArgumentException naming {@code parameter} when the text is not a duration
    */
   public static Duration parse(String parameter, String text) {

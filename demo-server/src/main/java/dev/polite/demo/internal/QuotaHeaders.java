@@ -1,5 +1,6 @@
 package dev.polite.demo.internal;
 
+import dev.polite.demo.DemoServerConfig;
 import dev.polite.demo.HeaderStyle;
 import java.util.List;
 import java.util.function.BiConsumer;
@@ -15,6 +16,13 @@ import java.util.function.BiConsumer;
  *
  * <p>The IETF policy needs whole seconds: a window that is not a whole number of seconds is
  * advertised per second, with the quota rounded down (a client pacing on it errs slow).
+ *
+ * <p>Absolute times (the {@code x-ratelimit} epoch reset, the HTTP-date {@code Retry-After} and
+ * {@code Date}) come from the server's own clock, which may be skewed on purpose: a server whose
+ * clock runs ahead states every one of them ahead, consistently, as a real one would. The
+ * HTTP-date {@code Retry-After} is the first whole second at or after the moment the request
+ * would be admitted, so measured against {@code Date} (the current second, truncated) it is never
+ * shorter than the honest wait.
  */
 public final class QuotaHeaders {
   private static final long SECOND = 1_000_000_000L;
@@ -22,17 +30,34 @@ public final class QuotaHeaders {
   /** Every header name this class writes, so a server can prepare them once. */
   public static final List<String> NAMES = List.of("RateLimit-Policy", "RateLimit", "RateLimit-Limit",
       "RateLimit-Remaining", "RateLimit-Reset", "x-ratelimit-limit", "x-ratelimit-remaining",
-      "x-ratelimit-used", "x-ratelimit-reset", "x-ratelimit-resource");
+      "x-ratelimit-used", "x-ratelimit-reset", "x-ratelimit-resource", "X-Shopify-Shop-Api-Call-Limit",
+      "Retry-After", "retry-after-ms", "Date");
 
   private final HeaderStyle style;
   private final long quota;
   private final long windowSeconds;
   private final long limit;
+  private final long capacity;
+  private final boolean statesDate;
   private final String policyHeader;
+  private final HttpDate dates = new HttpDate();
+  private final HttpDate retryDates = new HttpDate();
 
+  /** Headers for a limit of {@code limit} per window whose bucket also holds {@code limit}. */
   public QuotaHeaders(HeaderStyle style, long limit, long windowNanos) {
+    this(style, limit, limit, windowNanos, style == HeaderStyle.RETRY_AFTER_DATE);
+  }
+
+  /**
+   * @param capacity what a fresh key holds (the burst of a bucket), the {@code limit} of
+   *     {@code used/limit}
+   * @param statesDate whether every answer carries this server's own {@code Date}
+   */
+  private QuotaHeaders(HeaderStyle style, long limit, long capacity, long windowNanos, boolean statesDate) {
     this.style = style;
     this.limit = limit;
+    this.capacity = capacity;
+    this.statesDate = statesDate;
     if (windowNanos % SECOND == 0) {
       this.quota = limit;
       this.windowSeconds = windowNanos / SECOND;
@@ -41,6 +66,16 @@ public final class QuotaHeaders {
       this.windowSeconds = 1;
     }
     this.policyHeader = "\"default\";q=" + quota + ";w=" + windowSeconds;
+  }
+
+  /**
+   * The headers {@code config} asks for. A skewed clock states its {@code Date} on every answer,
+   * whatever the style, so that no absolute time it sends contradicts the {@code Date} beside it.
+   */
+  public static QuotaHeaders of(DemoServerConfig config) {
+    long capacity = config.algorithm().usesBurst() ? config.burst() : config.limit();
+    return new QuotaHeaders(config.headers(), config.limit(), capacity, config.window().toNanos(),
+        config.headers() == HeaderStyle.RETRY_AFTER_DATE || !config.clockSkew().isZero());
   }
 
   /** Whole seconds, rounded up. */
@@ -60,9 +95,10 @@ public final class QuotaHeaders {
   }
 
   /**
-   * Writes the quota headers for {@code decision} (not {@code Retry-After}).
+   * Writes the quota headers for {@code decision} (not {@code Retry-After}; see
+   * {@link #writeRetryAfter}).
    *
-   * @param epochMillis now, for the epoch reset of {@code x-ratelimit}
+   * @param epochMillis the server's now (skew included), for the epoch reset of {@code x-ratelimit}
    */
   public void write(Decision decision, long epochMillis, BiConsumer<String, String> header) {
     long r = decision.remaining();
@@ -84,9 +120,52 @@ public final class QuotaHeaders {
         header.accept("x-ratelimit-reset", Long.toString(Math.floorDiv(epochMillis, 1000) + t));
         header.accept("x-ratelimit-resource", "api");
         break;
+      case USED_LIMIT:
+        // Shopify counts the bucket's fill, the call just made included: "1/40" after a first call.
+        header.accept("X-Shopify-Shop-Api-Call-Limit", Math.max(0, capacity - r) + "/" + capacity);
+        break;
+      case RETRY_AFTER:
+      case RETRY_AFTER_MS:
+      case RETRY_AFTER_DATE:
       case NONE:
       default:
         break;
+    }
+  }
+
+  /**
+   * Writes what a rejection says about when to come back, in this style: {@code Retry-After} in
+   * whole seconds (rounded up, at least 1), plus {@code retry-after-ms} for
+   * {@link HeaderStyle#RETRY_AFTER_MS}, as an HTTP-date for {@link HeaderStyle#RETRY_AFTER_DATE},
+   * and nothing for {@link HeaderStyle#NONE}.
+   *
+   * @param retryAfterNanos how long until the request would be admitted
+   * @param epochMillis the server's now (skew included)
+   */
+  public void writeRetryAfter(long retryAfterNanos, long epochMillis, BiConsumer<String, String> header) {
+    long seconds = Math.max(1, seconds(retryAfterNanos));
+    switch (style) {
+      case NONE:
+        break;
+      case RETRY_AFTER_MS:
+        header.accept("retry-after-ms", Long.toString(Math.max(1, (retryAfterNanos + 999_999) / 1_000_000)));
+        header.accept("Retry-After", Long.toString(seconds));
+        break;
+      case RETRY_AFTER_DATE:
+        long admittedAtMillis = epochMillis + (retryAfterNanos + 999_999) / 1_000_000;
+        long admittedAtSecond = Math.floorDiv(admittedAtMillis + 999, 1000); // rounded up
+        header.accept("Retry-After", retryDates.formatSecond(admittedAtSecond));
+        break;
+      default:
+        header.accept("Retry-After", Long.toString(seconds));
+        break;
+    }
+  }
+
+  /** Writes {@code Date} from the server's clock when this server states it (see {@link #of}). */
+  public void writeDate(long epochMillis, BiConsumer<String, String> header) {
+    if (statesDate) {
+      header.accept("Date", dates.format(epochMillis));
     }
   }
 }

@@ -23,6 +23,7 @@ public final class StatsJson {
         .append(",\"burst\":").append(config.burst())
         .append(",\"headers\":").append(quote(config.headers().cliName()))
         .append(",\"store\":").append(quote(config.usesRedis() ? "redis" : "memory"))
+        .append(",\"clockSkewMillis\":").append(config.clockSkew().toMillis())
         .append(",\"dryRun\":").append(config.dryRun())
         .append(",\"keysHeld\":").append(keysHeld)
         .append(",\"startedEpochSecond\":").append(stats.startedEpochSecond())

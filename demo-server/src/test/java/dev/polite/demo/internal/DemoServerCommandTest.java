@@ -41,11 +41,37 @@ class DemoServerCommandTest {
   }
 
   @Test
+  void headerStylesAndASignedClockSkew() {
+    DemoServerConfig config = parse("--headers", "retry-after-date", "--clock-skew", "60s");
+    assertThat(config.headers()).isEqualTo(HeaderStyle.RETRY_AFTER_DATE);
+    assertThat(config.clockSkew()).isEqualTo(Duration.ofSeconds(60));
+    assertThat(parse("--clock-skew", "-30s").clockSkew()).isEqualTo(Duration.ofSeconds(-30));
+    assertThat(parse("--clock-skew=-1.5s").clockSkew()).isEqualTo(Duration.ofMillis(-1500));
+    assertThat(parse().clockSkew()).isZero();
+    assertThat(parse("--headers", "retry-after-ms").headers()).isEqualTo(HeaderStyle.RETRY_AFTER_MS);
+    assertThat(parse("--headers", "retry-after").headers()).isEqualTo(HeaderStyle.RETRY_AFTER);
+    assertThat(parse("--headers", "used-limit").headers()).isEqualTo(HeaderStyle.USED_LIMIT);
+    assertThat(parse("--headers", "none").headers()).isEqualTo(HeaderStyle.NONE);
+  }
+
+  @Test
+  void helpListsEveryHeaderStyleAndTheClockSkew() {
+    String help = new CommandLine(new DemoServerCommand()).getUsageMessage();
+    for (HeaderStyle style : HeaderStyle.values()) {
+      assertThat(help).contains(style.cliName());
+    }
+    assertThat(help).contains("--clock-skew");
+  }
+
+  @Test
   void badFlagsExitTwo() {
     assertThat(DemoServerCommand.run(new String[] {"--limit", "x"})).isEqualTo(2);
     assertThat(DemoServerCommand.run(new String[] {"--algorithm", "nope"})).isEqualTo(2);
     assertThat(DemoServerCommand.run(new String[] {"--window", "soon"})).isEqualTo(2);
     assertThat(DemoServerCommand.run(new String[] {"--no-such-flag"})).isEqualTo(2);
+    assertThat(DemoServerCommand.run(new String[] {"--headers", "shopify"})).isEqualTo(2);
+    assertThat(DemoServerCommand.run(new String[] {"--clock-skew", "soon"})).isEqualTo(2);
+    assertThat(DemoServerCommand.run(new String[] {"--clock-skew", "2d"})).isEqualTo(2);
     assertThat(DemoServerCommand.run(new String[] {"--algorithm", "leaky-queue", "--store", "redis://127.0.0.1:1"}))
         .isEqualTo(2);
   }

@@ -3,7 +3,12 @@ package dev.polite.demo.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.polite.demo.Algorithm;
+import dev.polite.demo.DemoServerConfig;
 import dev.polite.demo.HeaderStyle;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -41,6 +46,97 @@ class QuotaHeadersTest {
         .containsEntry("x-ratelimit-remaining", "0").containsEntry("x-ratelimit-used", "10")
         .containsEntry("x-ratelimit-reset", "1700000003");
     assertThat(write(HeaderStyle.NONE, d)).isEmpty();
+  }
+
+  private static Map<String, String> rejection(HeaderStyle style, long retryAfterNanos, long epochMillis) {
+    Map<String, String> headers = new LinkedHashMap<>();
+    new QuotaHeaders(style, 10, 10 * SECOND).writeRetryAfter(retryAfterNanos, epochMillis, headers::put);
+    return headers;
+  }
+
+  @Test
+  void retryAfterInEachStylesShape() {
+    long now = 1_700_000_000_500L;
+    for (HeaderStyle style : new HeaderStyle[] {HeaderStyle.IETF, HeaderStyle.LEGACY, HeaderStyle.X_RATELIMIT,
+        HeaderStyle.RETRY_AFTER, HeaderStyle.USED_LIMIT}) {
+      assertThat(rejection(style, 2 * SECOND + 1, now)).as(style.cliName()).containsExactly(Map.entry("Retry-After", "3"));
+    }
+    assertThat(rejection(HeaderStyle.RETRY_AFTER_MS, 1_234_000_001L, now))
+        .containsExactly(Map.entry("retry-after-ms", "1235"), Map.entry("Retry-After", "2"));
+    assertThat(rejection(HeaderStyle.RETRY_AFTER_MS, 1, now)).containsEntry("retry-after-ms", "1")
+        .containsEntry("Retry-After", "1");
+    assertThat(rejection(HeaderStyle.NONE, 2 * SECOND, now)).as("a bare 429, like HAProxy's").isEmpty();
+  }
+
+  @Test
+  void anHttpDateRetryAfterIsTheFirstWholeSecondAtOrAfterAdmission() {
+    // now is 22:13:20.500; admitted 1.2 s later at 22:13:21.700, so 22:13:22 (Date says 22:13:20).
+    Map<String, String> h = rejection(HeaderStyle.RETRY_AFTER_DATE, 1_200_000_000L, 1_700_000_000_500L);
+    assertThat(h).containsExactly(Map.entry("Retry-After", "Tue, 14 Nov 2023 22:13:22 GMT"));
+    // exactly on a second boundary it is that second, not the next
+    assertThat(rejection(HeaderStyle.RETRY_AFTER_DATE, 500_000_000L, 1_700_000_000_500L))
+        .containsEntry("Retry-After", "Tue, 14 Nov 2023 22:13:21 GMT");
+    // IMF-fixdate pads the day to two digits, which RFC_1123_DATE_TIME would not
+    assertThat(new HttpDate().format(Instant.parse("2026-03-06T08:49:37.999Z").toEpochMilli()))
+        .isEqualTo("Fri, 06 Mar 2026 08:49:37 GMT");
+  }
+
+  @Test
+  void theDateIsStatedFromTheSkewedClockForDateStylesAndSkewedServers() {
+    DemoServerConfig dated = DemoServerConfig.builder().headers(HeaderStyle.RETRY_AFTER_DATE).build();
+    Map<String, String> h = new LinkedHashMap<>();
+    long now = 1_700_000_000_500L;
+    QuotaHeaders.of(dated).writeDate(now, h::put);
+    assertThat(h).containsExactly(Map.entry("Date", "Tue, 14 Nov 2023 22:13:20 GMT"));
+
+    Map<String, String> plain = new LinkedHashMap<>();
+    QuotaHeaders.of(DemoServerConfig.builder().build()).writeDate(now, plain::put);
+    assertThat(plain).as("Undertow's own Date is right when the clock is").isEmpty();
+
+    Map<String, String> skewed = new LinkedHashMap<>();
+    QuotaHeaders.of(DemoServerConfig.builder().headers(HeaderStyle.X_RATELIMIT).clockSkew(Duration.ofSeconds(60)).build())
+        .writeDate(now, skewed::put);
+    assertThat(skewed).containsKey("Date");
+  }
+
+  @Test
+  void anHttpDateMeasuredAgainstDateIsNeverShorterThanTheWait() {
+    DateTimeFormatter http = DateTimeFormatter.RFC_1123_DATE_TIME;
+    for (long now = 1_700_000_000_000L; now < 1_700_000_002_000L; now += 37) {
+      for (long wait : new long[] {1, 999_999_999L, SECOND, 1_500_000_000L, 59 * SECOND + 1}) {
+        Map<String, String> h = new LinkedHashMap<>();
+        QuotaHeaders headers = QuotaHeaders.of(DemoServerConfig.builder().headers(HeaderStyle.RETRY_AFTER_DATE).build());
+        headers.writeDate(now, h::put);
+        headers.writeRetryAfter(wait, now, h::put);
+        Duration stated = Duration.between(ZonedDateTime.parse(h.get("Date"), http),
+            ZonedDateTime.parse(h.get("Retry-After"), http));
+        long sinceDateNanos = (now % 1000) * 1_000_000L; // Date is truncated to the second
+        assertThat(stated.toNanos()).as("now=%d wait=%d", now, wait).isGreaterThanOrEqualTo(sinceDateNanos + wait)
+            .isLessThanOrEqualTo(sinceDateNanos + wait + 2 * SECOND);
+      }
+    }
+  }
+
+  @Test
+  void usedLimitIsShopifysBucketFill() {
+    DemoServerConfig config = DemoServerConfig.builder().headers(HeaderStyle.USED_LIMIT).limit(2)
+        .window(Duration.ofSeconds(1)).burst(40).build();
+    Map<String, String> first = new LinkedHashMap<>();
+    QuotaHeaders.of(config).write(Decision.allow(39, 1), 0, first::put);
+    assertThat(first).containsExactly(Map.entry("X-Shopify-Shop-Api-Call-Limit", "1/40"));
+    Map<String, String> full = new LinkedHashMap<>();
+    QuotaHeaders.of(config).write(Decision.reject(0, SECOND, SECOND), 0, full::put);
+    assertThat(full).containsExactly(Map.entry("X-Shopify-Shop-Api-Call-Limit", "40/40"));
+  }
+
+  @Test
+  void styleNamesParse() {
+    for (HeaderStyle style : HeaderStyle.values()) {
+      assertThat(HeaderStyle.parse(style.cliName())).isEqualTo(style);
+      assertThat(HeaderStyle.parse(style.name())).isEqualTo(style);
+    }
+    assertThat(HeaderStyle.parse("retry-after-ms")).isEqualTo(HeaderStyle.RETRY_AFTER_MS);
+    assertThat(HeaderStyle.parse(" Used-Limit ")).isEqualTo(HeaderStyle.USED_LIMIT);
   }
 
   @Test
