@@ -2,7 +2,6 @@ package dev.polite.examples;
 
 import dev.polite.demo.Algorithm;
 import dev.polite.demo.DemoServer;
-import dev.polite.demo.DemoServerConfig;
 import dev.polite.demo.HeaderStyle;
 import java.time.Duration;
 import java.util.Locale;
@@ -73,17 +72,15 @@ public record DemoZooServer(Algorithm algorithm, HeaderStyle headers, long limit
 
   @Override
   public Running start() {
-    DemoServerConfig.Builder builder = DemoServer.builder()
+    DemoServer server = DemoServer.builder()
         .port(0)
         .algorithm(algorithm)
         .limit(limit)
         .window(window)
         .burst(capacity)
-        .headers(headers);
-    if (!clockSkew.isZero()) {
-      builder.clock(java.time.Clock.offset(java.time.Clock.systemUTC(), clockSkew));
-    }
-    DemoServer server = builder.start();
+        .headers(headers)
+        .clockSkew(clockSkew)
+        .start();
     HttpUrl url = HttpUrl.get(server.url() + "/api/items");
     return new Running() {
       @Override

@@ -15,12 +15,13 @@ import java.util.Set;
  * the requests per cell; the full zoo, or {@code --quick}'s cells that matter most.
  *
  * <p>Every limiter allows 20 requests per second: the demo server's token bucket (burst 20) in
- * each header dialect, its fixed window, sliding log and queueing leaky bucket (a queue of 20)
- * with no headers and with IETF headers, and HAProxy's sliding rate when {@code haproxy} is
- * installed. polite and polite-adaptive run every cell. A peer runs only where its input differs,
- * since the rest would repeat a row: {@code naive} and {@code paced} read no header, so they run
- * one row per algorithm; {@code retry-after} (and {@code failsafe}) read only Retry-After, so they
- * run the token bucket's rows whose Retry-After differs plus one row per algorithm.
+ * each header dialect (the Retry-After date from a clock a minute ahead of ours), its fixed
+ * window, sliding log and queueing leaky bucket (a queue of 20) with no headers at all and with
+ * IETF headers, and HAProxy's sliding rate when {@code haproxy} is installed. polite and
+ * polite-adaptive run every cell. A peer runs only where its input differs, since the rest would
+ * repeat a row: {@code naive} and {@code paced} read no header, so they run one row per
+ * algorithm; {@code retry-after} and {@code failsafe} read only Retry-After, so they run the token
+ * bucket's rows whose Retry-After differs (seconds, a date, none) plus one row per other algorithm.
  * {@link Selection#everyCell()} runs every client everywhere.
  *
  * <p>Usage: {@code ZooMatrix matrix = ZooMatrix.quick(Selection.DEFAULT, Executables.onPath("haproxy"));}
@@ -59,7 +60,13 @@ public final class ZooMatrix {
   /** Clients that read no rate-limit header at all. */
   private static final Set<ClientKind> HEADER_BLIND = EnumSet.of(ClientKind.NAIVE, ClientKind.PACED);
   /** Clients that read Retry-After and nothing else. */
-  private static final Set<ClientKind> RETRY_AFTER_ONLY = EnumSet.of(ClientKind.RETRY_AFTER);
+  private static final Set<ClientKind> RETRY_AFTER_ONLY = EnumSet.of(ClientKind.RETRY_AFTER, ClientKind.FAILSAFE);
+  /**
+   * The token bucket's dialects whose Retry-After differs for a reader of Retry-After alone:
+   * seconds (every other dialect sends the same seconds), a date from a clock ahead, and none.
+   */
+  private static final Set<HeaderStyle> RETRY_AFTER_SHAPES = EnumSet.of(HeaderStyle.RETRY_AFTER,
+      HeaderStyle.RETRY_AFTER_DATE, HeaderStyle.NONE);
 
   private final List<ZooCell> cells;
   private final List<String> notes;
@@ -146,8 +153,11 @@ public final class ZooMatrix {
   /** Every limiter of the zoo, in the table's order, HAProxy last and only when it is installed. */
   public static List<ZooServer> servers(Optional<Path> haproxy) {
     List<ZooServer> servers = new ArrayList<>();
-    for (HeaderStyle style : List.of(HeaderStyle.IETF, HeaderStyle.LEGACY, HeaderStyle.X_RATELIMIT, HeaderStyle.NONE)) {
-      servers.add(demo(Algorithm.TOKEN_BUCKET, style, Duration.ZERO));
+    for (HeaderStyle style : List.of(HeaderStyle.IETF, HeaderStyle.LEGACY, HeaderStyle.X_RATELIMIT,
+        HeaderStyle.USED_LIMIT, HeaderStyle.RETRY_AFTER, HeaderStyle.RETRY_AFTER_MS, HeaderStyle.RETRY_AFTER_DATE,
+        HeaderStyle.NONE)) {
+      servers.add(demo(Algorithm.TOKEN_BUCKET, style,
+          style == HeaderStyle.RETRY_AFTER_DATE ? CLOCK_AHEAD : Duration.ZERO));
     }
     for (Algorithm algorithm : List.of(Algorithm.FIXED_WINDOW, Algorithm.SLIDING_LOG, Algorithm.LEAKY_QUEUE)) {
       servers.add(demo(algorithm, HeaderStyle.NONE, Duration.ZERO));
@@ -158,20 +168,21 @@ public final class ZooMatrix {
   }
 
   /**
-   * Whether {@code client} learns something new on {@code server}: polite's clients everywhere; a
-   * peer only on the one row per algorithm (IETF headers, or HAProxy) that stands for the rows it
-   * cannot tell apart, and those readers of Retry-After on the token bucket's rows whose
-   * Retry-After differs.
+   * Whether {@code client} meets something new on {@code server}: polite's clients everywhere; a
+   * peer that reads no header only on one row per algorithm (IETF headers, or HAProxy), which
+   * stands for the rows it cannot tell apart; a reader of Retry-After alone on the token bucket's
+   * rows whose Retry-After differs, and on one row per other algorithm.
    */
   static boolean tells(ClientKind client, ZooServer server) {
-    boolean standIn = server instanceof HaproxyZooServer
-        || server instanceof DemoZooServer demo && demo.headers() == HeaderStyle.IETF;
+    if (!(server instanceof DemoZooServer demo)) {
+      return true;
+    }
+    boolean bucket = demo.algorithm() == Algorithm.TOKEN_BUCKET;
     if (HEADER_BLIND.contains(client)) {
-      return standIn;
+      return demo.headers() == HeaderStyle.IETF;
     }
     if (RETRY_AFTER_ONLY.contains(client)) {
-      return standIn || server instanceof DemoZooServer demo && demo.algorithm() == Algorithm.TOKEN_BUCKET
-          && demo.headers() == HeaderStyle.NONE;
+      return bucket ? RETRY_AFTER_SHAPES.contains(demo.headers()) : demo.headers() == HeaderStyle.IETF;
     }
     return true;
   }

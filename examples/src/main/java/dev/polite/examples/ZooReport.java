@@ -22,7 +22,7 @@ import java.util.TreeSet;
  * <p>Usage: {@code ZooReport.write(Path.of("polite-zoo.html"), matrix, rows);}
  */
 public final class ZooReport {
-  private static final String OK = "#c8e6c9";
+  private static final String OK = "#a5d6a7";
   private static final String SLOW = "#fff0b3";
   private static final String REJECTIONS = "#ffccbc";
   private static final String LOST = "#ef9a9a";
@@ -64,7 +64,12 @@ public final class ZooReport {
             + ".verdict{font-weight:600}.cell .muted{font-size:12px}\n"
             + ".legend span{margin-right:16px;white-space:nowrap}.sw{display:inline-block;width:14px;"
             + "height:14px;border-radius:3px;margin-right:5px;vertical-align:-2px}\n"
-            + "svg text{font:10px system-ui,sans-serif;fill:#616161}\n");
+            + "svg text{font:10px system-ui,sans-serif;fill:#616161}\n"
+            + "table.glance{border-collapse:separate;border-spacing:2px}table.glance td,table.glance th{border:0;"
+            + "padding:0 2px}\ntable.glance td.dot{width:24px;height:20px;text-align:center;font-size:10px;"
+            + "color:#424242;border-radius:3px}\ntable.glance th{font-size:12px;font-weight:600;text-align:center}\n"
+            + "table.glance th.c{font-weight:400;color:#757575;font-size:11px}\n"
+            + "table.glance td.gap{width:10px}\n");
     long ok = rows.stream().filter(row -> row.verdict().ok()).count();
     html.append("<h1>The zoo: ").append(byClient.size()).append(byClient.size() == 1 ? " client" : " clients")
         .append(" against ").append(servers.size()).append(servers.size() == 1 ? " limiter" : " limiters")
@@ -81,11 +86,12 @@ public final class ZooReport {
       html.append("<p><b>Note:</b> ").append(HtmlPage.escape(note)).append("</p>\n");
     }
     legend(html);
+    glance(html, byClient, servers, columns);
     for (Map.Entry<ClientKind, List<ZooRow>> entry : byClient.entrySet()) {
       grid(html, entry.getKey(), entry.getValue(), servers, columns, matrix);
     }
-    html.append("<h2>The limiters</h2>\n<table>\n<tr><th>limiter</th><th>what it is</th><th>floor for ")
-        .append(matrix.requests()).append(" calls</th><th>rule</th></tr>\n");
+    html.append("<h2>The limiters</h2>\n<table>\n<tr><th>limiter</th><th style=\"text-align:left\">what it is</th>")
+        .append("<th>floor for ").append(matrix.requests()).append(" calls</th><th style=\"text-align:left\">rule</th></tr>\n");
     for (ZooServer server : servers.values()) {
       html.append("<tr><td><code>").append(HtmlPage.escape(server.name())).append("</code></td><td style=\"text-align:left\">")
           .append(HtmlPage.escape(server.description())).append("</td><td>")
@@ -95,6 +101,76 @@ public final class ZooReport {
     }
     html.append("</table>\n").append(HtmlPage.END);
     return html.toString();
+  }
+
+  /**
+   * The whole zoo in one table: a row per limiter, a small square per client and concurrency,
+   * coloured by its verdict and marked with the targets it missed ({@code L} lost calls,
+   * {@code R} rejections, {@code S} slow), so that the picture does not depend on colour alone.
+   */
+  private static void glance(StringBuilder html, Map<ClientKind, List<ZooRow>> byClient, Map<String, ZooServer> servers,
+      TreeSet<Integer> columns) {
+    Map<String, ZooRow> byPlace = new LinkedHashMap<>();
+    for (List<ZooRow> rows : byClient.values()) {
+      for (ZooRow row : rows) {
+        byPlace.put(place(row.cell()), row);
+      }
+    }
+    html.append("<h2>At a glance</h2>\n<p class=\"muted\">A square per cell (hover for its numbers); ")
+        .append("L lost calls, R refused too often, S slow; columns are callers at once.</p>\n")
+        .append("<table class=\"glance\">\n<tr><th></th>");
+    for (ClientKind client : byClient.keySet()) {
+      html.append("<td class=\"gap\"></td><th colspan=\"").append(columns.size()).append("\">")
+          .append(HtmlPage.escape(client.cliName())).append("</th>");
+    }
+    html.append("</tr>\n<tr><th></th>");
+    for (int i = 0; i < byClient.size(); i++) {
+      html.append("<td class=\"gap\"></td>");
+      for (int c : columns) {
+        html.append("<th class=\"c\">").append(c).append("</th>");
+      }
+    }
+    html.append("</tr>\n");
+    for (String name : servers.keySet()) {
+      html.append("<tr><td class=\"server\" style=\"font-family:ui-monospace,monospace;font-size:12px\">")
+          .append(HtmlPage.escape(name)).append("</td>");
+      for (ClientKind client : byClient.keySet()) {
+        html.append("<td class=\"gap\"></td>");
+        for (int c : columns) {
+          ZooRow row = byPlace.get(client.cliName() + "@" + name + "@" + c);
+          if (row == null) {
+            html.append("<td class=\"dot\" style=\"background:#fafafa\"></td>");
+          } else {
+            Verdict verdict = row.verdict();
+            html.append("<td class=\"dot\" style=\"background:").append(colour(verdict)).append("\" title=\"")
+                .append(HtmlPage.escape(title(row))).append("\">").append(marks(verdict)).append("</td>");
+          }
+        }
+      }
+      html.append("</tr>\n");
+    }
+    html.append("</table>\n");
+  }
+
+  private static String place(ZooCell cell) {
+    return cell.client().cliName() + "@" + cell.server().name() + "@" + cell.concurrency();
+  }
+
+  private static String marks(Verdict verdict) {
+    return (verdict.lost() > 0 ? "L" : "") + (verdict.tooManyRejections() ? "R" : "") + (verdict.slow() ? "S" : "");
+  }
+
+  private static String colour(Verdict verdict) {
+    return verdict.lost() > 0 ? LOST : verdict.tooManyRejections() ? REJECTIONS : verdict.slow() ? SLOW : OK;
+  }
+
+  private static String title(ZooRow row) {
+    RunResult run = row.run();
+    return String.format(Locale.ROOT, "%s on %s at %d: %d/%d ok, %d failed, %d rejected (%s count), %d sent, "
+            + "%.2f s against a floor of %.2f s: %s", row.cell().client().cliName(), row.cell().server().name(),
+        row.cell().concurrency(), run.succeeded(), run.requests(), run.failed(), row.rejected(),
+        row.rejectedByServer() ? "server's" : "client's", run.sent(), run.seconds(), row.floorSeconds(),
+        row.verdictText());
   }
 
   private static void legend(StringBuilder html) {
@@ -114,7 +190,7 @@ public final class ZooReport {
       TreeSet<Integer> columns, ZooMatrix matrix) {
     Map<String, ZooRow> byPlace = new LinkedHashMap<>();
     for (ZooRow row : rows) {
-      byPlace.put(row.cell().server().name() + "@" + row.cell().concurrency(), row);
+      byPlace.put(place(row.cell()), row);
     }
     List<String> names = new ArrayList<>();
     for (ZooCell cell : matrix.cells()) {
@@ -135,7 +211,7 @@ public final class ZooReport {
       html.append("<tr><td class=\"server\" title=\"").append(HtmlPage.escape(servers.get(name).description()))
           .append("\">").append(HtmlPage.escape(name)).append("</td>");
       for (int c : columns) {
-        ZooRow row = byPlace.get(name + "@" + c);
+        ZooRow row = byPlace.get(client.cliName() + "@" + name + "@" + c);
         if (row == null) {
           html.append("<td class=\"cell\" style=\"background:").append(NOT_RUN).append("\"><span class=\"muted\">–</span></td>");
         } else {
@@ -150,13 +226,8 @@ public final class ZooReport {
   private static void square(StringBuilder html, ZooRow row) {
     RunResult run = row.run();
     Verdict verdict = row.verdict();
-    String colour = verdict.lost() > 0 ? LOST : verdict.tooManyRejections() ? REJECTIONS : verdict.slow() ? SLOW : OK;
-    String title = String.format(Locale.ROOT, "%s on %s at %d: %d/%d ok, %d failed, %d rejected (%s count), %d sent, "
-            + "%.2f s against a floor of %.2f s: %s", row.cell().client().cliName(), row.cell().server().name(),
-        row.cell().concurrency(), run.succeeded(), run.requests(), run.failed(), row.rejected(),
-        row.rejectedByServer() ? "server's" : "client's", run.sent(), run.seconds(), row.floorSeconds(), row.verdictText());
-    html.append("<td class=\"cell\" style=\"background:").append(colour).append("\" title=\"")
-        .append(HtmlPage.escape(title)).append("\" data-verdict=\"").append(HtmlPage.escape(verdict.text())).append("\">")
+    html.append("<td class=\"cell\" style=\"background:").append(colour(verdict)).append("\" title=\"")
+        .append(HtmlPage.escape(title(row))).append("\" data-verdict=\"").append(HtmlPage.escape(verdict.text())).append("\">")
         .append("<span class=\"verdict\">").append(HtmlPage.escape(row.verdictText())).append("</span><br>")
         .append(run.succeeded()).append('/').append(run.requests()).append(" ok · ").append(row.rejected())
         .append(" rej<br>")

@@ -47,9 +47,10 @@ public record ZooRow(ZooCell cell, RunResult run, long rejected, boolean rejecte
 
   /** One table row, such as {@code polite  token-bucket/ietf  16  100  100  0  100  4.5  4.0  ok}. */
   public String tableRow() {
-    return String.format(Locale.ROOT, "%-16s %-30s %4d %8d %5d %8d %5d %7.1f %6.1f  %s",
+    return String.format(Locale.ROOT, "%-16s %-30s %4d %8d %5d %8d %5d %7.1f %6.1f  %s%s",
         cell.client().cliName(), cell.server().name(), cell.concurrency(), run.requests(), run.succeeded(),
-        rejected, run.sent(), run.seconds(), floorSeconds, verdictText());
+        rejected, run.sent(), run.seconds(), floorSeconds, verdictText(),
+        run.dropped() > 0 ? "  (" + run.dropped() + " dropped locally)" : "");
   }
 
   /**

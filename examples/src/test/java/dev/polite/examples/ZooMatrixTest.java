@@ -20,8 +20,10 @@ class ZooMatrixTest {
     assertThat(polite).hasSize(ZooMatrix.servers(HAPROXY).size() * 4);
     assertThat(polite).extracting(ZooCell::requests).containsOnly(ZooMatrix.REQUESTS);
     assertThat(polite.subList(0, 4)).extracting(ZooCell::concurrency).containsExactly(1, 4, 16, 64);
-    assertThat(names(polite)).contains("token-bucket/ietf", "token-bucket/none", "fixed-window/none",
-        "sliding-log/ietf", "leaky-queue/none", "haproxy");
+    assertThat(names(polite)).containsExactly("token-bucket/ietf", "token-bucket/legacy", "token-bucket/x-ratelimit",
+        "token-bucket/used-limit", "token-bucket/retry-after", "token-bucket/retry-after-ms",
+        "token-bucket/retry-after-date", "token-bucket/none", "fixed-window/none", "fixed-window/ietf",
+        "sliding-log/none", "sliding-log/ietf", "leaky-queue/none", "leaky-queue/ietf", "haproxy");
     assertThat(cellsOf(matrix, ClientKind.POLITE_ADAPTIVE)).hasSize(polite.size());
     assertThat(matrix.notes()).isEmpty();
     assertThat(matrix.cells().get(0).client()).as("polite's rows first").isEqualTo(ClientKind.POLITE);
@@ -35,8 +37,10 @@ class ZooMatrixTest {
         "haproxy");
     assertThat(names(cellsOf(matrix, ClientKind.NAIVE))).containsExactlyElementsOf(blind);
     assertThat(names(cellsOf(matrix, ClientKind.PACED))).containsExactlyElementsOf(blind);
-    assertThat(names(cellsOf(matrix, ClientKind.RETRY_AFTER))).contains("token-bucket/none").containsAll(blind);
-    assertThat(names(cellsOf(matrix, ClientKind.RETRY_AFTER))).doesNotContain("token-bucket/legacy");
+    List<String> retryAfterShapes = List.of("token-bucket/retry-after", "token-bucket/retry-after-date",
+        "token-bucket/none", "fixed-window/ietf", "sliding-log/ietf", "leaky-queue/ietf", "haproxy");
+    assertThat(names(cellsOf(matrix, ClientKind.RETRY_AFTER))).containsExactlyElementsOf(retryAfterShapes);
+    assertThat(names(cellsOf(matrix, ClientKind.FAILSAFE))).containsExactlyElementsOf(retryAfterShapes);
   }
 
   @Test
@@ -86,6 +90,15 @@ class ZooMatrixTest {
     assertThat(cellsOf(quick, ClientKind.POLITE_ADAPTIVE)).hasSize(1);
     assertThat(quick.cells()).extracting(ZooCell::client)
         .containsOnly(ClientKind.POLITE, ClientKind.POLITE_ADAPTIVE);
+  }
+
+  @Test
+  void theRetryAfterDateComesFromAClockAMinuteAhead() {
+    DemoZooServer dated = (DemoZooServer) ZooMatrix.servers(NO_HAPROXY).stream()
+        .filter(server -> server.name().equals("token-bucket/retry-after-date")).findFirst().orElseThrow();
+
+    assertThat(dated.clockSkew()).isEqualTo(java.time.Duration.ofSeconds(60));
+    assertThat(dated.description()).contains("its clock 60 s ahead");
   }
 
   @Test

@@ -29,7 +29,7 @@ class ZooReportTest {
         .hasSize(1 + 4 + 2);
     assertThat(html.split("data-verdict=\"ok\"", -1)).hasSize(1 + 3);
     assertThat(html).contains("data-verdict=\"lost 14, rejections, slow\"", "data-verdict=\"lost 75, rejections\"");
-    assertThat(html).contains("#c8e6c9", "#ef9a9a", "4.4 s", "/ 4.0 floor", "86/100 ok");
+    assertThat(html).contains("#a5d6a7", "#ef9a9a", "4.4 s", "/ 4.0 floor", "86/100 ok");
     assertThat(html).doesNotContain("<script", "<link", "@import", "http://", "https://");
   }
 

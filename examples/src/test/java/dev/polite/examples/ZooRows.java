@@ -18,7 +18,7 @@ final class ZooRows {
   /** A row where {@code succeeded} calls succeeded, the server refused {@code rejected}, in {@code seconds}. */
   static ZooRow result(ZooCell cell, int succeeded, long rejected, double seconds) {
     RunResult run = new RunResult(cell.client().cliName(), cell.requests(), succeeded, rejected,
-        cell.requests() + rejected, cell.requests() - succeeded, 0, seconds, List.of());
+        cell.requests() + rejected, rejected, cell.requests() - succeeded, 0, seconds, List.of());
     return new ZooRow(cell, run, rejected, true, cell.floorSeconds(), false);
   }
 }
