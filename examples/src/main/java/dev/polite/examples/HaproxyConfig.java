@@ -37,7 +37,9 @@ public final class HaproxyConfig {
     long expireMillis = Math.max(10_000, 2 * periodMillis);
     return "# Written by polite's zoo for one cell, removed after it.\n"
         + "global\n"
-        + "    maxconn 1024\n"
+        // 64 callers need 128 sockets; 256 stays under an ordinary user's 1024 open files, where
+        // the reference's 1024 connections would make HAProxy ask for more than it may have.
+        + "    maxconn 256\n"
         + "defaults\n"
         + "    mode http\n"
         + "    timeout connect 1s\n"
