@@ -90,7 +90,7 @@ public final class CompareCommand implements Callable<Integer> {
           + "token bucket, burst %d, %d per second, IETF RateLimit headers.%n%n", requests, SERVER_BURST, SERVER_LIMIT);
       out.flush();
     }
-    warmUp(base, kinds);
+    WarmUp.clients(base, kinds, PACED_RATE, PACED_BURST);
     int width = 28; // the reference's width, wider when a label needs it (the fifth client's does)
     for (ClientKind kind : kinds) {
       width = Math.max(width, label(kind).length());
@@ -139,30 +139,5 @@ public final class CompareCommand implements Callable<Integer> {
       index += CLIENTS.contains(other) ? 0 : 1;
     }
     return index;
-  }
-
-  /**
-   * Loads and JITs every client's classes (OkHttp, the demo server, polite and Failsafe, the
-   * adaptive throttle, the peers) on a throwaway server's unlimited {@code /health}, through throwaway interceptors, so
-   * that no row pays the JVM's first-use cost (0.07 to 0.15 s measured) and the rows compare
-   * clients, not class loading. The measured runs then start with fresh interceptors and fresh
-   * servers, so nothing learned here carries over.
-   */
-  private static void warmUp(OkHttpClient base, List<ClientKind> kinds) throws java.io.IOException {
-    try (DemoServer server = DemoServer.builder().start()) {
-      okhttp3.Request health = new okhttp3.Request.Builder().url(server.url() + "/health").build();
-      for (ClientKind kind : kinds) {
-        OkHttpClient.Builder builder = base.newBuilder();
-        for (okhttp3.Interceptor interceptor : kind.interceptors(PACED_RATE, PACED_BURST)) {
-          builder.addInterceptor(interceptor);
-        }
-        OkHttpClient client = builder.addNetworkInterceptor(new AttemptCounter(System.nanoTime())).build();
-        for (int i = 0; i < 5; i++) {
-          try (okhttp3.Response response = client.newCall(health).execute()) {
-            response.body().bytes();
-          }
-        }
-      }
-    }
   }
 }

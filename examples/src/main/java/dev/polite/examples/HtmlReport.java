@@ -59,33 +59,24 @@ public final class HtmlReport {
     boolean anyDropped = runs.stream().anyMatch(run -> run.result().dropped() > 0);
     String count = COUNT_WORDS.length > runs.size() ? COUNT_WORDS[runs.size()] : Integer.toString(runs.size());
     String clients = runs.size() == 1 ? "client" : "clients";
-    StringBuilder html = new StringBuilder(64 * 1024);
-    html.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
-        .append("<title>polite: ").append(count.toLowerCase(Locale.ROOT)).append(' ').append(clients)
-        .append(" against one rate limit</title>\n<style>\n")
-        .append("body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;color:#212121;")
-        .append("max-width:940px;margin:24px auto;padding:0 16px}\n")
-        .append("h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 2px}")
-        .append("p{margin:4px 0 8px}.muted{color:#616161}\n")
-        .append("table{border-collapse:collapse;margin:12px 0}td,th{padding:3px 10px;text-align:right;")
-        .append("border-bottom:1px solid #e0e0e0}td:first-child,th:first-child{text-align:left}\n")
-        .append("tr.headline td{font-weight:600}\n")
-        .append(".legend span{margin-right:18px;white-space:nowrap}.sw{display:inline-block;width:11px;")
-        .append("height:11px;border-radius:50%;margin-right:5px;vertical-align:-1px}\n")
-        .append("svg.chart{display:block;background:#fafafa;border:1px solid #e0e0e0}\n")
-        .append("svg text{font:11px system-ui,sans-serif;fill:#616161}\n")
-        .append("</style>\n</head>\n<body>\n");
+    StringBuilder html = HtmlPage.begin("polite: " + count.toLowerCase(Locale.ROOT) + " " + clients
+        + " against one rate limit", 940,
+        "tr.headline td{font-weight:600}\n"
+            + ".legend span{margin-right:18px;white-space:nowrap}.sw{display:inline-block;width:11px;"
+            + "height:11px;border-radius:50%;margin-right:5px;vertical-align:-1px}\n"
+            + "svg.chart{display:block;background:#fafafa;border:1px solid #e0e0e0}\n"
+            + "svg text{font:11px system-ui,sans-serif;fill:#616161}\n");
     html.append("<h1>").append(count).append(' ').append(clients).append(", one rate limit</h1>\n")
         .append("<p class=\"muted\">Each client sent ").append(runs.isEmpty() ? 0 : runs.get(0).result().requests())
         .append(" GET requests, one at a time, to its own fresh demo server: a token bucket of burst ")
-        .append(serverBurst).append(" refilling at ").append(number(serverRate))
+        .append(serverBurst).append(" refilling at ").append(HtmlPage.number(serverRate))
         .append(" per second, answering 429 with Retry-After and IETF RateLimit headers.</p>\n");
     html.append("<table>\n<tr><th>client</th><th>ok</th><th>rejected</th><th>requests sent</th>")
         .append("<th>seconds</th>").append(anyDropped ? "<th>dropped locally</th>" : "").append("</tr>\n");
     for (ComparedRun run : runs) {
       RunResult r = run.result();
       html.append("<tr").append(run.kind() == ClientKind.POLITE ? " class=\"headline\"" : "").append("><td>")
-          .append(escape(run.label())).append("</td><td>").append(r.succeeded()).append('/').append(r.requests())
+          .append(HtmlPage.escape(run.label())).append("</td><td>").append(r.succeeded()).append('/').append(r.requests())
           .append("</td><td>").append(r.rejected()).append("</td><td>").append(r.sent())
           .append("</td><td>").append(String.format(Locale.ROOT, "%.1f", r.seconds()))
           .append(anyDropped ? "</td><td>" + r.dropped() : "").append("</td></tr>\n");
@@ -96,14 +87,14 @@ public final class HtmlReport {
         .append("\"></i>attempt refused (429)</span><span><svg width=\"28\" height=\"10\"><line x1=\"0\" y1=\"5\" ")
         .append("x2=\"28\" y2=\"5\" stroke=\"").append(LIMIT).append("\" stroke-width=\"2\" stroke-dasharray=\"6 4\"/>")
         .append("</svg> most the server can admit by t: ").append(serverBurst).append(" + ")
-        .append(number(serverRate)).append("·t</span><span><svg width=\"28\" height=\"10\"><line x1=\"0\" y1=\"5\" ")
+        .append(HtmlPage.number(serverRate)).append("·t</span><span><svg width=\"28\" height=\"10\"><line x1=\"0\" y1=\"5\" ")
         .append("x2=\"28\" y2=\"5\" stroke=\"").append(ADMITTED).append("\" stroke-width=\"2\"/></svg> admitted so far</span></p>\n")
         .append("<p class=\"muted\">y: attempts sent so far (every dot is one request on the wire, retries included); ")
         .append("x: seconds since the client's first request, the same scale for every chart.</p>\n");
     for (ComparedRun run : runs) {
       chart(html, run, span, serverRate, serverBurst);
     }
-    html.append("</body>\n</html>\n");
+    html.append(HtmlPage.END);
     return html.toString();
   }
 
@@ -113,17 +104,17 @@ public final class HtmlReport {
     double yMax = niceCeiling(Math.max(r.sent(), r.requests()) * 1.05);
     double plotW = WIDTH - LEFT - RIGHT;
     double plotH = HEIGHT - TOP - BOTTOM;
-    html.append("<h2>").append(escape(run.label())).append("</h2>\n<p>")
+    html.append("<h2>").append(HtmlPage.escape(run.label())).append("</h2>\n<p>")
         .append(r.succeeded()).append('/').append(r.requests()).append(" ok · ")
         .append(r.rejected()).append(" rejected · ").append(r.sent()).append(" requests sent · ")
         .append(String.format(Locale.ROOT, "%.1f s", r.seconds()))
         .append(r.dropped() > 0 ? " · " + r.dropped() + " dropped locally (never sent, no dot)" : "")
         .append(". <span class=\"muted\">")
-        .append(escape(run.kind().story())).append("</span></p>\n");
+        .append(HtmlPage.escape(run.kind().story())).append("</span></p>\n");
     html.append("<svg class=\"chart\" data-client=\"").append(run.kind().cliName())
         .append("\" width=\"").append(WIDTH).append("\" height=\"")
         .append(HEIGHT).append("\" viewBox=\"0 0 ").append(WIDTH).append(' ').append(HEIGHT)
-        .append("\" role=\"img\" aria-label=\"").append(escape(run.label())).append(" timeline\">\n");
+        .append("\" role=\"img\" aria-label=\"").append(HtmlPage.escape(run.label())).append(" timeline\">\n");
     // grid and axes
     int xStep = span <= 12 ? 1 : span <= 30 ? 2 : 5;
     for (int s = 0; s <= span; s += xStep) {
@@ -151,7 +142,7 @@ public final class HtmlReport {
         "<line class=\"limit\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\" "
             + "stroke-dasharray=\"6 4\"><title>server allows at most %d + %s·t</title></line>\n",
         LEFT + 0.0, yOf(burst, yMax, plotH), LEFT + tTop / span * plotW, yOf(burst + rate * tTop, yMax, plotH),
-        LIMIT, burst, number(rate)));
+        LIMIT, burst, HtmlPage.number(rate)));
     // admitted so far: a step line
     StringBuilder path = new StringBuilder();
     path.append(String.format(Locale.ROOT, "M%.1f %.1f", (double) LEFT, yOf(0, yMax, plotH)));
@@ -194,13 +185,5 @@ public final class HtmlReport {
       }
     }
     return 10 * power;
-  }
-
-  private static String number(double value) {
-    return value == Math.rint(value) ? Long.toString((long) value) : Double.toString(value);
-  }
-
-  private static String escape(String text) {
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
   }
 }

@@ -7,13 +7,13 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * The top of the command line: names the three commands and prints the usage when given none.
+ * The top of the command line: names the four commands and prints the usage when given none.
  *
  * <p>Usage: {@code java -jar polite-examples.jar --help}
  */
 @Command(name = "polite-examples",
-    description = "Measures clients of a rate-limited API: the comparison demo, a load tool and the overload scenarios.",
-    subcommands = {CompareCommand.class, LoadCommand.class, OverloadCommand.class},
+    description = "Measures clients of a rate-limited API: the comparison demo, a load tool, the overload scenarios and the zoo of limiters.",
+    subcommands = {CompareCommand.class, LoadCommand.class, OverloadCommand.class, ZooCommand.class},
     usageHelpAutoWidth = true)
 public final class PoliteExamplesCommand implements Callable<Integer> {
   @Spec
@@ -24,7 +24,7 @@ public final class PoliteExamplesCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    spec.commandLine().getErr().println("Missing command: compare, load or overload.");
+    spec.commandLine().getErr().println("Missing command: compare, load, overload or zoo.");
     spec.commandLine().usage(spec.commandLine().getErr());
     return 2;
   }

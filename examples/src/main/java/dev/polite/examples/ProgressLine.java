@@ -13,6 +13,7 @@ public final class ProgressLine {
   private final PrintWriter err;
   private final boolean enabled;
   private int lastLength;
+  private String prefix = "";
 
   /**
    * @param err where the line goes, normally stderr
@@ -31,16 +32,25 @@ public final class ProgressLine {
     return new ProgressLine(err, System.console() != null);
   }
 
-  /** Replaces the line with {@code text}. */
+  /**
+   * Puts {@code prefix} before every later {@link #update}: the zoo says which cell is running
+   * ({@code [12/232] token-bucket/ietf c16}) in front of the load runner's own counts.
+   */
+  public synchronized void prefix(String prefix) {
+    this.prefix = prefix;
+  }
+
+  /** Replaces the line with the prefix and {@code text}. */
   public synchronized void update(String text) {
     if (!enabled) {
       return;
     }
-    StringBuilder line = new StringBuilder("\r").append(text);
-    for (int i = text.length(); i < lastLength; i++) {
+    String shown = prefix + text;
+    StringBuilder line = new StringBuilder("\r").append(shown);
+    for (int i = shown.length(); i < lastLength; i++) {
       line.append(' ');
     }
-    lastLength = text.length();
+    lastLength = shown.length();
     err.print(line);
     err.flush();
   }

@@ -1,0 +1,241 @@
+package dev.polite.examples;
+
+import dev.polite.demo.Algorithm;
+import dev.polite.demo.HeaderStyle;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Which cells the zoo runs: the limiters (rows), the concurrencies (columns), the clients, and
+ * the requests per cell; the full zoo, or {@code --quick}'s cells that matter most.
+ *
+ * <p>Every limiter allows 20 requests per second: the demo server's token bucket (burst 20) in
+ * each header dialect (the Retry-After date from a clock a minute ahead of ours), its fixed
+ * window, sliding log and queueing leaky bucket (a queue of 20) with no headers at all and with
+ * IETF headers, and HAProxy's sliding rate when {@code haproxy} is installed. polite and
+ * polite-adaptive run every cell. A peer runs only where its input differs, since the rest would
+ * repeat a row: {@code naive} and {@code paced} read no header, so they run one row per
+ * algorithm; {@code retry-after} and {@code failsafe} read only Retry-After, so they run the token
+ * bucket's rows whose Retry-After differs (seconds, a date, none) plus one row per other algorithm.
+ * {@link Selection#everyCell()} runs every client everywhere.
+ *
+ * <p>Usage: {@code ZooMatrix matrix = ZooMatrix.quick(Selection.DEFAULT, Executables.onPath("haproxy"));}
+ */
+public final class ZooMatrix {
+  /** Every limiter's limit: 20 requests ... */
+  public static final long LIMIT = 20;
+  /** ... per second. */
+  public static final Duration WINDOW = Duration.ofSeconds(1);
+  /** The bucket's capacity and the leaky queue's slots. */
+  public static final long BURST = 20;
+  /** How far ahead of ours the clock of the server that sends Retry-After as a date runs. */
+  public static final Duration CLOCK_AHEAD = Duration.ofSeconds(60);
+  /** Calls per cell in the full zoo: the floors are 4 to 5 s at 20 per second. */
+  public static final int REQUESTS = 100;
+  /** Calls per cell in {@code --quick}: floors of 2 to 3 s. */
+  public static final int QUICK_REQUESTS = 60;
+  /** The full zoo's columns. */
+  public static final List<Integer> CONCURRENCY = List.of(1, 4, 16, 64);
+  /** The printed note (and the JSON summary's) when HAProxy's rows are skipped. */
+  public static final String HAPROXY_MISSING =
+      "haproxy is not on the PATH: its rows are skipped (apt-get install haproxy to run them)";
+
+  /** The quick zoo's cells for polite: limiter and concurrency. */
+  private static final List<Spot> QUICK = List.of(
+      new Spot("token-bucket/none", 16), new Spot("token-bucket/none", 64),
+      new Spot("token-bucket/legacy", 16), new Spot("token-bucket/legacy", 64),
+      new Spot("token-bucket/x-ratelimit", 16), new Spot("token-bucket/x-ratelimit", 64),
+      new Spot("token-bucket/retry-after-date", 16), new Spot("token-bucket/retry-after-date", 64),
+      new Spot("token-bucket/ietf", 64),
+      new Spot("fixed-window/none", 16),
+      new Spot("haproxy", 4), new Spot("haproxy", 16));
+  /** The quick zoo's one cell for polite-adaptive: no headers, the most callers. */
+  private static final Spot QUICK_ADAPTIVE = new Spot("token-bucket/none", 64);
+
+  /** Clients that read no rate-limit header at all. */
+  private static final Set<ClientKind> HEADER_BLIND = EnumSet.of(ClientKind.NAIVE, ClientKind.PACED);
+  /** Clients that read Retry-After and nothing else. */
+  private static final Set<ClientKind> RETRY_AFTER_ONLY = EnumSet.of(ClientKind.RETRY_AFTER, ClientKind.FAILSAFE);
+  /**
+   * The token bucket's dialects whose Retry-After differs for a reader of Retry-After alone:
+   * seconds (every other dialect sends the same seconds), a date from a clock ahead, and none.
+   */
+  private static final Set<HeaderStyle> RETRY_AFTER_SHAPES = EnumSet.of(HeaderStyle.RETRY_AFTER,
+      HeaderStyle.RETRY_AFTER_DATE, HeaderStyle.NONE);
+
+  private final List<ZooCell> cells;
+  private final List<String> notes;
+  private final int requests;
+  private final boolean quick;
+
+  private ZooMatrix(List<ZooCell> cells, List<String> notes, int requests, boolean quick) {
+    this.cells = List.copyOf(cells);
+    this.notes = List.copyOf(notes);
+    this.requests = requests;
+    this.quick = quick;
+  }
+
+  /**
+   * What the user asked for on the command line; empty lists mean "the default".
+   *
+   * @param clients the clients, in the table's order
+   * @param servers substrings of limiter names: a limiter runs when its name contains any
+   * @param concurrency the columns
+   * @param everyCell run every client on every limiter, not only where its input differs
+   */
+  public record Selection(List<ClientKind> clients, List<String> servers, List<Integer> concurrency,
+      boolean everyCell) {
+    /** Nothing chosen: the defaults. */
+    public static final Selection DEFAULT = new Selection(List.of(), List.of(), List.of(), false);
+
+    public Selection {
+      clients = List.copyOf(clients);
+      servers = List.copyOf(servers);
+      concurrency = List.copyOf(concurrency);
+    }
+
+    boolean wants(ZooServer server) {
+      return servers.isEmpty() || servers.stream().anyMatch(part -> server.name().contains(part));
+    }
+
+    boolean wants(int c) {
+      return concurrency.isEmpty() || concurrency.contains(c);
+    }
+  }
+
+  /** A limiter (by name) at one concurrency. */
+  private record Spot(String server, int concurrency) {}
+
+  /** The full zoo, less what {@code selection} leaves out. */
+  public static ZooMatrix full(Selection selection, Optional<Path> haproxy) {
+    List<ClientKind> clients = selection.clients().isEmpty() ? defaultClients() : selection.clients();
+    List<Integer> columns = selection.concurrency().isEmpty() ? CONCURRENCY : selection.concurrency();
+    List<ZooServer> servers = servers(haproxy).stream().filter(selection::wants).toList();
+    List<ZooCell> cells = new ArrayList<>();
+    for (ClientKind client : clients) {
+      for (ZooServer server : servers) {
+        if (!selection.everyCell() && !tells(client, server)) {
+          continue;
+        }
+        for (int c : columns) {
+          cells.add(new ZooCell(client, server, c, REQUESTS));
+        }
+      }
+    }
+    return new ZooMatrix(cells, notes(selection, haproxy), REQUESTS, false);
+  }
+
+  /**
+   * The quick zoo: polite on the cells that matter most (the token bucket with no headers, the
+   * legacy and GitHub dialects and a Retry-After date from a clock a minute ahead, at 16 and 64
+   * callers; IETF at 64; a fixed window with no headers at 16; HAProxy at 4 and 16), and
+   * polite-adaptive on one of them; with {@code --clients}, each named client on polite's cells.
+   */
+  public static ZooMatrix quick(Selection selection, Optional<Path> haproxy) {
+    List<ZooServer> servers = servers(haproxy);
+    List<ZooCell> cells = new ArrayList<>();
+    if (selection.clients().isEmpty()) {
+      addSpots(cells, ClientKind.POLITE, QUICK, servers, selection);
+      addSpots(cells, ClientKind.POLITE_ADAPTIVE, List.of(QUICK_ADAPTIVE), servers, selection);
+    } else {
+      for (ClientKind client : selection.clients()) {
+        addSpots(cells, client, QUICK, servers, selection);
+      }
+    }
+    return new ZooMatrix(cells, notes(selection, haproxy), QUICK_REQUESTS, true);
+  }
+
+  /** Every limiter of the zoo, in the table's order, HAProxy last and only when it is installed. */
+  public static List<ZooServer> servers(Optional<Path> haproxy) {
+    List<ZooServer> servers = new ArrayList<>();
+    for (HeaderStyle style : List.of(HeaderStyle.IETF, HeaderStyle.LEGACY, HeaderStyle.X_RATELIMIT,
+        HeaderStyle.USED_LIMIT, HeaderStyle.RETRY_AFTER, HeaderStyle.RETRY_AFTER_MS, HeaderStyle.RETRY_AFTER_DATE,
+        HeaderStyle.NONE)) {
+      servers.add(demo(Algorithm.TOKEN_BUCKET, style,
+          style == HeaderStyle.RETRY_AFTER_DATE ? CLOCK_AHEAD : Duration.ZERO));
+    }
+    for (Algorithm algorithm : List.of(Algorithm.FIXED_WINDOW, Algorithm.SLIDING_LOG, Algorithm.LEAKY_QUEUE)) {
+      servers.add(demo(algorithm, HeaderStyle.NONE, Duration.ZERO));
+      servers.add(demo(algorithm, HeaderStyle.IETF, Duration.ZERO));
+    }
+    haproxy.ifPresent(binary -> servers.add(new HaproxyZooServer(binary, LIMIT, WINDOW)));
+    return servers;
+  }
+
+  /**
+   * Whether {@code client} meets something new on {@code server}: polite's clients everywhere; a
+   * peer that reads no header only on one row per algorithm (IETF headers, or HAProxy), which
+   * stands for the rows it cannot tell apart; a reader of Retry-After alone on the token bucket's
+   * rows whose Retry-After differs, and on one row per other algorithm.
+   */
+  static boolean tells(ClientKind client, ZooServer server) {
+    if (!(server instanceof DemoZooServer demo)) {
+      return true;
+    }
+    boolean bucket = demo.algorithm() == Algorithm.TOKEN_BUCKET;
+    if (HEADER_BLIND.contains(client)) {
+      return demo.headers() == HeaderStyle.IETF;
+    }
+    if (RETRY_AFTER_ONLY.contains(client)) {
+      return bucket ? RETRY_AFTER_SHAPES.contains(demo.headers()) : demo.headers() == HeaderStyle.IETF;
+    }
+    return true;
+  }
+
+  /** The cells, in the order they run: client by client, limiter by limiter, concurrency rising. */
+  public List<ZooCell> cells() {
+    return cells;
+  }
+
+  /** Lines to print before the table, such as {@link #HAPROXY_MISSING}. */
+  public List<String> notes() {
+    return notes;
+  }
+
+  /** Calls per cell. */
+  public int requests() {
+    return requests;
+  }
+
+  /** Whether this is {@code --quick}'s matrix. */
+  public boolean quick() {
+    return quick;
+  }
+
+  /** polite and polite-adaptive first (the subjects), then the peers in the table's usual order. */
+  static List<ClientKind> defaultClients() {
+    List<ClientKind> clients = new ArrayList<>(List.of(ClientKind.POLITE, ClientKind.POLITE_ADAPTIVE));
+    for (ClientKind kind : ClientKind.values()) {
+      if (!clients.contains(kind)) {
+        clients.add(kind);
+      }
+    }
+    return clients;
+  }
+
+  private static void addSpots(List<ZooCell> cells, ClientKind client, List<Spot> spots, List<ZooServer> servers,
+      Selection selection) {
+    for (Spot spot : spots) {
+      for (ZooServer server : servers) {
+        if (server.name().equals(spot.server()) && selection.wants(server) && selection.wants(spot.concurrency())) {
+          cells.add(new ZooCell(client, server, spot.concurrency(), QUICK_REQUESTS));
+        }
+      }
+    }
+  }
+
+  private static List<String> notes(Selection selection, Optional<Path> haproxy) {
+    boolean haproxyWanted = selection.servers().isEmpty()
+        || selection.servers().stream().anyMatch("haproxy"::contains);
+    return haproxy.isEmpty() && haproxyWanted ? List.of(HAPROXY_MISSING) : List.of();
+  }
+
+  private static DemoZooServer demo(Algorithm algorithm, HeaderStyle headers, Duration clockSkew) {
+    return new DemoZooServer(algorithm, headers, LIMIT, WINDOW, BURST, clockSkew);
+  }
+}

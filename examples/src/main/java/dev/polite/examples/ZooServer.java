@@ -1,0 +1,53 @@
+package dev.polite.examples;
+
+import java.io.IOException;
+import java.util.OptionalLong;
+import okhttp3.HttpUrl;
+
+/**
+ * One limiter of the zoo: what it is called, what its documentation would tell a user (the rate
+ * and the burst that the {@code paced} and {@code failsafe} clients are set from), its
+ * {@link Floor floor}, and how to start a fresh one. Every cell starts its own and stops it after,
+ * so no cell inherits another's spent quota or learned state.
+ *
+ * <p>Usage: {@code try (ZooServer.Running running = server.start()) { runner.run(running.url(), ...); }}
+ */
+public interface ZooServer {
+  /** The row's name, unique in the zoo, such as {@code token-bucket/ietf} or {@code haproxy}. */
+  String name();
+
+  /** One line on what it is, for the report, such as {@code demo server: token bucket, 20 per 1 s, burst 20, IETF headers}. */
+  String description();
+
+  /** The documented rate, requests per second. */
+  double rate();
+
+  /** The documented burst: how many requests it admits at once when fresh. */
+  long burst();
+
+  /** The least time {@code requests} calls can take without a rejection, in seconds. */
+  double floorSeconds(int requests);
+
+  /** The floor's rule in words, for the report. */
+  String floorRule();
+
+  /**
+   * Starts a fresh instance on free loopback ports.
+   *
+   * @throws IOException if it cannot be started
+   */
+  Running start() throws IOException;
+
+  /** A started instance, stopped by {@link #close()}. */
+  interface Running extends AutoCloseable {
+    /** The limited URL to send the cell's GETs to. */
+    HttpUrl url();
+
+    /** Rate-limit refusals by the server's own count, or empty when the server keeps none. */
+    OptionalLong rejected();
+
+    /** Stops it and frees its ports and files. */
+    @Override
+    void close();
+  }
+}

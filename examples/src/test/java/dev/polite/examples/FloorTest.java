@@ -1,0 +1,55 @@
+package dev.polite.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** The floors: the least time N calls take against each limiter without a rejection. */
+class FloorTest {
+  private static final Duration SECOND = Duration.ofSeconds(1);
+
+  @Test
+  void aTokenBucketSpendsItsBurstThenPaysTheRate() {
+    assertThat(Floor.tokenBucket(100, 20, 20)).isEqualTo(4.0);
+    assertThat(Floor.tokenBucket(30, 5, 5)).as("compare's floor").isEqualTo(5.0);
+    assertThat(Floor.tokenBucket(60, 20, 20)).isEqualTo(2.0);
+    assertThat(Floor.tokenBucket(20, 20, 20)).as("the burst covers them all").isZero();
+    assertThat(Floor.tokenBucket(3, 20, 20)).isZero();
+  }
+
+  @Test
+  void aWindowAlgorithmNeedsTheWindowsAfterTheFirst() {
+    assertThat(Floor.windows(100, 20, SECOND)).isEqualTo(4.0);
+    assertThat(Floor.windows(101, 20, SECOND)).as("one more call opens a sixth window").isEqualTo(5.0);
+    assertThat(Floor.windows(60, 20, SECOND)).isEqualTo(2.0);
+    assertThat(Floor.windows(20, 20, SECOND)).isZero();
+    assertThat(Floor.windows(21, 20, Duration.ofMillis(500))).isEqualTo(0.5);
+  }
+
+  @Test
+  void aLeakyQueueServesOnePerIntervalWhateverItsSize() {
+    assertThat(Floor.leakyQueue(100, 20)).isCloseTo(4.95, within(1e-9));
+    assertThat(Floor.leakyQueue(1, 20)).isZero();
+    assertThat(Floor.leakyQueue(2, 20)).isCloseTo(0.05, within(1e-9));
+  }
+
+  @Test
+  void haproxysSlidingRateGivesTheBurstNoHeadStart() {
+    // 20 at once, none until the period ends, then one per 50 ms: the 100th at 1 + 79 × 0.05 s.
+    assertThat(Floor.slidingRate(100, 20, SECOND)).isCloseTo(4.95, within(1e-9));
+    assertThat(Floor.slidingRate(21, 20, SECOND)).as("the first after the burst waits for the period's end")
+        .isCloseTo(1.0, within(1e-9));
+    assertThat(Floor.slidingRate(60, 20, SECOND)).isCloseTo(2.95, within(1e-9));
+    assertThat(Floor.slidingRate(20, 20, SECOND)).isZero();
+    assertThat(Floor.slidingRate(40, 5, SECOND)).as("the reference's 40 at 5 per second: about 7 s")
+        .isCloseTo(7.8, within(1e-9));
+  }
+
+  @Test
+  void noCallsIsRefused() {
+    assertThatThrownBy(() -> Floor.tokenBucket(0, 20, 20)).hasMessageContaining("requests");
+  }
+}

@@ -1,0 +1,51 @@
+package dev.polite.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The zoo's CI gate, run by {@code mvn -B verify}: {@code zoo --quick} through the same command
+ * line users run, against real limiters on loopback (HAProxy too, where it is installed, as
+ * {@code .ci/run} makes sure). Every polite cell must lose no call, meet at most max(3, 10 %)
+ * rejections and finish within twice its floor; the command must say so with its exit code.
+ * The targets are the issue's and are not to be eased to fit today's polite: a red gate means
+ * polite is not yet the client it promises to be.
+ */
+class ZooQuickTest {
+  @TempDir
+  Path dir;
+
+  @Test
+  void everyPoliteCellMeetsItsTargets() {
+    Cli cli = Cli.run("zoo", "--quick", "--json", "--report", dir.resolve("zoo.html").toString());
+
+    List<JsonNode> lines = cli.jsonLines();
+    JsonNode summary = lines.get(lines.size() - 1);
+    List<JsonNode> polite = lines.subList(0, lines.size() - 1).stream()
+        .filter(row -> row.get("client").asText().equals("polite")).toList();
+    assertThat(polite).as("the quick zoo's polite cells").hasSizeGreaterThanOrEqualTo(8);
+    List<String> missed = new ArrayList<>();
+    for (JsonNode row : polite) {
+      int requests = row.get("requests").asInt();
+      String where = row.get("server").asText() + " at " + row.get("concurrency").asInt();
+      if (row.get("succeeded").asInt() != requests) {
+        missed.add(where + ": lost " + (requests - row.get("succeeded").asInt()));
+      }
+      if (row.get("rejected").asLong() > Math.max(3, requests / 10)) {
+        missed.add(where + ": " + row.get("rejected").asLong() + " rejected");
+      }
+      if (row.get("seconds").asDouble() > 2 * row.get("floor").asDouble()) {
+        missed.add(where + ": " + row.get("seconds").asDouble() + " s against a floor of " + row.get("floor").asDouble());
+      }
+    }
+    assertThat(missed).as("polite's misses in the quick zoo\n" + cli.out).isEmpty();
+    assertThat(summary.get("gate").asText()).isEqualTo("passed");
+    assertThat(cli.exit).as(cli.toString()).isZero();
+  }
+}
