@@ -78,7 +78,7 @@ public final class Aimd implements RateController.Factory {
 
   /** Builds {@link Aimd}. Not thread-safe. */
   public static final class Builder {
-    private double decreaseFactor = 0.8;
+    private double decreaseFactor = 0.9;
     private double increasePerSecond = 1.0;
     private double minRate = 0.5;
 

@@ -130,7 +130,7 @@ class AdaptiveThrottleTest {
   void aDropBeforePoliteIsNeitherPacedNorRetried() throws IOException {
     AdaptiveThrottle throttle = AdaptiveThrottle.builder().ticker(clock).random(ALWAYS).build();
     PoliteInterceptor polite = PoliteInterceptor.builder().clock(clock, clock)
-        .random(new Random(1)).maxAttempts(1).build();
+        .random(new Random(1)).maxAttempts(1).maxRateLimitRetries(0).build();
     OkHttpClient client = client(throttle, polite);
     server.enqueue(status(429));
     assertThat(call(client, get(Criticality.CRITICAL))).isEqualTo(429);

@@ -82,4 +82,13 @@ final class AdmittedRate {
     long span = Math.max(MIN_SPAN_NANOS, now - from - paused);
     return accepts / (span / 1e9);
   }
+
+  /**
+   * Whether at least a second of unpaused sending has passed since the restart: before that, a
+   * refusal soon after a cut (a probe that met a limiter still counting the last burst) says
+   * nothing about the rate, and the handful admitted meanwhile would read as a tiny one.
+   */
+  boolean hasEvidence(long now) {
+    return started() && now - since - paused >= MIN_SPAN_NANOS;
+  }
 }

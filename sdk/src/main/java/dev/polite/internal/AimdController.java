@@ -14,7 +14,10 @@ import dev.polite.RateController;
  *       was admitted since the last cut (a probe refused at once), the pace itself is cut.
  *   <li>The climb slows to a tenth near the pace that was last refused (above
  *       {@value #KNEE} of it), and to at most {@value #PROBE_SHARE_PER_SECOND} of that pace per
- *       second, so that a small limit is probed as gently as a large one. Every refusal costs a pause, often a whole second because
+ *       second, so that a small limit is probed as gently as a large one. Once the pace is
+ *       {@value #FORGET_ABOVE} times the refused one and still not refused, that knee is
+ *       forgotten and the climb is fast again: a cut made from the admitted share of a first
+ *       burst can start far below the limit, and should not creep up from there for minutes. Every refusal costs a pause, often a whole second because
  *       Retry-After counts in seconds, so the sawtooth's period matters more than its depth:
  *       climbing quickly back to just under the last limit and then probing gently means few
  *       refusals per minute while the pace stays close to the limit. The slow probe also finds a
@@ -35,6 +38,8 @@ public final class AimdController implements RateController {
   static final double PROBE_SLOWDOWN = 0.1;
   /** Above the knee the climb adds at most this share of the refused pace per second. */
   static final double PROBE_SHARE_PER_SECOND = 0.01;
+  /** Past this multiple of the refused pace, unrefused, the knee is forgotten. */
+  static final double FORGET_ABOVE = 1.05;
 
   private final double decreaseFactor;
   private final double increasePerSecond;
@@ -61,6 +66,11 @@ public final class AimdController implements RateController {
       return;
     }
     double raised = climb(rate, secondsSince(nowNanos));
+    if (raised > lastRefused * FORGET_ABOVE) {
+      // Well past the pace once refused and still not refused: that pace was no limit (a cut
+      // made in a burst can start far too low), so climb at full speed to the next refusal.
+      lastRefused = Double.POSITIVE_INFINITY;
+    }
     changedAt = nowNanos;
     rate = Math.max(minRate, Math.min(raised, Math.max(rate, 2 * measuredSendRate)));
   }

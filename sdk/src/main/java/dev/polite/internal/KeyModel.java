@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
  *   <li>a {@link TokenBucket}: unlimited until something sets a pace; then the server's advertised
  *       {@code quota / window} with the quota as burst; or, when the server names a quota and a
  *       reset but no window (the older IETF drafts, GitHub style), {@code quota / window} with the
- *       window taken as the longest reset it has reported (a reset never exceeds the window); or
+ *       window taken as the longest reset it has reported less a second (a reset never exceeds
+ *       the window; the second allows for resets sent in whole epoch seconds), at least a second; or
  *       the rate controller's discovered pace with a burst of one;
  *   <li>"paused until", set by a Retry-After, or by a reset when the server says nothing is left:
  *       one 429 pauses every call to the key. A pause longer than any call may wait ({@code
@@ -53,7 +54,7 @@ public final class KeyModel {
   private static final long SECOND = 1_000_000_000L;
   private static final int MAX_WINDOW = 1 << 20;
   /** Up to this many calls in flight the window doubles every round trip; past it, grows by one. */
-  private static final int SLOW_START_THRESHOLD = 4;
+  private static final int SLOW_START_THRESHOLD = 3;
 
   private final String key;
   private final KeyConfig config;
@@ -234,10 +235,10 @@ public final class KeyModel {
       }
     }
     pauseIfAsked(status, signals, now);
-    backOffIfRefusedBare(rejected, signals, permit.sentAt(), now);
     if (!advertised) {
       discoverPace(status, signals, permit.sentAt(), now);
     }
+    backOffIfRefusedBare(rejected, signals, permit.sentAt(), now);
     growWindow(rejected, status);
   }
 
@@ -282,11 +283,14 @@ public final class KeyModel {
       burst = signals.limit().orElseThrow();
     } else if (impliesWindow(signals)) {
       // A reset never exceeds the window, so the longest one reported is the best lower bound on
-      // it, and quota / that bound errs fast, never slow. The error is harmless: the server's
+      // it, and quota / that bound errs fast rather than slow. The error is harmless: the server's
       // remaining count still sets the tokens, and a spent quota still pauses until its reset,
       // so a fast guess spends nothing the server did not say was left.
-      long reset = Math.max(SECOND, roundUpToSecond(KeyState.saturatedNanos(signals.reset())));
-      inferredWindow = Math.max(inferredWindow, reset);
+      // Less one second: a reset sent as an epoch second and read against a Date in whole
+      // seconds can read up to a second long, and half the pace of a one-second window is a
+      // worse error than a tenth over a ten-second one (which the remaining count still bounds).
+      long reset = roundUpToSecond(KeyState.saturatedNanos(signals.reset()));
+      inferredWindow = Math.max(inferredWindow, Math.max(SECOND, reset - SECOND));
       burst = signals.limit().getAsLong();
       rate = burst / (inferredWindow / 1e9);
     } else {
@@ -391,6 +395,9 @@ public final class KeyModel {
         || sentAt <= lastBareRefusalAt) {
       return;
     }
+    if (!advertised && Double.isInfinite(controller.rate())) {
+      return; // RateController.none(): the user asked for no discovery, so no pause unasked
+    }
     lastBareRefusalAt = now;
     int doublings = Math.min(bareRefusals++, 30);
     long backoff = config.backoffBaseNanos() > (config.backoffCapNanos() >> doublings)
@@ -403,12 +410,18 @@ public final class KeyModel {
       if (sentAt <= lastCutAt) {
         return; // already on the wire when we cut: the cut answered it
       }
+      probing = true;
+      if (!admitted.hasEvidence(now) && !Double.isInfinite(bucket.rate())) {
+        // Refused again within a second of sending since the last cut: a probe that met a
+        // limiter still counting the last burst (a spent window, a sliding rate). That says
+        // nothing new about the rate; the pause it caused and the probing are answer enough.
+        return;
+      }
       controller.onRejection(now, admitted.perSecond(now));
       lastCutAt = now;
       cuts++;
       reserved = 0; // their debt goes with the emptied bucket; isStale tells their holders
       admitted.restart(now);
-      probing = true;
       applyControllerPace(signals, now);
       bucket.setTokens(0, now);
     } else if (status < 500) {

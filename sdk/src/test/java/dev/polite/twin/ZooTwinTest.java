@@ -35,7 +35,9 @@ class ZooTwinTest {
           start -> SimulatedLimiter.fixedWindow(20, 1, Style.RETRY_AFTER, start)));
       cells.add(cell("fixed window 20/s ietf", 200, c,
           start -> SimulatedLimiter.fixedWindow(20, 1, Style.IETF, start)));
-      cells.add(cell("haproxy-like 5/s", 40, c, start -> SimulatedLimiter.slidingRate(5, start)));
+      cells.add(cell("fixed window 20/s none", 200, c,
+          start -> SimulatedLimiter.fixedWindow(20, 1, Style.NONE, start)));
+      cells.add(cell("haproxy-like 20/s", 100, c, start -> SimulatedLimiter.slidingRate(20, start)));
     }
     return cells.stream();
   }

@@ -74,8 +74,12 @@ public final class QuotaHeaders {
    */
   public static QuotaHeaders of(DemoServerConfig config) {
     long capacity = config.algorithm().usesBurst() ? config.burst() : config.limit();
+    // Every answer states this server's own Date, not only skewed or date-speaking ones: epoch
+    // resets are read against it, and Undertow's cached Date froze in a process that had
+    // stopped an earlier server (its refresh runs on the stopped server's I/O thread), so the
+    // zoo's x-ratelimit servers sent a Date stuck in the past and every reset read ever longer.
     return new QuotaHeaders(config.headers(), config.limit(), capacity, config.window().toNanos(),
-        config.headers() == HeaderStyle.RETRY_AFTER_DATE || !config.clockSkew().isZero());
+        true);
   }
 
   /** Whole seconds, rounded up. */

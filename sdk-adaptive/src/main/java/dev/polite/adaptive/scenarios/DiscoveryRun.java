@@ -1,90 +1,66 @@
 package dev.polite.adaptive.scenarios;
 
+import dev.polite.PoliteListener;
 import dev.polite.RateController;
+import dev.polite.RateLimitSignals;
 import dev.polite.TokenBucket;
-import dev.polite.internal.SendRateMeter;
+import dev.polite.internal.KeyConfig;
+import dev.polite.internal.KeyModel;
+import dev.polite.internal.Permit;
 import java.util.ArrayDeque;
 
 /**
- * Rate discovery against a header-less token-bucket server, with a simulated client that does
- * what the sdk's {@code KeyState} does for a key whose server advertises nothing:
- * <ul>
- *   <li>it paces with a {@link TokenBucket}, unlimited until the controller gives a finite rate,
- *       then at that rate with a burst of 1;
- *   <li>until the first answer (cautious start), and while probing after a rejection, at most one
- *       call is in flight;
- *   <li>a rejection of a call sent after the last cut calls {@code onRejection(now, measured)},
- *       cuts, starts probing and empties the bucket; a rejection of a call already on the wire
- *       at the cut is ignored; any other answer calls {@code onSuccess(now, measured)};
- *   <li>{@code measured} is the sdk's own send-rate meter ({@link SendRateMeter}).
- * </ul>
- * Demand arrives evenly and queues without bound (a saturating client: once paced, the backlog
+ * Rate discovery against a header-less token-bucket server, driving the sdk's own
+ * {@link KeyModel}, the very code a key runs in {@code PoliteInterceptor}: its gate (slow start,
+ * probing), its pauses (a bare 429 backs the key off), its pace and the rate controller under
+ * test, told what the server admitted. Each millisecond the answers due are taught to the model,
+ * then the client sends while the model lets it: not paused, the gate open and a token there now.
+ *
+ * <p>Demand arrives evenly and queues without bound (a saturating client: once paced, the backlog
  * only grows, so what is sent is the pace). A refused request is not sent again (polite's retries
  * are not modelled: a retry is paced like a first attempt, so with a saturating backlog it would
- * only replace a first attempt). Each answer arrives {@code latency} after its send. Time moves
- * in 1 ms steps.
+ * only replace a first attempt). Each answer arrives {@code latency} after its send.
  */
 final class DiscoveryRun extends SimulatedRun {
   private static final long MS = 1_000_000L;
+  private static final RateLimitSignals REFUSED = RateLimitSignals.builder().rejection(true).build();
 
   DiscoveryRun(RateController.Factory controllers, double serverRate, double serverBurst,
       double demand, long latencyMs, int seconds) {
     super(seconds);
     long start = ThrottleRun.START;
     TokenBucket server = TokenBucket.full(serverRate, serverBurst, start);
-    TokenBucket pace = TokenBucket.full(Double.POSITIVE_INFINITY, 1, start);
-    RateController controller = controllers.create();
-    SendRateMeter meter = new SendRateMeter();
-    ArrayDeque<long[]> onTheWire = new ArrayDeque<>(); // {sentAt, answerAt, accepted 0/1}
+    KeyModel key = new KeyModel("discovery", new KeyConfig(() -> 0L, PoliteListener.none(),
+        controllers, Double.POSITIVE_INFINITY, 1, true, 10, 0.1, 60_000 * MS, 500 * MS,
+        30_000 * MS), start);
+    ArrayDeque<Object[]> onTheWire = new ArrayDeque<>(); // {answerAt, permit, accepted}
     double backlog = 0;
-    int inFlight = 0;
-    boolean heard = false;
-    boolean probing = false;
-    long lastCutAt = Long.MIN_VALUE;
     for (long step = 0; step < seconds * 1000L; step++) {
       long now = start + step * MS;
       int second = (int) (step / 1000);
       backlog += demand / 1000;
-      while (!onTheWire.isEmpty() && onTheWire.peekFirst()[1] <= now) {
-        long[] answer = onTheWire.removeFirst();
-        inFlight--;
-        heard = true;
-        if (answer[2] == 0) {
-          if (answer[0] < lastCutAt) {
-            continue;
-          }
-          controller.onRejection(now, meter.rate(now));
-          lastCutAt = now;
-          probing = true;
-          apply(controller, pace, now);
-          pace.setTokens(0, now);
-        } else {
-          probing = false;
-          controller.onSuccess(now, meter.rate(now));
-          apply(controller, pace, now);
-        }
+      while (!onTheWire.isEmpty() && (long) onTheWire.peekFirst()[0] <= now) {
+        Object[] answer = onTheWire.removeFirst();
+        boolean accepted = (boolean) answer[2];
+        key.onAnswer(accepted ? 200 : 429, accepted ? RateLimitSignals.none() : REFUSED,
+            (Permit) answer[1], now);
       }
-      while (backlog >= 1 && !(inFlight > 0 && (probing || !heard)) && pace.tryAcquire(1, now)) {
-        meter.recordSend(now);
+      while (backlog >= 1 && key.pauseLeft(now) == 0 && !key.gateClosed()) {
+        KeyModel.Reservation reservation = key.reserve(1, now);
+        if (reservation.waitNanos() > 0) {
+          key.cancel(reservation, 1, now); // not yet: this client only sends what may go now
+          break;
+        }
+        Permit permit = key.grant(now, reservation);
         sent[second]++;
         boolean ok = server.tryAcquire(1, now);
         if (ok) {
           accepted[second]++;
         }
         backlog -= 1;
-        inFlight++;
-        onTheWire.addLast(new long[] {now, now + latencyMs * MS, ok ? 1 : 0});
+        onTheWire.addLast(new Object[] {now + latencyMs * MS, permit, ok});
       }
     }
-  }
-
-  private static void apply(RateController controller, TokenBucket pace, long now) {
-    double rate = controller.rate();
-    if (Double.isInfinite(rate) || rate == pace.rate()) {
-      return;
-    }
-    pace.setRate(rate, now);
-    pace.setCapacity(1, now);
   }
 
   /**
