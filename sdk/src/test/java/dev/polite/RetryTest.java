@@ -275,6 +275,48 @@ class RetryTest extends HarnessTest {
   }
 
   @Test
+  void refusalsDrawNothingFromTheRetryBudget() throws Exception {
+    // Twelve calls, each refused once with a wait that fits: the budget (10, stops at 5) would
+    // have stopped retrying after five failures; a limiting server is no failing one.
+    for (int i = 0; i < 12; i++) {
+      h.server.enqueue(status(429, "Retry-After", "1"));
+      h.server.enqueue(status(200));
+    }
+    OkHttpClient client = h.client(h.polite().rateController(Harness.NO_DISCOVERY).listener(recorder));
+
+    for (int call = 0; call < 12; call++) {
+      try (Response r = client.newCall(h.get("/a")).execute()) {
+        assertThat(r.code()).isEqualTo(200);
+      }
+    }
+    assertThat(h.server.getRequestCount()).isEqualTo(24);
+    assertThat(events).noneMatch(e -> e.startsWith("gave up"));
+  }
+
+  @Test
+  void garbageOnASuccessNeverStopsTheKey() throws Exception {
+    // The report of 2026-11-30: one 200 with an impossible remaining and reset paused the host
+    // for a year. Each of these is now read as absent, and the next call goes at once.
+    String[][] garbage = {
+      {"X-RateLimit-Remaining", "-3", "X-RateLimit-Reset", "99999999999999999999"},
+      {"X-RateLimit-Remaining", "0", "X-RateLimit-Reset", "9223372036854775807"},
+      {"X-RateLimit-Remaining", "0", "X-RateLimit-Reset", "4102444800"},
+    };
+    for (String[] headers : garbage) {
+      h.server.enqueue(status(200, headers));
+      h.server.enqueue(status(200));
+    }
+    OkHttpClient client = h.client(h.polite());
+
+    for (int call = 0; call < 6; call++) {
+      try (Response r = client.newCall(h.get("/a")).execute()) {
+        assertThat(r.code()).isEqualTo(200);
+      }
+    }
+    assertThat(h.sends).containsOnly(0.0);
+  }
+
+  @Test
   void theRetryBudgetStopsARetryStorm() throws Exception {
     for (int i = 0; i < 20; i++) {
       h.server.enqueue(status(503));

@@ -84,6 +84,7 @@ public final class KeyModel {
   private long lastBareRefusalAt = Long.MIN_VALUE;
   private int bareRefusals;
   private long tickets;
+  private long lastGrantAt;
   private RateLimitSignals lastSignals = RateLimitSignals.none();
 
   /** A key nobody has heard from, at ticker time {@code now}. */
@@ -94,6 +95,7 @@ public final class KeyModel {
     this.controller = config.controllers().create();
     this.retryBudget = new RetryBudget(config.retryBudgetTokens(), config.retryBudgetRatio());
     this.windowOpen = !config.cautiousStart();
+    this.lastGrantAt = now;
   }
 
   /** The key, as the key function made it. */
@@ -168,6 +170,14 @@ public final class KeyModel {
    */
   public Reservation reserve(double cost, long now) {
     long wait = bucket.reserve(cost, now);
+    if (wait > config.maxWaitNanos() && now - lastGrantAt >= config.maxWaitNanos()) {
+      // A pace no call can wait for (one per year, from a garbage window) would never let a
+      // call through again to learn better. Like a long pause, it is re-verified: when nothing
+      // has gone for the max wait, one call goes now, and its answer teaches the key anew.
+      bucket.refund(cost, now);
+      bucket.setTokens(0, now);
+      wait = 0;
+    }
     reserved++;
     return new Reservation(wait, ++tickets, inFlight() == 1, cuts);
   }
@@ -197,6 +207,7 @@ public final class KeyModel {
   public Permit grant(long at, Reservation reservation) {
     reserved--;
     onTheWire++;
+    lastGrantAt = at;
     sendRate.recordSend(at);
     if (!admitted.started()) {
       admitted.restart(at);
@@ -216,6 +227,9 @@ public final class KeyModel {
    * count, a pause, and the rate controller's verdict.
    */
   public void onAnswer(int status, RateLimitSignals signals, Permit permit, long now) {
+    if (paused && pausedUntil <= now) {
+      endPause(pausedUntil); // settled before learning, so the time it took is known
+    }
     boolean exclusive = permit.alone() && permit.ticket() == tickets;
     onTheWire--;
     lastSignals = signals;

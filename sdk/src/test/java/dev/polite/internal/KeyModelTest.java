@@ -1,0 +1,143 @@
+package dev.polite.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.polite.Aimd;
+import dev.polite.PoliteListener;
+import dev.polite.RateController;
+import dev.polite.RateLimitSignals;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** The key model's rules, one at a time, on a clock the test moves. */
+class KeyModelTest {
+  private static final long MS = 1_000_000L;
+  private static final long SECOND = 1_000 * MS;
+  private static final RateLimitSignals REFUSED = RateLimitSignals.builder().rejection(true).build();
+  private static final RateLimitSignals NOTHING = RateLimitSignals.none();
+
+  private long now = 1_000 * SECOND;
+
+  private static KeyModel key(RateController.Factory controller, long now) {
+    return new KeyModel("k", new KeyConfig(() -> 0L, PoliteListener.none(), controller,
+        Double.POSITIVE_INFINITY, 1, true, 10, 0.1, 60 * SECOND, 500 * MS, 30 * SECOND), now);
+  }
+
+  private Permit send(KeyModel key) {
+    KeyModel.Reservation r = key.reserve(1, now);
+    assertThat(r.waitNanos()).isZero();
+    return key.grant(now, r);
+  }
+
+  @Test
+  void untilTheServerSaysAnythingTheWindowGrowsLikeSlowStart() {
+    KeyModel key = key(Aimd.defaults(), now);
+    Permit first = send(key);
+    assertThat(key.gateClosed()).as("one call until the first answer").isTrue();
+    key.onAnswer(200, NOTHING, first, now += MS);
+    Permit a = send(key);
+    Permit b = send(key);
+    assertThat(key.gateClosed()).as("two after one answer").isTrue();
+    key.onAnswer(200, NOTHING, a, now += MS);
+    send(key);
+    send(key);
+    assertThat(key.gateClosed()).as("three after two answers: the doubling ends here").isTrue();
+    key.onAnswer(200, NOTHING, b, now += MS);
+    send(key);
+    assertThat(key.gateClosed()).as("then a third of a call per answer").isTrue();
+  }
+
+  @Test
+  void anAdvertisedRateOpensTheGateAtOnce() {
+    KeyModel key = key(Aimd.defaults(), now);
+    RateLimitSignals ietf = RateLimitSignals.builder().limit(20).remaining(19).window(Duration.ofSeconds(1))
+        .reset(Duration.ofSeconds(1)).build();
+    key.onAnswer(200, ietf, send(key), now += MS);
+    for (int i = 0; i < 19; i++) {
+      send(key);
+    }
+    assertThat(key.gateClosed()).isFalse();
+    assertThat(key.pace()).isEqualTo(20);
+  }
+
+  @Test
+  void aQuotaAndAResetWithoutAWindowPaceAtQuotaOverTheLongestResetLessASecond() {
+    KeyModel key = key(Aimd.defaults(), now);
+    key.onAnswer(200, legacy(50, 49, 1), send(key), now += MS);
+    assertThat(key.pace()).as("a one-second reset: a window of at least a second").isEqualTo(50);
+    key.onAnswer(200, legacy(50, 48, 2), send(key), now += MS);
+    assertThat(key.pace()).as("an epoch reset a second long reads 2: still one second").isEqualTo(50);
+    key.onAnswer(200, legacy(50, 47, 10), send(key), now += MS);
+    assertThat(key.pace()).as("a ten-second reset: the window is at least nine").isCloseTo(50 / 9.0, within(1e-9));
+    key.onAnswer(200, legacy(50, 46, 3), send(key), now += MS);
+    assertThat(key.pace()).as("shorter resets later do not shrink it").isCloseTo(50 / 9.0, within(1e-9));
+  }
+
+  private static RateLimitSignals legacy(long limit, long remaining, long resetSeconds) {
+    return RateLimitSignals.builder().limit(limit).remaining(remaining)
+        .reset(Duration.ofSeconds(resetSeconds)).build();
+  }
+
+  @Test
+  void theFirstCutStartsFromWhatTheServerAdmittedNotFromWhatWasSent() {
+    KeyModel key = key(Aimd.defaults(), now);
+    key.onAnswer(200, NOTHING, send(key), now += MS);
+    // 19 more admitted, then refusals: the server took 20 in its first second.
+    for (int i = 0; i < 19; i++) {
+      Permit p = send(key);
+      key.onAnswer(200, NOTHING, p, now += MS);
+    }
+    Permit refused = send(key);
+    key.onAnswer(429, REFUSED, refused, now += MS);
+    assertThat(key.pace()).as("0.9 x 20 admitted in the first second").isCloseTo(18, within(1e-9));
+    assertThat(key.pauseLeft(now)).as("a bare refusal backs the key off").isEqualTo(500 * MS);
+  }
+
+  @Test
+  void aRefusalSoonAfterACutIsNoNewsAboutTheRate() {
+    KeyModel key = key(Aimd.defaults(), now);
+    key.onAnswer(200, NOTHING, send(key), now += MS);
+    key.onAnswer(429, REFUSED, send(key), now += MS);
+    double cut = key.pace();
+    now += key.pauseLeft(now);
+    KeyModel.Reservation probe = key.reserve(1, now);
+    now += probe.waitNanos(); // at the new pace
+    key.onAnswer(429, REFUSED, key.grant(now, probe), now += MS); // meets a limiter still counting
+    assertThat(key.pace()).as("not cut again").isEqualTo(cut);
+    assertThat(key.pauseLeft(now)).as("but the backoff doubles").isEqualTo(SECOND);
+  }
+
+  @Test
+  void withoutDiscoveryABareRefusalPausesNothing() {
+    KeyModel key = key(RateController.none(), now);
+    key.onAnswer(200, NOTHING, send(key), now += MS);
+    key.onAnswer(429, REFUSED, send(key), now += MS);
+    assertThat(key.pauseLeft(now)).isZero();
+    assertThat(key.pace()).isInfinite();
+  }
+
+  @Test
+  void aCutVoidsTheReservationsMadeAtTheOldPace() {
+    KeyModel key = key(Aimd.defaults(), now);
+    key.onAnswer(200, NOTHING, send(key), now += MS);
+    Permit refused = send(key);
+    KeyModel.Reservation early = key.reserve(1, now);
+    key.onAnswer(429, REFUSED, refused, now += MS);
+    assertThat(key.isStale(early)).isTrue();
+    assertThat(key.inFlight()).as("its place was freed by the cut").isZero();
+    key.cancel(early, 1, now); // a holder giving up afterwards changes nothing
+    assertThat(key.inFlight()).isZero();
+  }
+
+  @Test
+  void aPaceNoCallCanWaitForLetsOneProbeGoPerMaxWait() {
+    KeyModel key = key(Aimd.defaults(), now);
+    RateLimitSignals onePerYear = RateLimitSignals.builder().limit(1).remaining(0)
+        .window(Duration.ofDays(365)).build();
+    key.onAnswer(200, onePerYear, send(key), now += MS);
+    assertThat(key.reserve(1, now).waitNanos()).as("refused: no call can wait a year").isGreaterThan(60 * SECOND);
+    now += 60 * SECOND;
+    assertThat(key.reserve(1, now).waitNanos()).as("the max wait on, one goes to re-verify").isZero();
+  }
+}
