@@ -402,7 +402,9 @@ public final class KeyModel {
   private void backOffIfRefusedBare(boolean rejected, RateLimitSignals signals, long sentAt,
       long now) {
     if (!rejected) {
-      bareRefusals = 0;
+      if (sentAt > lastBareRefusalAt) {
+        bareRefusals = 0; // only a call sent since the last refusal says the limiter let go
+      }
       return;
     }
     if (signals.retryAfter() != null || (exhausted(signals) && signals.reset() != null)
