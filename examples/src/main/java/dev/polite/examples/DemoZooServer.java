@@ -81,23 +81,8 @@ public record DemoZooServer(Algorithm algorithm, HeaderStyle headers, long limit
         .headers(headers)
         .clockSkew(clockSkew)
         .start();
-    HttpUrl url = HttpUrl.get(server.url() + "/api/items");
-    return new Running() {
-      @Override
-      public HttpUrl url() {
-        return url;
-      }
-
-      @Override
-      public OptionalLong rejected() {
-        return OptionalLong.of(server.stats().rejected());
-      }
-
-      @Override
-      public void close() {
-        server.close();
-      }
-    };
+    return new Running(HttpUrl.get(server.url() + "/api/items"), () -> OptionalLong.of(server.stats().rejected()),
+        server::close);
   }
 
   private static String seconds(Duration duration) {

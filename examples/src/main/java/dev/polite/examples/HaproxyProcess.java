@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
 /**
@@ -58,12 +60,36 @@ public final class HaproxyProcess implements AutoCloseable {
         int port = freePort();
         Files.writeString(cfg, HaproxyConfig.render(port, backendPort, limit, period), StandardCharsets.UTF_8);
         check(binary, cfg);
-        Process process = new ProcessBuilder(binary.toString(), "-db", "-f", cfg.toString())
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .start();
-        Thread hook = new Thread(() -> stop(process, dir), "haproxy-stop");
+        // The hook is in place before HAProxy exists, and both take one lock, so there is no moment
+        // at which the JVM could end (Ctrl-C) and leave a HAProxy it had started running.
+        AtomicReference<Process> started = new AtomicReference<>();
+        AtomicBoolean exiting = new AtomicBoolean();
+        Thread hook = new Thread(() -> {
+          synchronized (started) {
+            exiting.set(true);
+            Process running = started.get();
+            if (running != null) {
+              stop(running, dir);
+            }
+          }
+        }, "haproxy-stop");
         Runtime.getRuntime().addShutdownHook(hook);
+        Process process;
+        synchronized (started) {
+          if (exiting.get()) {
+            throw new IOException("the JVM is exiting: haproxy not started");
+          }
+          try {
+            process = new ProcessBuilder(binary.toString(), "-db", "-f", cfg.toString())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
+          } catch (IOException e) {
+            removeHook(hook);
+            throw e;
+          }
+          started.set(process);
+        }
         boolean listening = false;
         try {
           listening = awaitListening(process, port);

@@ -61,26 +61,12 @@ public record HaproxyZooServer(Path binary, long limit, Duration period) impleme
       backend.close();
       throw e;
     }
-    HttpUrl url = HttpUrl.get("http://127.0.0.1:" + haproxy.port() + "/api/items");
-    return new Running() {
-      @Override
-      public HttpUrl url() {
-        return url;
+    return new Running(HttpUrl.get("http://127.0.0.1:" + haproxy.port() + "/api/items"), OptionalLong::empty, () -> {
+      try {
+        haproxy.close();
+      } finally {
+        backend.close();
       }
-
-      @Override
-      public OptionalLong rejected() {
-        return OptionalLong.empty();
-      }
-
-      @Override
-      public void close() {
-        try {
-          haproxy.close();
-        } finally {
-          backend.close();
-        }
-      }
-    };
+    });
   }
 }

@@ -2,6 +2,7 @@ package dev.polite.examples;
 
 import java.io.IOException;
 import java.util.OptionalLong;
+import java.util.function.Supplier;
 import okhttp3.HttpUrl;
 
 /**
@@ -38,16 +39,23 @@ public interface ZooServer {
    */
   Running start() throws IOException;
 
-  /** A started instance, stopped by {@link #close()}. */
-  interface Running extends AutoCloseable {
-    /** The limited URL to send the cell's GETs to. */
-    HttpUrl url();
+  /**
+   * A started instance, stopped by {@link #close()}.
+   *
+   * @param url the limited URL to send the cell's GETs to
+   * @param counted reads the rate-limit refusals by the server's own count, or empty when the
+   *     server keeps none
+   * @param stop stops it and frees its ports and files
+   */
+  record Running(HttpUrl url, Supplier<OptionalLong> counted, Runnable stop) implements AutoCloseable {
+    /** Rate-limit refusals by the server's own count so far, or empty when the server keeps none. */
+    public OptionalLong rejected() {
+      return counted.get();
+    }
 
-    /** Rate-limit refusals by the server's own count, or empty when the server keeps none. */
-    OptionalLong rejected();
-
-    /** Stops it and frees its ports and files. */
     @Override
-    void close();
+    public void close() {
+      stop.run();
+    }
   }
 }
