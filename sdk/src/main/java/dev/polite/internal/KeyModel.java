@@ -22,11 +22,10 @@ import org.slf4j.LoggerFactory;
  *       window taken as the longest reset it has reported less a second (a reset never exceeds
  *       the window; the second allows for resets sent in whole epoch seconds), at least a second; or
  *       the rate controller's discovered pace with a burst of one;
- *   <li>"paused until", set by a Retry-After, or by a reset when the server says nothing is left:
- *       one 429 pauses every call to the key. A pause longer than any call may wait ({@code
- *       maxWait}) is not trusted blindly: after {@code maxWait} one call goes through as a probe,
- *       and its answer either ends the pause or renews it. A wrong or hostile signal therefore
- *       costs one probe per {@code maxWait}, never a day;
+ *   <li>a {@link KeyPause}: every call holds back for a Retry-After, the reset of a spent quota,
+ *       or a backoff after a bare refusal; a pause no call can wait out is re-verified by one
+ *       probe after the max wait. Likewise a pace no call can wait for (one a year, from a
+ *       garbage window): when nothing has gone for the max wait, one call goes;
  *   <li>calls in flight, so that a server's remaining count can be reconciled with the calls it
  *       has not seen yet (tokens = remaining - others in flight);
  *   <li>the gate, how many calls may be in flight: one until the key's first answer (when
@@ -44,7 +43,10 @@ import org.slf4j.LoggerFactory;
  * server actually <em>admitted</em> since the previous cut ({@link AdmittedRate}), not what the
  * key sent: the send rate is exactly what was refused. The burst drops to one, and one call at a
  * time probes until one succeeds; successes then let the controller climb. Refusals of calls
- * already on the wire at a cut do not cut again.
+ * already on the wire at a cut do not cut again, nor does a refusal within a second of sending
+ * since the last cut (a probe that met a limiter still counting the last burst: no news about
+ * the rate). A cut also voids the reservations made at the old pace, so that they queue again at
+ * the new one instead of all going when the pause ends.
  *
  * <p>Not thread-safe: one caller at a time (the shell's lock, or a simulation's single thread).
  * Times are {@link dev.polite.Ticker} nanoseconds.
@@ -64,12 +66,7 @@ public final class KeyModel {
   private final SendRateMeter sendRate = new SendRateMeter();
   private final AdmittedRate admitted = new AdmittedRate();
 
-  private boolean paused;
-  private long pausedUntil;
-  private long pausedAt;
-  private long probeAt = Long.MAX_VALUE;
-  private boolean verifying;
-  private boolean pauseWasRejection;
+  private final KeyPause pause;
 
   private int onTheWire;
   private int reserved;
@@ -81,8 +78,6 @@ public final class KeyModel {
   private long inferredWindow;
   private long lastCutAt = Long.MIN_VALUE;
   private long cuts;
-  private long lastBareRefusalAt = Long.MIN_VALUE;
-  private int bareRefusals;
   private long tickets;
   private long lastGrantAt;
   private RateLimitSignals lastSignals = RateLimitSignals.none();
@@ -94,6 +89,7 @@ public final class KeyModel {
     this.bucket = TokenBucket.full(config.startingRate(), config.startingBurst(), now);
     this.controller = config.controllers().create();
     this.retryBudget = new RetryBudget(config.retryBudgetTokens(), config.retryBudgetRatio());
+    this.pause = new KeyPause(key, config, admitted);
     this.windowOpen = !config.cautiousStart();
     this.lastGrantAt = now;
   }
@@ -131,23 +127,7 @@ public final class KeyModel {
    * one call through to re-verify it.
    */
   public long pauseLeft(long now) {
-    if (!paused) {
-      return 0;
-    }
-    long left = pausedUntil - now;
-    if (left <= 0) {
-      endPause(pausedUntil);
-      return 0;
-    }
-    if (now >= probeAt) {
-      if (!verifying) {
-        verifying = true;
-        log.info("polite: {} has been paused for as long as a call may wait; one call re-verifies "
-            + "the pause", key);
-      }
-      return 0;
-    }
-    return Math.min(left, probeAt - now);
+    return pause.left(now);
   }
 
   /** Whether a new call must wait for an answer before it may go (the key's window is full). */
@@ -156,7 +136,7 @@ public final class KeyModel {
   }
 
   private int allowedInFlight() {
-    if (probing || verifying) {
+    if (probing || pause.verifying()) {
       return 1;
     }
     return windowOpen ? Integer.MAX_VALUE : (int) window;
@@ -227,9 +207,7 @@ public final class KeyModel {
    * count, a pause, and the rate controller's verdict.
    */
   public void onAnswer(int status, RateLimitSignals signals, Permit permit, long now) {
-    if (paused && pausedUntil <= now) {
-      endPause(pausedUntil); // settled before learning, so the time it took is known
-    }
+    pause.settle(now);
     boolean exclusive = permit.alone() && permit.ticket() == tickets;
     onTheWire--;
     lastSignals = signals;
@@ -240,19 +218,16 @@ public final class KeyModel {
     if (!rejected && status < 500) {
       admitted.recordAccept(now);
     }
-    if (verifying) {
-      verifying = false;
-      if (!rejected && status != 503 && !exhausted(signals)) {
-        endPause(now);
-      } else {
-        probeAt = Patience.saturatedAdd(now, config.maxWaitNanos()); // still refused: renew
-      }
+    if (pause.verifying()) {
+      pause.probed(!rejected && status != 503 && !exhausted(signals), now);
     }
-    pauseIfAsked(status, signals, now);
+    pause.ask(status, signals, now);
     if (!advertised) {
       discoverPace(status, signals, permit.sentAt(), now);
     }
-    backOffIfRefusedBare(rejected, signals, permit.sentAt(), now);
+    // RateController.none() promises no discovery, so no pause the server did not ask for.
+    boolean discovering = advertised || !Double.isInfinite(controller.rate());
+    pause.backOffIfBare(rejected, signals, permit.sentAt(), discovering, now);
     growWindow(rejected, status);
   }
 
@@ -274,19 +249,6 @@ public final class KeyModel {
       // the end would overshoot by up to B.
       window += window < SLOW_START_THRESHOLD ? 1 : 1 / window;
     }
-  }
-
-  private void endPause(long now) {
-    admitted.excludePause(Math.max(0, now - pausedAt));
-    paused = false;
-    verifying = false;
-    probeAt = Long.MAX_VALUE;
-    if (pauseWasRejection) {
-      log.info("polite: calls to {} resume", key);
-    } else {
-      log.debug("polite: calls to {} resume", key);
-    }
-    notify(l -> l.resumed(key));
   }
 
   private void learnPace(RateLimitSignals signals, long now) {
@@ -353,72 +315,8 @@ public final class KeyModel {
     }
   }
 
-  private static boolean exhausted(RateLimitSignals signals) {
+  static boolean exhausted(RateLimitSignals signals) {
     return signals.remaining().isPresent() && signals.remaining().getAsLong() == 0;
-  }
-
-  private void pauseIfAsked(int status, RateLimitSignals signals, long now) {
-    Duration pause = signals.retryAfter();
-    boolean exhausted = exhausted(signals);
-    if (pause == null && exhausted) {
-      pause = signals.reset();
-    }
-    if (pause == null || pause.isZero()) {
-      return;
-    }
-    if (!signals.isRejection() && status != 503 && !exhausted) {
-      return; // a Retry-After on a success is advice for redirects and the like, not a pause
-    }
-    long nanos = KeyState.saturatedNanos(pause);
-    long until = Patience.saturatedAdd(now, nanos);
-    if (paused && until <= pausedUntil) {
-      return;
-    }
-    pausedUntil = until;
-    probeAt = nanos > config.maxWaitNanos()
-        ? Patience.saturatedAdd(now, config.maxWaitNanos()) : Long.MAX_VALUE;
-    if (!paused) {
-      paused = true;
-      pausedAt = now;
-      // A spent quota is the ordinary rhythm of a paced key; a refusal is news.
-      pauseWasRejection = signals.isRejection() || status == 503;
-      if (pauseWasRejection) {
-        log.info("polite: pausing calls to {} for {} (the server answered {})", key, pause, status);
-      } else {
-        log.debug("polite: pausing calls to {} for {} (quota spent)", key, pause);
-      }
-    }
-    Duration p = pause;
-    notify(l -> l.paused(key, p));
-  }
-
-  /**
-   * A refusal that names no delay (a bare 429, as HAProxy sends) still means "not now": the whole
-   * key pauses for a backoff that doubles with each such refusal in a row, as the calls' own
-   * retries do. Without it, probes would go at the new pace into a limiter that counts refused
-   * requests too (HAProxy's sliding rate does) and keeps itself shut. Only refusals of calls sent
-   * after the previous one was heard count: calls already on the wire carry no news.
-   */
-  private void backOffIfRefusedBare(boolean rejected, RateLimitSignals signals, long sentAt,
-      long now) {
-    if (!rejected) {
-      if (sentAt > lastBareRefusalAt) {
-        bareRefusals = 0; // only a call sent since the last refusal says the limiter let go
-      }
-      return;
-    }
-    if (signals.retryAfter() != null || (exhausted(signals) && signals.reset() != null)
-        || sentAt <= lastBareRefusalAt) {
-      return;
-    }
-    if (!advertised && Double.isInfinite(controller.rate())) {
-      return; // RateController.none(): the user asked for no discovery, so no pause unasked
-    }
-    lastBareRefusalAt = now;
-    int doublings = Math.min(bareRefusals++, 30);
-    long backoff = config.backoffBaseNanos() > (config.backoffCapNanos() >> doublings)
-        ? config.backoffCapNanos() : config.backoffBaseNanos() << doublings;
-    pauseIfAsked(429, signals.toBuilder().retryAfter(Duration.ofNanos(backoff)).build(), now);
   }
 
   private void discoverPace(int status, RateLimitSignals signals, long sentAt, long now) {
@@ -476,7 +374,7 @@ public final class KeyModel {
   @Override
   public String toString() {
     return "KeyModel{" + key + " " + bucket + " onTheWire=" + onTheWire + " reserved=" + reserved
-        + (paused ? " paused" : "") + (probing ? " probing" : "") + (verifying ? " verifying" : "")
+        + " " + pause + (probing ? " probing" : "")
         + (windowOpen ? "" : " window=" + window) + '}';
   }
 }

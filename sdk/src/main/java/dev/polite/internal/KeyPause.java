@@ -1,0 +1,180 @@
+package dev.polite.internal;
+
+import dev.polite.RateLimitSignals;
+import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * When every call to one key must hold back, and why: a Retry-After, the reset of a spent quota,
+ * or a backoff after a refusal that named no delay.
+ *
+ * <h2>What a pause promises, and its bound</h2>
+ * One 429 pauses every call to the key, not only the one that got it. But a pause is only as good
+ * as the evidence behind it, and a wrong one (a garbage reset, a Retry-After of a day from a
+ * server that recovered in a minute) must not stop the key for its whole length. So a pause
+ * longer than any call may wait ({@code maxWait}) reads as ending after {@code maxWait}; then
+ * one call goes through as a probe ({@link #verifying()}), and its answer either ends the pause
+ * or renews it for another {@code maxWait}. A wrong signal costs a probe per {@code maxWait},
+ * never the day.
+ *
+ * <h2>Refusals that name no delay</h2>
+ * A bare 429 (HAProxy sends nothing else) still means "not now". While the key discovers its pace
+ * it pauses for a backoff that doubles with each such refusal in a row (the retry backoff's base
+ * and cap), until a call sent after the last one succeeds. Without it, probes would go at the
+ * pace into a limiter that counts refused requests too (HAProxy's sliding rate does) and keep it
+ * shut. Refusals of calls already on the wire at the last one carry no news and are not counted.
+ *
+ * <p>Not thread-safe: part of {@link KeyModel}. Times are ticker nanoseconds.
+ */
+final class KeyPause {
+  private static final Logger log = LoggerFactory.getLogger("dev.polite");
+
+  private final String key;
+  private final KeyConfig config;
+  private final AdmittedRate admitted;
+
+  private boolean paused;
+  private long until;
+  private long since;
+  private long probeAt = Long.MAX_VALUE;
+  private boolean verifying;
+  private boolean forRefusal;
+  private long lastBareRefusalAt = Long.MIN_VALUE;
+  private int bareRefusals;
+
+  /** @param admitted told how long each pause lasted, which is not held against the server */
+  KeyPause(String key, KeyConfig config, AdmittedRate admitted) {
+    this.key = key;
+    this.config = config;
+    this.admitted = admitted;
+  }
+
+  /**
+   * How long every call must still wait, 0 when none. A pause longer than the max wait reads as
+   * ending at its probe time; from then on it reads 0 and {@link #verifying()} is true.
+   */
+  long left(long now) {
+    if (!paused) {
+      return 0;
+    }
+    long left = until - now;
+    if (left <= 0) {
+      end(until);
+      return 0;
+    }
+    if (now >= probeAt) {
+      if (!verifying) {
+        verifying = true;
+        log.info("polite: {} has been paused for as long as a call may wait; one call re-verifies "
+            + "the pause", key);
+      }
+      return 0;
+    }
+    return Math.min(left, probeAt - now);
+  }
+
+  /** Whether one call is re-verifying a pause no call could wait out. */
+  boolean verifying() {
+    return verifying;
+  }
+
+  /** Ends a pause whose time has come, so that what it cost is known before an answer is learnt. */
+  void settle(long now) {
+    if (paused && until <= now) {
+      end(until);
+    }
+  }
+
+  /** The answer to the probe of a long pause: {@code cleared} ends it, anything else renews it. */
+  void probed(boolean cleared, long now) {
+    verifying = false;
+    if (cleared) {
+      end(now);
+    } else {
+      probeAt = Patience.saturatedAdd(now, config.maxWaitNanos());
+    }
+  }
+
+  /** Pauses the key for the delay an answer names (Retry-After, or the reset of a spent quota). */
+  void ask(int status, RateLimitSignals signals, long now) {
+    Duration pause = signals.retryAfter();
+    boolean exhausted = KeyModel.exhausted(signals);
+    if (pause == null && exhausted) {
+      pause = signals.reset();
+    }
+    if (pause == null || pause.isZero()) {
+      return;
+    }
+    if (!signals.isRejection() && status != 503 && !exhausted) {
+      return; // a Retry-After on a success is advice for redirects and the like, not a pause
+    }
+    hold(pause, signals.isRejection() || status == 503, status, now);
+  }
+
+  /**
+   * Backs the key off after a refusal that named no delay (see the class comment).
+   *
+   * @param discovering whether the key is finding its pace (no advertised rate, a controller)
+   */
+  void backOffIfBare(boolean rejected, RateLimitSignals signals, long sentAt, boolean discovering,
+      long now) {
+    if (!rejected) {
+      if (sentAt > lastBareRefusalAt) {
+        bareRefusals = 0; // only a call sent since the last refusal says the limiter let go
+      }
+      return;
+    }
+    boolean namedADelay = signals.retryAfter() != null
+        || (KeyModel.exhausted(signals) && signals.reset() != null);
+    if (namedADelay || sentAt <= lastBareRefusalAt || !discovering) {
+      return;
+    }
+    lastBareRefusalAt = now;
+    int doublings = Math.min(bareRefusals++, 30);
+    long backoff = config.backoffBaseNanos() > (config.backoffCapNanos() >> doublings)
+        ? config.backoffCapNanos() : config.backoffBaseNanos() << doublings;
+    hold(Duration.ofNanos(backoff), true, 429, now);
+  }
+
+  private void hold(Duration pause, boolean refusal, int status, long now) {
+    long nanos = KeyState.saturatedNanos(pause);
+    long end = Patience.saturatedAdd(now, nanos);
+    if (paused && end <= until) {
+      return;
+    }
+    until = end;
+    probeAt = nanos > config.maxWaitNanos()
+        ? Patience.saturatedAdd(now, config.maxWaitNanos()) : Long.MAX_VALUE;
+    if (!paused) {
+      paused = true;
+      since = now;
+      // A spent quota is the ordinary rhythm of a paced key; a refusal is news.
+      forRefusal = refusal;
+      if (refusal) {
+        log.info("polite: pausing calls to {} for {} (the server answered {})", key, pause, status);
+      } else {
+        log.debug("polite: pausing calls to {} for {} (quota spent)", key, pause);
+      }
+    }
+    config.listener().paused(key, pause);
+  }
+
+  private void end(long now) {
+    admitted.excludePause(Math.max(0, now - since));
+    paused = false;
+    verifying = false;
+    probeAt = Long.MAX_VALUE;
+    if (forRefusal) {
+      log.info("polite: calls to {} resume", key);
+    } else {
+      log.debug("polite: calls to {} resume", key);
+    }
+    config.listener().resumed(key);
+  }
+
+  @Override
+  public String toString() {
+    return paused ? (verifying ? "paused, verifying" : "paused") : "";
+  }
+}
