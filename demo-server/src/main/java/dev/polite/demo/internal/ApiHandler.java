@@ -26,8 +26,9 @@ import org.slf4j.LoggerFactory;
  * limit.
  *
  * <p>Headers that state an absolute time read the server's clock plus the configured skew; the
- * {@code Date} header is then set here from that same clock, which keeps Undertow from adding its
- * own (unskewed, cached per second) one that would contradict them.
+ * {@code Date} header is then set here, on every answer, from that same clock, which keeps
+ * Undertow from adding its own (unskewed, and cached in a way that froze in a process that had
+ * stopped an earlier server) one that would contradict them.
  *
  * <p>A memory decision takes well under a microsecond, so it runs on the I/O thread; a Redis
  * decision can block for its timeout, so the exchange is first dispatched to a worker thread.

@@ -38,26 +38,23 @@ public final class QuotaHeaders {
   private final long windowSeconds;
   private final long limit;
   private final long capacity;
-  private final boolean statesDate;
   private final String policyHeader;
   private final HttpDate dates = new HttpDate();
   private final HttpDate retryDates = new HttpDate();
 
   /** Headers for a limit of {@code limit} per window whose bucket also holds {@code limit}. */
   public QuotaHeaders(HeaderStyle style, long limit, long windowNanos) {
-    this(style, limit, limit, windowNanos, style == HeaderStyle.RETRY_AFTER_DATE);
+    this(style, limit, limit, windowNanos);
   }
 
   /**
    * @param capacity what a fresh key holds (the burst of a bucket), the {@code limit} of
    *     {@code used/limit}
-   * @param statesDate whether every answer carries this server's own {@code Date}
    */
-  private QuotaHeaders(HeaderStyle style, long limit, long capacity, long windowNanos, boolean statesDate) {
+  private QuotaHeaders(HeaderStyle style, long limit, long capacity, long windowNanos) {
     this.style = style;
     this.limit = limit;
     this.capacity = capacity;
-    this.statesDate = statesDate;
     if (windowNanos % SECOND == 0) {
       this.quota = limit;
       this.windowSeconds = windowNanos / SECOND;
@@ -74,12 +71,7 @@ public final class QuotaHeaders {
    */
   public static QuotaHeaders of(DemoServerConfig config) {
     long capacity = config.algorithm().usesBurst() ? config.burst() : config.limit();
-    // Every answer states this server's own Date, not only skewed or date-speaking ones: epoch
-    // resets are read against it, and Undertow's cached Date froze in a process that had
-    // stopped an earlier server (its refresh runs on the stopped server's I/O thread), so the
-    // zoo's x-ratelimit servers sent a Date stuck in the past and every reset read ever longer.
-    return new QuotaHeaders(config.headers(), config.limit(), capacity, config.window().toNanos(),
-        true);
+    return new QuotaHeaders(config.headers(), config.limit(), capacity, config.window().toNanos());
   }
 
   /** Whole seconds, rounded up. */
@@ -166,10 +158,13 @@ public final class QuotaHeaders {
     }
   }
 
-  /** Writes {@code Date} from the server's clock when this server states it (see {@link #of}). */
+  /**
+   * Writes {@code Date} from the server's clock, on every answer. Not only skewed or date-speaking
+   * servers need it: epoch resets are read against it, and Undertow's own cached Date froze in a
+   * process that had stopped an earlier server (the zoo starts one per cell), so its x-ratelimit
+   * servers sent a Date stuck in the past and every reset read ever longer.
+   */
   public void writeDate(long epochMillis, BiConsumer<String, String> header) {
-    if (statesDate) {
-      header.accept("Date", dates.format(epochMillis));
-    }
+    header.accept("Date", dates.format(epochMillis));
   }
 }
