@@ -75,7 +75,7 @@ public final class PoliteInterceptor implements Interceptor {
     this.listener = SafeListener.of(b.listener);
     this.keys = new KeyStates(new KeyConfig(b.ticker, listener, b.rateController, b.startingRate,
         b.startingBurst, b.cautiousStart, b.retryBudgetTokens, b.retryBudgetRatio,
-        saturatedNanos(b.maxWait), b.baseDelay.toNanos(), b.maxDelay.toNanos()), b.maxKeys);
+        Patience.saturatedNanos(b.maxWait), b.baseDelay.toNanos(), b.maxDelay.toNanos()), b.maxKeys);
     this.retryRules = new RetryRules(b.maxAttempts, b.maxRateLimitRetries, b.baseDelay, b.maxDelay,
         b.random);
     RateLimitHeaders parser = RateLimitHeaders.standard();
@@ -120,7 +120,7 @@ public final class PoliteInterceptor implements Interceptor {
     KeyState state = keys.get(key);
     long now = config.ticker.read();
     Patience patience = new Patience(config.ticker, config.sleeper, chain.call(),
-        Patience.deadlineOf(chain.call(), now), saturatedNanos(config.maxWait));
+        Patience.deadlineOf(chain.call(), now), Patience.saturatedNanos(config.maxWait));
     Execution<Attempt> execution = null; // made on the first failure: most calls never need one
     while (true) {
       Permit permit = state.acquire(cost, patience);
@@ -214,14 +214,6 @@ public final class PoliteInterceptor implements Interceptor {
           + " and polite gave up (" + reason + ")");
     }
     return response;
-  }
-
-  private static long saturatedNanos(Duration d) {
-    try {
-      return d.toNanos();
-    } catch (ArithmeticException e) {
-      return Long.MAX_VALUE;
-    }
   }
 
   private static void closeQuietly(Attempt attempt) {

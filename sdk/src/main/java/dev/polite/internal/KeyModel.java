@@ -265,7 +265,7 @@ public final class KeyModel {
       // Less one second: a reset sent as an epoch second and read against a Date in whole
       // seconds can read up to a second long, and half the pace of a one-second window is a
       // worse error than a tenth over a ten-second one (which the remaining count still bounds).
-      long reset = roundUpToSecond(KeyState.saturatedNanos(signals.reset()));
+      long reset = roundUpToSecond(Patience.saturatedNanos(signals.reset()));
       inferredWindow = Math.max(inferredWindow, Math.max(SECOND, reset - SECOND));
       burst = signals.limit().getAsLong();
       rate = burst / (inferredWindow / 1e9);

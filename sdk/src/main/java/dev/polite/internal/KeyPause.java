@@ -138,7 +138,7 @@ final class KeyPause {
   }
 
   private void hold(Duration pause, boolean refusal, int status, long now) {
-    long nanos = KeyState.saturatedNanos(pause);
+    long nanos = Patience.saturatedNanos(pause);
     long end = Patience.saturatedAdd(now, nanos);
     if (paused && end <= until) {
       return;

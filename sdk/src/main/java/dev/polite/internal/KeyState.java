@@ -159,14 +159,6 @@ public final class KeyState {
     return new RateLimitedException(key(), wait, model.lastSignals(), message);
   }
 
-  static long saturatedNanos(Duration d) {
-    try {
-      return d.toNanos();
-    } catch (ArithmeticException e) {
-      return Long.MAX_VALUE;
-    }
-  }
-
   @Override
   public synchronized String toString() {
     return "KeyState{" + model + '}';

@@ -126,6 +126,15 @@ public final class Patience {
     return left == Long.MAX_VALUE ? Long.MAX_VALUE : saturatedAdd(now, Math.max(0, left));
   }
 
+  /** {@code d} in nanoseconds, or {@link Long#MAX_VALUE} when it does not fit (centuries). */
+  public static long saturatedNanos(java.time.Duration d) {
+    try {
+      return d.toNanos();
+    } catch (ArithmeticException e) {
+      return Long.MAX_VALUE;
+    }
+  }
+
   static long saturatedAdd(long a, long b) {
     long sum = a + b;
     return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;

@@ -119,7 +119,7 @@ public final class RetryRules {
     if (asked == null) {
       return Duration.ofNanos(uniform(backoff));
     }
-    long askedNanos = KeyState.saturatedNanos(asked);
+    long askedNanos = Patience.saturatedNanos(asked);
     long spread = Math.min(capNanos, Math.max(baseNanos, askedNanos / 5));
     return Duration.ofNanos(Patience.saturatedAdd(askedNanos, uniform(spread)));
   }

@@ -9,10 +9,9 @@ package dev.polite.internal;
  * first bucket completes it estimates from the sends so far over at least half a second, so a
  * burst that is rejected at once still yields a sensible rate.
  *
- * <p>Not thread-safe: the key's lock guards it. Public for sdk-adaptive's scenarios, which feed
- * controllers the same measured rate a key does.
+ * <p>Not thread-safe: the key's lock guards it.
  */
-public final class SendRateMeter {
+final class SendRateMeter {
   private static final long BUCKET_NANOS = 500_000_000L;
   private static final double NEWEST_WEIGHT = 0.8;
 
@@ -22,7 +21,7 @@ public final class SendRateMeter {
   private double smoothed = -1;
 
   /** Counts one send at ticker time {@code now}. */
-  public void recordSend(long now) {
+  void recordSend(long now) {
     long current = Math.floorDiv(now, BUCKET_NANOS);
     if (bucket == Long.MIN_VALUE) {
       bucket = current;
@@ -37,7 +36,7 @@ public final class SendRateMeter {
   }
 
   /** Requests per second; 0 before anything was sent. */
-  public double rate(long now) {
+  double rate(long now) {
     if (smoothed >= 0) {
       return smoothed;
     }

@@ -204,9 +204,6 @@ final class ZooTwin {
       long epochMillis = EPOCH_MILLIS + (now - START) / 1_000_000;
       RateLimitSignals signals = parser.parse(answer.status(), headers, epochMillis);
       model.onAnswer(answer.status(), signals, permit, now);
-      if (Boolean.getBoolean("twin.trace")) {
-        System.out.printf("%.4f sent %.4f %d %s %s pause %d%n", (now - START) / 1e9, (permit.sentAt() - START) / 1e9, answer.status(), answer.headers(), model, model.pauseLeft(now));
-      }
       wakeTheGate(now);
       Response response = new Response.Builder().request(REQUEST).protocol(Protocol.HTTP_1_1)
           .code(answer.status()).message("").headers(headers).build();

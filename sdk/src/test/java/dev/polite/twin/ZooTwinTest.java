@@ -56,7 +56,6 @@ class ZooTwinTest {
       ZooTwin.Result r = new ZooTwin(limiter, requests, concurrency, LATENCY, seed).run();
       double floor = limiter.floorSeconds(requests);
       String row = name + " seed " + seed + ": " + r + " floor " + floor;
-      System.out.println(row);
       assertThat(r.ok()).as(row).isEqualTo(requests);
       assertThat(r.rejected()).as(row).isLessThanOrEqualTo(Math.max(3, requests / 10));
       assertThat(r.seconds()).as(row).isLessThanOrEqualTo(Math.max(1.3 * floor, floor + 1));
