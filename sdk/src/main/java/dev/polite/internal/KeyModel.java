@@ -70,6 +70,7 @@ public final class KeyModel {
 
   private int onTheWire;
   private int reserved;
+  private double reservedCost;
   private boolean probing;
   private double window = 1;
   private boolean windowOpen;
@@ -77,7 +78,7 @@ public final class KeyModel {
   private boolean advertised;
   private long inferredWindow;
   private long lastCutAt = Long.MIN_VALUE;
-  private long cuts;
+  private long epoch;
   private long tickets;
   private long lastGrantAt;
   private RateLimitSignals lastSignals = RateLimitSignals.none();
@@ -159,16 +160,20 @@ public final class KeyModel {
       wait = 0;
     }
     reserved++;
-    return new Reservation(wait, ++tickets, inFlight() == 1, cuts);
+    reservedCost += cost;
+    return new Reservation(wait, ++tickets, inFlight() == 1, epoch, cost);
   }
 
   /**
-   * Whether a refusal has cut the pace since {@code reservation} was made. The cut emptied the
-   * bucket and freed the places of every reservation then held, so such a call simply drops its
-   * reservation and queues again at the new pace; it gives nothing back.
+   * Whether a pause began, or a refusal cut the pace, since {@code reservation} was made. Either
+   * says the capacity the reservation counted on was not there: every reservation then held was
+   * voided (its place freed, its tokens forgotten or given back), so such a call simply drops its
+   * reservation and queues again when the key lets it; it gives nothing back itself. Otherwise
+   * every call that had paid before a pause would go at once when it ends, which a queueing
+   * limiter, still draining, refuses.
    */
   public boolean isStale(Reservation reservation) {
-    return reservation.cuts() != cuts;
+    return reservation.epoch() != epoch;
   }
 
   /**
@@ -181,11 +186,13 @@ public final class KeyModel {
     }
     bucket.refund(cost, now);
     reserved--;
+    reservedCost -= reservation.cost();
   }
 
   /** The call holding {@code reservation} (not stale) goes at {@code at}. */
   public Permit grant(long at, Reservation reservation) {
     reserved--;
+    reservedCost -= reservation.cost();
     onTheWire++;
     lastGrantAt = at;
     sendRate.recordSend(at);
@@ -221,13 +228,19 @@ public final class KeyModel {
     if (pause.verifying()) {
       pause.probed(!rejected && status != 503 && !exhausted(signals), now);
     }
-    pause.ask(status, signals, now);
+    if (pause.ask(status, signals, now)) {
+      voidReservations(now);
+      bucket.setTokens(Math.min(bucket.tokens(now), 0), now); // what the pause restores is new
+    }
     if (!advertised) {
       discoverPace(status, signals, permit.sentAt(), now);
     }
     // RateController.none() promises no discovery, so no pause the server did not ask for.
     boolean discovering = advertised || !Double.isInfinite(controller.rate());
-    pause.backOffIfBare(rejected, signals, permit.sentAt(), discovering, now);
+    if (pause.backOffIfBare(rejected, signals, permit.sentAt(), discovering, now)) {
+      voidReservations(now);
+      bucket.setTokens(Math.min(bucket.tokens(now), 0), now);
+    }
     growWindow(rejected, status);
   }
 
@@ -333,8 +346,7 @@ public final class KeyModel {
       }
       controller.onRejection(now, admitted.perSecond(now));
       lastCutAt = now;
-      cuts++;
-      reserved = 0; // their debt goes with the emptied bucket; isStale tells their holders
+      voidReservations(now);
       admitted.restart(now);
       applyControllerPace(signals, now);
       bucket.setTokens(0, now);
@@ -343,6 +355,14 @@ public final class KeyModel {
       controller.onSuccess(now, sendRate.rate(now));
       applyControllerPace(signals, now);
     }
+  }
+
+  /** Frees the places of the reservations held now and gives back their tokens (see isStale). */
+  private void voidReservations(long now) {
+    bucket.refund(reservedCost, now);
+    reserved = 0;
+    reservedCost = 0;
+    epoch++;
   }
 
   private void applyControllerPace(RateLimitSignals signals, long now) {
@@ -367,9 +387,10 @@ public final class KeyModel {
    * @param waitNanos nanoseconds until the tokens are the call's
    * @param ticket the key's count of calls reserved so far, this one included
    * @param alone whether no other call was in flight or reserved
-   * @param cuts the key's count of pace cuts when it was made
+   * @param epoch the key's count of pauses begun and pace cuts when it was made
+   * @param cost what the call costs, in the key's units
    */
-  public record Reservation(long waitNanos, long ticket, boolean alone, long cuts) {}
+  public record Reservation(long waitNanos, long ticket, boolean alone, long epoch, double cost) {}
 
   @Override
   public String toString() {

@@ -96,53 +96,60 @@ final class KeyPause {
     }
   }
 
-  /** Pauses the key for the delay an answer names (Retry-After, or the reset of a spent quota). */
-  void ask(int status, RateLimitSignals signals, long now) {
+  /**
+   * Pauses the key for the delay an answer names (Retry-After, or the reset of a spent quota).
+   *
+   * @return whether a pause began (the key was not paused before)
+   */
+  boolean ask(int status, RateLimitSignals signals, long now) {
     Duration pause = signals.retryAfter();
     boolean exhausted = KeyModel.exhausted(signals);
     if (pause == null && exhausted) {
       pause = signals.reset();
     }
     if (pause == null || pause.isZero()) {
-      return;
+      return false;
     }
     if (!signals.isRejection() && status != 503 && !exhausted) {
-      return; // a Retry-After on a success is advice for redirects and the like, not a pause
+      return false; // a Retry-After on a success is advice for redirects and the like, not a pause
     }
-    hold(pause, signals.isRejection() || status == 503, status, now);
+    return hold(pause, signals.isRejection() || status == 503, status, now);
   }
 
   /**
    * Backs the key off after a refusal that named no delay (see the class comment).
    *
    * @param discovering whether the key is finding its pace (no advertised rate, a controller)
+   * @return whether a pause began
    */
-  void backOffIfBare(boolean rejected, RateLimitSignals signals, long sentAt, boolean discovering,
+  boolean backOffIfBare(boolean rejected, RateLimitSignals signals, long sentAt, boolean discovering,
       long now) {
     if (!rejected) {
       if (sentAt > lastBareRefusalAt) {
         bareRefusals = 0; // only a call sent since the last refusal says the limiter let go
       }
-      return;
+      return false;
     }
     boolean namedADelay = signals.retryAfter() != null
         || (KeyModel.exhausted(signals) && signals.reset() != null);
     if (namedADelay || sentAt <= lastBareRefusalAt || !discovering) {
-      return;
+      return false;
     }
     lastBareRefusalAt = now;
     int doublings = Math.min(bareRefusals++, 30);
     long backoff = config.backoffBaseNanos() > (config.backoffCapNanos() >> doublings)
         ? config.backoffCapNanos() : config.backoffBaseNanos() << doublings;
-    hold(Duration.ofNanos(backoff), true, 429, now);
+    return hold(Duration.ofNanos(backoff), true, 429, now);
   }
 
-  private void hold(Duration pause, boolean refusal, int status, long now) {
+  /** @return whether a pause began */
+  private boolean hold(Duration pause, boolean refusal, int status, long now) {
     long nanos = Patience.saturatedNanos(pause);
     long end = Patience.saturatedAdd(now, nanos);
     if (paused && end <= until) {
-      return;
+      return false;
     }
+    boolean began = !paused;
     until = end;
     probeAt = nanos > config.maxWaitNanos()
         ? Patience.saturatedAdd(now, config.maxWaitNanos()) : Long.MAX_VALUE;
@@ -158,6 +165,7 @@ final class KeyPause {
       }
     }
     config.listener().paused(key, pause);
+    return began;
   }
 
   private void end(long now) {
