@@ -131,6 +131,27 @@ class KeyModelTest {
   }
 
   @Test
+  void aPauseVoidsTheReservationsMadeBeforeIt() {
+    // The leaky queue at 64 callers: reservations held through a pause all went at once when it
+    // ended, into a queue still draining. Now they are void and queue again after it.
+    KeyModel key = key(Aimd.defaults(), now);
+    RateLimitSignals fresh = RateLimitSignals.builder().limit(20).remaining(19)
+        .window(Duration.ofSeconds(1)).reset(Duration.ofSeconds(1)).build();
+    key.onAnswer(200, fresh, send(key), now += MS);
+    Permit last = send(key);
+    KeyModel.Reservation waiting = key.reserve(1, now);
+    RateLimitSignals spent = RateLimitSignals.builder().limit(20).remaining(0)
+        .window(Duration.ofSeconds(1)).reset(Duration.ofSeconds(1)).build();
+    key.onAnswer(200, spent, last, now += MS);
+    assertThat(key.pauseLeft(now)).isEqualTo(SECOND);
+    assertThat(key.isStale(waiting)).isTrue();
+    assertThat(key.inFlight()).as("its place was freed").isZero();
+    now += SECOND;
+    assertThat(key.pauseLeft(now)).isZero();
+    assertThat(key.reserve(1, now).waitNanos()).as("what the pause restored").isZero();
+  }
+
+  @Test
   void aPaceNoCallCanWaitForLetsOneProbeGoPerMaxWait() {
     KeyModel key = key(Aimd.defaults(), now);
     RateLimitSignals onePerYear = RateLimitSignals.builder().limit(1).remaining(0)
