@@ -1,6 +1,5 @@
 package dev.polite;
 
-import dev.failsafe.Execution;
 import dev.polite.internal.Attempt;
 import dev.polite.internal.KeyConfig;
 import dev.polite.internal.KeyState;
@@ -121,35 +120,21 @@ public final class PoliteInterceptor implements Interceptor {
     long now = config.ticker.read();
     Patience patience = new Patience(config.ticker, config.sleeper, chain.call(),
         Patience.deadlineOf(chain.call(), now), Patience.saturatedNanos(config.maxWait));
-    Execution<Attempt> execution = null; // made on the first failure: most calls never need one
+    RetryRules.CallRetries retries = retryRules.forCall(state.retryBudget());
     while (true) {
       Permit permit = state.acquire(cost, patience);
       Attempt attempt = attempt(chain, request, state, permit);
-      if (!attempt.retryable()) {
-        state.retryBudget().onSuccess();
-        return finish(state, attempt, null, Duration.ZERO);
+      RetryRules.Next next = retries.next(attempt);
+      if (next.finish()) {
+        return finish(state, attempt, next.gaveUp(), Duration.ZERO);
       }
-      if (execution == null) {
-        execution = retryRules.newExecution();
-      }
-      execution.recordResult(attempt);
-      // Only failures spend the budget: a refusal is bounded by the pace and the wait it asks.
-      if (!attempt.rateLimited() && !state.retryBudget().onFailureMayRetry()
-          && !execution.isComplete()) {
-        return finish(state, attempt, GiveUpReason.BUDGET_EXHAUSTED, Duration.ZERO);
-      }
-      if (execution.isComplete()) {
-        GiveUpReason reason = Boolean.FALSE.equals(attempt.signals().shouldRetry())
-            ? GiveUpReason.SERVER_SAID_NO : GiveUpReason.ATTEMPTS_EXHAUSTED;
-        return finish(state, attempt, reason, Duration.ZERO);
-      }
-      Duration delay = execution.getDelay();
+      Duration delay = next.delay();
       long at = config.ticker.read();
       long needed = Math.max(delay.toNanos(), state.waitEstimate(cost, at));
       if (!patience.allows(needed, at)) {
         return finish(state, attempt, GiveUpReason.WAIT_TOO_LONG, Duration.ofNanos(needed));
       }
-      listener.retryScheduled(key, execution.getAttemptCount(), delay);
+      listener.retryScheduled(key, next.attempts(), delay);
       closeQuietly(attempt);
       patience.sleep(delay.toNanos(), at);
     }

@@ -229,8 +229,7 @@ public final class KeyModel {
       pause.probed(!rejected && status != 503 && !exhausted(signals), now);
     }
     if (pause.ask(status, signals, now)) {
-      voidReservations(now);
-      bucket.setTokens(Math.min(bucket.tokens(now), 0), now); // what the pause restores is new
+      pauseBegan(now);
     }
     if (!advertised) {
       discoverPace(status, signals, permit.sentAt(), now);
@@ -238,8 +237,7 @@ public final class KeyModel {
     // RateController.none() promises no discovery, so no pause the server did not ask for.
     boolean discovering = advertised || !Double.isInfinite(controller.rate());
     if (pause.backOffIfBare(rejected, signals, permit.sentAt(), discovering, now)) {
-      voidReservations(now);
-      bucket.setTokens(Math.min(bucket.tokens(now), 0), now);
+      pauseBegan(now);
     }
     growWindow(rejected, status);
   }
@@ -355,6 +353,12 @@ public final class KeyModel {
       controller.onSuccess(now, sendRate.rate(now));
       applyControllerPace(signals, now);
     }
+  }
+
+  /** A pause began: what was reserved before it is void, and what it restores is new. */
+  private void pauseBegan(long now) {
+    voidReservations(now);
+    bucket.setTokens(Math.min(bucket.tokens(now), 0), now);
   }
 
   /** Frees the places of the reservations held now and gives back their tokens (see isStale). */

@@ -2,6 +2,8 @@ package dev.polite.internal;
 
 import dev.failsafe.Execution;
 import dev.failsafe.RetryPolicy;
+import dev.failsafe.RetryPolicyBuilder;
+import dev.polite.GiveUpReason;
 import dev.polite.RateLimitSignals;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -64,23 +66,71 @@ public final class RetryRules {
     this.baseNanos = base.toNanos();
     this.capNanos = cap.toNanos();
     this.random = random;
-    this.failures = RetryPolicy.<Attempt>builder()
-        .handleResultIf(a -> a.retryable() && !a.rateLimited())
-        .abortIf(a -> Boolean.FALSE.equals(a.signals().shouldRetry()))
-        .withMaxAttempts(maxAttempts)
-        .withDelayFn(ctx -> delayAfter(ctx.getLastResult(), ctx.getAttemptCount()))
-        .build();
-    this.refusals = RetryPolicy.<Attempt>builder()
-        .handleResultIf(a -> a.retryable() && a.rateLimited())
-        .abortIf(a -> Boolean.FALSE.equals(a.signals().shouldRetry()))
-        .withMaxRetries(maxRateLimitRetries)
-        .withDelayFn(ctx -> delayAfter(ctx.getLastResult(), ctx.getAttemptCount()))
-        .build();
+    this.failures = policyFor(false).withMaxAttempts(maxAttempts).build();
+    this.refusals = policyFor(true).withMaxRetries(maxRateLimitRetries).build();
   }
 
-  /** A fresh Failsafe execution for one call: failures and refusals, each counted apart. */
-  public Execution<Attempt> newExecution() {
-    return Execution.of(failures, refusals);
+  private RetryPolicyBuilder<Attempt> policyFor(boolean rateLimited) {
+    return RetryPolicy.<Attempt>builder()
+        .handleResultIf(a -> a.retryable() && a.rateLimited() == rateLimited)
+        .abortIf(a -> Boolean.FALSE.equals(a.signals().shouldRetry()))
+        .withDelayFn(ctx -> delayAfter(ctx.getLastResult(), ctx.getAttemptCount()));
+  }
+
+  /**
+   * One call's retries: the Failsafe execution (made on the first retryable attempt; most calls
+   * never need one) and the key's retry budget. The interceptor and the zoo's twin both ask it,
+   * so the twin runs the interceptor's own rule. Confined to the call's thread.
+   */
+  public final class CallRetries {
+    private final RetryBudget budget;
+    private @Nullable Execution<Attempt> execution;
+
+    private CallRetries(RetryBudget budget) {
+      this.budget = budget;
+    }
+
+    /**
+     * Judges an attempt: {@link Next#finish()} with no reason when it is the answer to return, with
+     * a reason when polite gives up, or a delay before the next attempt (the caller still checks
+     * that the wait fits). Only failures spend the budget: a refusal is bounded by the pace and
+     * the wait it asks.
+     */
+    public Next next(Attempt attempt) {
+      if (!attempt.retryable()) {
+        budget.onSuccess();
+        return Next.DONE;
+      }
+      if (execution == null) {
+        execution = Execution.of(failures, refusals);
+      }
+      execution.recordResult(attempt);
+      if (!attempt.rateLimited() && !budget.onFailureMayRetry() && !execution.isComplete()) {
+        return new Next(true, GiveUpReason.BUDGET_EXHAUSTED, Duration.ZERO, 0);
+      }
+      if (execution.isComplete()) {
+        return new Next(true, Boolean.FALSE.equals(attempt.signals().shouldRetry())
+            ? GiveUpReason.SERVER_SAID_NO : GiveUpReason.ATTEMPTS_EXHAUSTED, Duration.ZERO, 0);
+      }
+      return new Next(false, null, execution.getDelay(), execution.getAttemptCount());
+    }
+  }
+
+  /** The retries of one call against a key with {@code budget}. */
+  public CallRetries forCall(RetryBudget budget) {
+    return new CallRetries(budget);
+  }
+
+  /**
+   * What follows an attempt.
+   *
+   * @param finish whether the call ends with this attempt
+   * @param gaveUp why, when it ends without a usable answer; null when the answer is final
+   * @param delay the wait before the next attempt, when it does not end
+   * @param attempts the attempts so far that asked for a retry
+   */
+  public record Next(boolean finish, @Nullable GiveUpReason gaveUp, Duration delay, int attempts) {
+    static final Next DONE = new Next(true, null, Duration.ZERO, 0);
   }
 
   /** Judges an answer. */

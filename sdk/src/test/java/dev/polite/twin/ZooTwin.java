@@ -1,6 +1,5 @@
 package dev.polite.twin;
 
-import dev.failsafe.Execution;
 import dev.polite.Aimd;
 import dev.polite.PoliteListener;
 import dev.polite.RateController;
@@ -124,7 +123,7 @@ final class ZooTwin {
     private long waitFrom;
     private KeyModel.Reservation reservation;
     private long due;
-    private Execution<Attempt> execution;
+    private final RetryRules.CallRetries retries = rules.forCall(model.retryBudget());
 
     Caller(long began) {
       this.began = began;
@@ -208,25 +207,12 @@ final class ZooTwin {
       Response response = new Response.Builder().request(REQUEST).protocol(Protocol.HTTP_1_1)
           .code(answer.status()).message("").headers(headers).build();
       Attempt attempt = rules.judge(REQUEST, response, signals);
-      if (!attempt.retryable()) {
-        model.retryBudget().onSuccess();
-        finish(now, answer.status() < 400);
+      RetryRules.Next next = retries.next(attempt);
+      if (next.finish()) {
+        finish(now, next.gaveUp() == null && answer.status() < 400);
         return;
       }
-      if (execution == null) {
-        execution = rules.newExecution();
-      }
-      execution.recordResult(attempt);
-      if (!attempt.rateLimited() && !model.retryBudget().onFailureMayRetry()
-          && !execution.isComplete()) {
-        finish(now, false);
-        return;
-      }
-      if (execution.isComplete()) {
-        finish(now, false);
-        return;
-      }
-      long delay = execution.getDelay().toNanos();
+      long delay = next.delay().toNanos();
       long needed = Math.max(delay, model.waitEstimate(1, now));
       if (!fits(needed)) {
         finish(now, false);
