@@ -8,7 +8,6 @@ import dev.polite.internal.Patience;
 import dev.polite.internal.Permit;
 import dev.polite.internal.RetryRules;
 import dev.polite.internal.SafeListener;
-import dev.polite.internal.headers.RateLimitHeaders;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;

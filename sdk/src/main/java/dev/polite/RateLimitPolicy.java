@@ -88,6 +88,14 @@ public final class RateLimitPolicy {
     return REQUESTS.equals(unit) || "request".equals(unit);
   }
 
+  /**
+   * Whether the quota is spent: the server said nothing remains. The one rule for "spent" that
+   * parsing (which policy governs, whether a 403 is a rejection), pausing and retrying share.
+   */
+  public boolean isSpent() {
+    return remaining == 0;
+  }
+
   /** The server's partition key (IETF {@code pk}), base64 as sent; {@code null} when absent. */
   public @Nullable String partitionKey() {
     return partitionKey;
@@ -149,13 +157,15 @@ public final class RateLimitPolicy {
 
   /** Builds a {@link RateLimitPolicy}. Not thread-safe; the policy it builds is. */
   public static final class Builder {
-    private final String name;
-    private long quota = -1;
-    private long remaining = -1;
-    private @Nullable Duration window;
-    private @Nullable Duration reset;
-    private String unit = REQUESTS;
-    private @Nullable String partitionKey;
+    // package-private: RateLimitSignals.Builder edits the governing policy's fields, -1 or null
+    // meaning "unknown", which the public setters refuse
+    String name;
+    long quota = -1;
+    long remaining = -1;
+    @Nullable Duration window;
+    @Nullable Duration reset;
+    String unit = REQUESTS;
+    @Nullable String partitionKey;
 
     private Builder(String name) {
       this.name = Objects.requireNonNull(name, "name");

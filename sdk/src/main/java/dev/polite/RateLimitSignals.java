@@ -11,9 +11,10 @@ import org.jspecify.annotations.Nullable;
  * What one response says about the caller's rate limit, normalised across header dialects.
  *
  * <p>The headline fields ({@link #limit()}, {@link #remaining()}, {@link #reset()},
- * {@link #window()}, {@link #policyName()}, {@link #quotaUnit()}) describe the policy that governs
- * pacing, the most restrictive request quota when a server reports several; {@link #policies()}
- * lists every policy the response carried. Durations are measured from the response (absolute
+ * {@link #window()}, {@link #policyName()}, {@link #quotaUnit()}) are those of the
+ * {@linkplain #governing() governing policy}: the one that paces, the most restrictive request
+ * quota when a server reports several (or a spent quota of any unit, which must pause);
+ * {@link #policies()} lists every policy the response carried. Durations are measured from the response (absolute
  * times were converted against its {@code Date} header), are never negative, and are rounded up.
  * Parsers drop malformed values rather than throw, and leave out values that cannot be true rather
  * than clamp them into a decision (see {@link #isAnomalous()}), so an absent value means "not
@@ -22,6 +23,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Immutable and thread-safe.
  *
  * <pre>{@code
+ * RateLimitSignals signals = RateLimitHeaders.standard().parse(response);
  * Duration wait = signals.retryAfter();   // null when the server named no delay
  * }</pre>
  */
@@ -32,12 +34,7 @@ public final class RateLimitSignals {
   private static final RateLimitSignals NONE = builder().build();
 
   private final @Nullable Duration retryAfter;
-  private final long limit;
-  private final long remaining;
-  private final @Nullable Duration reset;
-  private final @Nullable Duration window;
-  private final @Nullable String policyName;
-  private final @Nullable String quotaUnit;
+  private final @Nullable RateLimitPolicy governing;
   private final List<RateLimitPolicy> policies;
   private final boolean rejection;
   private final @Nullable Boolean shouldRetry;
@@ -49,12 +46,7 @@ public final class RateLimitSignals {
 
   private RateLimitSignals(Builder b) {
     this.retryAfter = b.retryAfter;
-    this.limit = b.limit;
-    this.remaining = b.remaining;
-    this.reset = b.reset;
-    this.window = b.window;
-    this.policyName = b.policyName;
-    this.quotaUnit = b.quotaUnit;
+    this.governing = b.governing == null ? null : b.governing.build();
     this.policies = List.copyOf(b.policies);
     this.rejection = b.rejection;
     this.shouldRetry = b.shouldRetry;
@@ -71,20 +63,6 @@ public final class RateLimitSignals {
   }
 
   /**
-   * Reads what {@code response} says about the caller's rate limit, in every dialect polite
-   * knows: the same reading the interceptor learns from. Absolute times are converted against
-   * the response's {@code Date} header (or the system clock when it has none). Never throws.
-   *
-   * <pre>{@code
-   * if (RateLimitSignals.of(response).isRejection()) backOff();
-   * }</pre>
-   */
-  public static RateLimitSignals of(okhttp3.Response response) {
-    return dev.polite.internal.headers.RateLimitHeaders.standard()
-        .parse(response.code(), response.headers(), System.currentTimeMillis());
-  }
-
-  /**
    * Starts a set of signals; parsers and custom dialects use it.
    *
    * <pre>{@code RateLimitSignals.builder().retryAfter(Duration.ofSeconds(2)).rejection(true).build()}</pre>
@@ -98,39 +76,56 @@ public final class RateLimitSignals {
     return retryAfter;
   }
 
+  /**
+   * The policy whose numbers are the headline, {@code null} when none governs (no policy was
+   * reported, or only quotas of other units that are not spent). Usually one of
+   * {@link #policies()}; a custom dialect may have edited it.
+   */
+  public @Nullable RateLimitPolicy governing() {
+    return governing;
+  }
+
   /** The governing policy's quota, when known. */
   public OptionalLong limit() {
-    return limit < 0 ? OptionalLong.empty() : OptionalLong.of(limit);
+    return governing == null ? OptionalLong.empty() : governing.quota();
   }
 
   /** What is left of the governing policy's quota, when known. */
   public OptionalLong remaining() {
-    return remaining < 0 ? OptionalLong.empty() : OptionalLong.of(remaining);
+    return governing == null ? OptionalLong.empty() : governing.remaining();
   }
 
   /** Time until the governing policy's quota is restored, measured from the response. */
   public @Nullable Duration reset() {
-    return reset;
+    return governing == null ? null : governing.reset();
   }
 
   /** The governing policy's window, when known. */
   public @Nullable Duration window() {
-    return window;
+    return governing == null ? null : governing.window();
   }
 
   /** The governing policy's name, when the server named it. */
   public @Nullable String policyName() {
-    return policyName;
+    return governing == null || governing.name().isEmpty() ? null : governing.name();
   }
 
-  /** The governing policy's quota unit, when the server named it. */
+  /** The governing policy's quota unit; {@code null} when no policy governs. */
   public @Nullable String quotaUnit() {
-    return quotaUnit;
+    return governing == null ? null : governing.unit();
   }
 
   /** Every policy the response reported, in the order it reported them. */
   public List<RateLimitPolicy> policies() {
     return policies;
+  }
+
+  /**
+   * Whether the governing quota is spent ({@link RateLimitPolicy#isSpent()}): nothing may be sent
+   * on it until its {@link #reset()}.
+   */
+  public boolean isQuotaSpent() {
+    return governing != null && governing.isSpent();
   }
 
   /**
@@ -194,40 +189,38 @@ public final class RateLimitSignals {
   }
 
   /**
-   * Whether the server advertised a request rate: a request quota with its window, from which
-   * a pace of {@code limit / window} follows.
+   * Whether the server advertised a request rate: a governing request quota with its window, from
+   * which a pace of {@code limit / window} follows.
    */
   public boolean advertisesRate() {
-    return limit > 0 && window != null && !window.isZero() && countsRequests();
+    return governing != null && governing.countsRequests()
+        && governing.quota().orElse(0) > 0 && governing.ratePerSecond() > 0;
   }
 
   /** The advertised request rate per second, or {@code NaN} when {@link #advertisesRate()} is false. */
   public double advertisedRatePerSecond() {
-    return advertisesRate() ? limit / (window.getSeconds() + window.getNano() / 1e9) : Double.NaN;
+    return advertisesRate() ? governing.ratePerSecond() : Double.NaN;
   }
 
-  /** Whether the governing quota counts requests (rather than tokens or bytes). */
+  /**
+   * Whether the governing quota counts requests (rather than tokens or bytes); true when no policy
+   * governs, since then nothing says otherwise.
+   */
   public boolean countsRequests() {
-    return quotaUnit == null || RateLimitPolicy.REQUESTS.equals(quotaUnit) || "request".equals(quotaUnit);
+    return governing == null || governing.countsRequests();
   }
 
   /** Whether the response carried any signal at all. */
   public boolean isEmpty() {
-    return retryAfter == null && limit < 0 && remaining < 0 && reset == null && window == null
-        && policies.isEmpty() && shouldRetry == null && !rejection && bucket == null && scope == null
-        && !global;
+    return retryAfter == null && governing == null && policies.isEmpty() && shouldRetry == null
+        && !rejection && bucket == null && scope == null && !global;
   }
 
   /** A builder seeded with these signals. */
   public Builder toBuilder() {
     Builder b = new Builder();
     b.retryAfter = retryAfter;
-    b.limit = limit;
-    b.remaining = remaining;
-    b.reset = reset;
-    b.window = window;
-    b.policyName = policyName;
-    b.quotaUnit = quotaUnit;
+    b.governing = governing == null ? null : governing.toBuilder();
     b.policies.addAll(policies);
     b.rejection = rejection;
     b.shouldRetry = shouldRetry;
@@ -245,15 +238,10 @@ public final class RateLimitSignals {
       return false;
     }
     RateLimitSignals s = (RateLimitSignals) o;
-    return limit == s.limit
-        && remaining == s.remaining
-        && rejection == s.rejection
+    return rejection == s.rejection
         && anomalous == s.anomalous
         && Objects.equals(retryAfter, s.retryAfter)
-        && Objects.equals(reset, s.reset)
-        && Objects.equals(window, s.window)
-        && Objects.equals(policyName, s.policyName)
-        && Objects.equals(quotaUnit, s.quotaUnit)
+        && Objects.equals(governing, s.governing)
         && policies.equals(s.policies)
         && Objects.equals(shouldRetry, s.shouldRetry)
         && dialect.equals(s.dialect)
@@ -264,8 +252,8 @@ public final class RateLimitSignals {
 
   @Override
   public int hashCode() {
-    return Objects.hash(retryAfter, limit, remaining, reset, window, policyName, quotaUnit,
-        policies, rejection, shouldRetry, anomalous, dialect, bucket, scope, global);
+    return Objects.hash(retryAfter, governing, policies, rejection, shouldRetry, anomalous, dialect,
+        bucket, scope, global);
   }
 
   @Override
@@ -273,12 +261,7 @@ public final class RateLimitSignals {
     StringBuilder s = new StringBuilder("RateLimitSignals{").append(dialect);
     if (rejection) s.append(" rejection");
     if (retryAfter != null) s.append(" retryAfter=").append(retryAfter);
-    if (limit >= 0) s.append(" limit=").append(limit);
-    if (remaining >= 0) s.append(" remaining=").append(remaining);
-    if (reset != null) s.append(" reset=").append(reset);
-    if (window != null) s.append(" window=").append(window);
-    if (policyName != null) s.append(" policy=").append(policyName);
-    if (quotaUnit != null) s.append(" unit=").append(quotaUnit);
+    if (governing != null) s.append(" governing=").append(governing);
     if (shouldRetry != null) s.append(" shouldRetry=").append(shouldRetry);
     if (bucket != null) s.append(" bucket=").append(bucket);
     if (scope != null) s.append(" scope=").append(scope);
@@ -289,17 +272,15 @@ public final class RateLimitSignals {
   }
 
   /**
-   * Builds {@link RateLimitSignals}. Setters reject values no parser should produce (negative
-   * counts and durations), so a parser validates before it sets. Not thread-safe.
+   * Builds {@link RateLimitSignals}. The headline setters ({@link #limit}, {@link #remaining},
+   * {@link #reset}, {@link #window}, {@link #policyName}, {@link #quotaUnit}) edit the governing
+   * policy, starting an unnamed one when none governs yet. Setters reject values no parser should
+   * produce (negative counts and durations), so a parser validates before it sets. Not
+   * thread-safe.
    */
   public static final class Builder {
     private @Nullable Duration retryAfter;
-    private long limit = -1;
-    private long remaining = -1;
-    private @Nullable Duration reset;
-    private @Nullable Duration window;
-    private @Nullable String policyName;
-    private @Nullable String quotaUnit;
+    private RateLimitPolicy.@Nullable Builder governing;
     private final List<RateLimitPolicy> policies = new ArrayList<>(2);
     private boolean rejection;
     private @Nullable Boolean shouldRetry;
@@ -311,6 +292,13 @@ public final class RateLimitSignals {
 
     private Builder() {}
 
+    private RateLimitPolicy.Builder headline() {
+      if (governing == null) {
+        governing = RateLimitPolicy.builder("");
+      }
+      return governing;
+    }
+
     /** The delay the server asked for; {@code null} clears it. */
     public Builder retryAfter(@Nullable Duration retryAfter) {
       this.retryAfter = nonNegative(retryAfter, "retryAfter");
@@ -319,37 +307,37 @@ public final class RateLimitSignals {
 
     /** The governing quota; -1 clears it. */
     public Builder limit(long limit) {
-      this.limit = atLeastMinusOne(limit, "limit");
+      headline().quota = atLeastMinusOne(limit, "limit");
       return this;
     }
 
     /** What is left of the governing quota; -1 clears it. */
     public Builder remaining(long remaining) {
-      this.remaining = atLeastMinusOne(remaining, "remaining");
+      headline().remaining = atLeastMinusOne(remaining, "remaining");
       return this;
     }
 
     /** Time until the governing quota is restored; {@code null} clears it. */
     public Builder reset(@Nullable Duration reset) {
-      this.reset = nonNegative(reset, "reset");
+      headline().reset = nonNegative(reset, "reset");
       return this;
     }
 
-    /** The governing window; {@code null} clears it. */
+    /** The governing window; {@code null} clears it, and so does zero, which no limit can have. */
     public Builder window(@Nullable Duration window) {
-      this.window = nonNegative(window, "window");
+      headline().window = window == null || window.isZero() ? null : nonNegative(window, "window");
       return this;
     }
 
-    /** The governing policy's name. */
+    /** The governing policy's name; {@code null} for none. */
     public Builder policyName(@Nullable String policyName) {
-      this.policyName = policyName;
+      headline().name = policyName == null ? "" : policyName;
       return this;
     }
 
-    /** The governing policy's quota unit. */
+    /** The governing policy's quota unit; {@code null} for requests. */
     public Builder quotaUnit(@Nullable String quotaUnit) {
-      this.quotaUnit = quotaUnit;
+      headline().unit = quotaUnit == null ? RateLimitPolicy.REQUESTS : quotaUnit;
       return this;
     }
 
@@ -366,14 +354,9 @@ public final class RateLimitSignals {
       return this;
     }
 
-    /** Copies the headline fields from {@code policy}, making it the governing one. */
-    public Builder governedBy(RateLimitPolicy policy) {
-      limit = policy.quota().orElse(-1);
-      remaining = policy.remaining().orElse(-1);
-      reset = policy.reset();
-      window = policy.window();
-      policyName = policy.name().isEmpty() ? null : policy.name();
-      quotaUnit = policy.unit();
+    /** Makes {@code policy} the governing one; {@code null} for none. */
+    public Builder governedBy(@Nullable RateLimitPolicy policy) {
+      governing = policy == null ? null : policy.toBuilder();
       return this;
     }
 

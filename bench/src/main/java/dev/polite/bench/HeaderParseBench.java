@@ -1,7 +1,7 @@
 package dev.polite.bench;
 
 import dev.polite.RateLimitSignals;
-import dev.polite.internal.headers.RateLimitHeaders;
+import dev.polite.RateLimitHeaders;
 import java.util.concurrent.TimeUnit;
 import okhttp3.Headers;
 import org.openjdk.jmh.annotations.Benchmark;

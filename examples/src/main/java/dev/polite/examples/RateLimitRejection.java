@@ -1,6 +1,6 @@
 package dev.polite.examples;
 
-import dev.polite.RateLimitSignals;
+import dev.polite.RateLimitHeaders;
 import okhttp3.Response;
 
 /**
@@ -21,6 +21,6 @@ public final class RateLimitRejection {
     if (code == 429) {
       return true;
     }
-    return code == 403 && RateLimitSignals.of(response).isRejection();
+    return code == 403 && RateLimitHeaders.standard().parse(response).isRejection();
   }
 }

@@ -2,6 +2,7 @@ package dev.polite.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.polite.RateLimitHeaders;
 import dev.polite.RateLimitSignals;
 import dev.polite.demo.DemoServer;
 import dev.polite.demo.DemoServerConfig;
@@ -45,7 +46,7 @@ class HeaderStylesReadBySdkTest {
       try (Response response = http.newCall(request).execute()) {
         assertThat(response.code()).isEqualTo(i < 3 ? 200 : 429);
         if (i == 0 || i == 3) {
-          signals.add(RateLimitSignals.of(response));
+          signals.add(RateLimitHeaders.standard().parse(response));
         }
       }
     }

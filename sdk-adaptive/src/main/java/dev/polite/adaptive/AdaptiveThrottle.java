@@ -1,7 +1,7 @@
 package dev.polite.adaptive;
 
+import dev.polite.RateLimitHeaders;
 import dev.polite.RateLimitKey;
-import dev.polite.RateLimitSignals;
 import dev.polite.Ticker;
 import java.io.IOException;
 import java.time.Duration;
@@ -209,7 +209,7 @@ public final class AdaptiveThrottle implements Interceptor {
     if (code == 429 || code == 502 || code == 503 || code == 504) {
       return true;
     }
-    return code == 403 && RateLimitSignals.of(response).isRejection();
+    return code == 403 && RateLimitHeaders.standard().parse(response).isRejection();
   }
 
   private void forgetIdle(long now) {

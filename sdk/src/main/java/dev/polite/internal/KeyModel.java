@@ -226,7 +226,7 @@ public final class KeyModel {
       admitted.recordAccept(now);
     }
     if (pause.verifying()) {
-      pause.probed(!rejected && status != 503 && !exhausted(signals), now);
+      pause.probed(!rejected && status != 503 && !signals.isQuotaSpent(), now);
     }
     if (pause.ask(status, signals, now)) {
       pauseBegan(now);
@@ -324,10 +324,6 @@ public final class KeyModel {
       // our own refill at the advertised rate raises it.
       bucket.setTokens(Math.min(bucket.tokens(now), remaining - inFlight()), now);
     }
-  }
-
-  static boolean exhausted(RateLimitSignals signals) {
-    return signals.remaining().isPresent() && signals.remaining().getAsLong() == 0;
   }
 
   private void discoverPace(int status, RateLimitSignals signals, long sentAt, long now) {

@@ -103,7 +103,7 @@ final class KeyPause {
    */
   boolean ask(int status, RateLimitSignals signals, long now) {
     Duration pause = signals.retryAfter();
-    boolean exhausted = KeyModel.exhausted(signals);
+    boolean exhausted = signals.isQuotaSpent();
     if (pause == null && exhausted) {
       pause = signals.reset();
     }
@@ -131,7 +131,7 @@ final class KeyPause {
       return false;
     }
     boolean namedADelay = signals.retryAfter() != null
-        || (KeyModel.exhausted(signals) && signals.reset() != null);
+        || (signals.isQuotaSpent() && signals.reset() != null);
     if (namedADelay || sentAt <= lastBareRefusalAt || !discovering) {
       return false;
     }

@@ -179,8 +179,7 @@ public final class RetryRules {
     if (signals.retryAfter() != null) {
       return signals.retryAfter();
     }
-    boolean spent = signals.remaining().isPresent() && signals.remaining().getAsLong() == 0;
-    return spent ? signals.reset() : null;
+    return signals.isQuotaSpent() ? signals.reset() : null;
   }
 
   private long backoffNanos(int attempt) {

@@ -9,7 +9,7 @@ import dev.polite.internal.KeyConfig;
 import dev.polite.internal.KeyModel;
 import dev.polite.internal.Permit;
 import dev.polite.internal.RetryRules;
-import dev.polite.internal.headers.RateLimitHeaders;
+import dev.polite.RateLimitHeaders;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.PriorityQueue;

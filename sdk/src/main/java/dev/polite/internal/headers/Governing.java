@@ -31,12 +31,12 @@ final class Governing {
     if (n == 0) return -1;
     if (n == 1) {
       RateLimitPolicy p = policies.get(0);
-      return p.countsRequests() || exhausted(p) ? 0 : -1;
+      return p.countsRequests() || p.isSpent() ? 0 : -1;
     }
     int best = -1;
     for (int i = 0; i < n; i++) {
       RateLimitPolicy p = policies.get(i);
-      if (exhausted(p) && (best < 0 || resetMillis(p) > resetMillis(policies.get(best)))) best = i;
+      if (p.isSpent() && (best < 0 || resetMillis(p) > resetMillis(policies.get(best)))) best = i;
     }
     if (best >= 0) return best;
     for (int i = 0; i < n; i++) {
@@ -44,10 +44,6 @@ final class Governing {
       if (p.countsRequests() && (best < 0 || moreRestrictive(p, policies.get(best)))) best = i;
     }
     return best;
-  }
-
-  private static boolean exhausted(RateLimitPolicy p) {
-    return p.remaining().isPresent() && p.remaining().getAsLong() == 0;
   }
 
   private static long resetMillis(RateLimitPolicy p) {

@@ -1,9 +1,9 @@
 /**
  * Reads rate-limit response headers of every known dialect into one
- * {@link dev.polite.RateLimitSignals}. The entry point is {@link RateLimitHeaders}; everything else
- * here is one dialect or one value shape (numbers, HTTP dates, ISO times, Go durations, .NET time
- * spans, RFC 9651 structured fields). The source of every rule is the corpus
- * {@code shared/reference/header-dialects.md}.
+ * {@link dev.polite.RateLimitSignals}. The public entry point is {@link dev.polite.RateLimitHeaders};
+ * {@link SignalsReader} assembles the reading; everything else here is one dialect or one value
+ * shape (numbers, HTTP dates, ISO times, Go durations, .NET time spans, RFC 9651 structured
+ * fields). Each dialect's class comment names the vendor documents its rules come from.
  *
  * <table>
  *   <caption>Dialects, the name {@code dialect()} reports, and the fields read</caption>

@@ -33,7 +33,7 @@ class ExtensionTest {
 
   @Test
   void userDialectReadsItsHeaders() {
-    RateLimitSignals s = RateLimitHeaders.standard().with(ACME).parse(200, headers("Acme-Calls-Left", "7"), NOW);
+    RateLimitSignals s = SignalsReader.standard().with(ACME).parse(200, headers("Acme-Calls-Left", "7"), NOW);
     assertThat(s.remaining()).hasValue(7);
     assertThat(s.dialect()).isEqualTo("acme");
     assertThat(s.advertisedRatePerSecond()).isCloseTo(100 / 60.0, org.assertj.core.data.Offset.offset(1e-9));
@@ -41,7 +41,7 @@ class ExtensionTest {
 
   @Test
   void userDialectAddsToBuiltInReading() {
-    RateLimitSignals s = RateLimitHeaders.standard().with(ACME)
+    RateLimitSignals s = SignalsReader.standard().with(ACME)
         .parse(429, headers("Acme-Calls-Left", "0", "Retry-After", "3"), NOW);
     assertThat(s.retryAfter()).isEqualTo(ofSeconds(3));
     assertThat(s.remaining()).hasValue(0);
@@ -50,9 +50,9 @@ class ExtensionTest {
 
   @Test
   void userDialectThatDoesNotRecogniseOrThrowsChangesNothing() {
-    RateLimitHeaders parser = RateLimitHeaders.standard().with(ACME);
+    SignalsReader parser = SignalsReader.standard().with(ACME);
     Headers h = headers("Retry-After", "3", "Acme-Calls-Left", "lots");
-    assertThat(parser.parse(429, h, NOW)).isEqualTo(RateLimitHeaders.standard().parse(429, h, NOW));
+    assertThat(parser.parse(429, h, NOW)).isEqualTo(SignalsReader.standard().parse(429, h, NOW));
     assertThat(parser.parse(200, headers("Content-Type", "x"), NOW)).isEqualTo(RateLimitSignals.none());
   }
 
@@ -72,7 +72,7 @@ class ExtensionTest {
         return true;
       }
     };
-    RateLimitSignals s = RateLimitHeaders.standard().with(spy)
+    RateLimitSignals s = SignalsReader.standard().with(spy)
         .parse(200, headers("Date", "Sun, 06 Nov 1994 08:49:37 GMT"), NOW);
     assertThat(seen.get()).isEqualTo(784111777000L);
     assertThat(s.dialect()).isEqualTo(RateLimitSignals.NO_DIALECT);
@@ -80,7 +80,7 @@ class ExtensionTest {
 
   @Test
   void discordBodyRefinesItsRoundedHeader() {
-    RateLimitHeaders parser = RateLimitHeaders.standard();
+    SignalsReader parser = SignalsReader.standard();
     RateLimitSignals s = parse(429, "Retry-After", "65", "X-RateLimit-Global", "true");
     RateLimitSignals refined = parser.withBody(s, "application/json",
         "{\"message\": \"You are being rate limited.\", \"retry_after\": 64.57, \"global\": true}");
@@ -91,7 +91,7 @@ class ExtensionTest {
 
   @Test
   void bodyAloneGivesTheDelay() {
-    RateLimitSignals s = RateLimitHeaders.standard().withBody(parse(429), "application/json; charset=utf-8",
+    RateLimitSignals s = SignalsReader.standard().withBody(parse(429), "application/json; charset=utf-8",
         "{\"retry_after\": 1.5, \"global\": false}");
     assertThat(s.retryAfter()).isEqualTo(ofMillis(1500));
     assertThat(s.dialect()).isEqualTo("discord");
@@ -99,7 +99,7 @@ class ExtensionTest {
 
   @Test
   void matrixMilliseconds() {
-    RateLimitSignals s = RateLimitHeaders.standard().withBody(parse(429), "application/json",
+    RateLimitSignals s = SignalsReader.standard().withBody(parse(429), "application/json",
         "{\"errcode\":\"M_LIMIT_EXCEEDED\",\"error\":\"Too many requests\",\"retry_after_ms\":2000}");
     assertThat(s.retryAfter()).isEqualTo(ofSeconds(2));
     assertThat(s.dialect()).isEqualTo("matrix");
@@ -107,7 +107,7 @@ class ExtensionTest {
 
   @Test
   void longerHeaderDelayWinsOverAShortBody() {
-    RateLimitSignals s = RateLimitHeaders.standard().withBody(parse(429, "Retry-After", "30"), null,
+    RateLimitSignals s = SignalsReader.standard().withBody(parse(429, "Retry-After", "30"), null,
         "{\"retry_after\": 2}");
     assertThat(s.retryAfter()).isEqualTo(ofSeconds(30));
   }
@@ -115,7 +115,7 @@ class ExtensionTest {
   @Test
   void nestedOrNonJsonBodiesAreIgnored() {
     RateLimitSignals base = parse(429);
-    RateLimitHeaders p = RateLimitHeaders.standard();
+    SignalsReader p = SignalsReader.standard();
     assertThat(p.withBody(base, "application/json", "{\"error\": {\"retry_after\": 9}, \"x\": [1, {\"a\": \"}\"}]}"))
         .isEqualTo(base);
     assertThat(p.withBody(base, "text/html", "{\"retry_after\": 9}")).isEqualTo(base);

@@ -28,7 +28,7 @@ import okhttp3.Headers;
  * pauses a key for longer than a year"; the key's own bound is tested with the key.
  */
 class HostileValuesPropertiesTest {
-  private static final RateLimitHeaders PARSER = RateLimitHeaders.standard();
+  private static final SignalsReader PARSER = SignalsReader.standard();
 
   /** Whole responses' rate-limit headers, name/value pairs, from the corpus and the dialect tests. */
   static final String[][] SETS = {

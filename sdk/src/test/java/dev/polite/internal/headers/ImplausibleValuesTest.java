@@ -212,16 +212,16 @@ class ImplausibleValuesTest {
       "{\"retry_after\": Infinity}", "{\"retry_after\": -5}", "{\"retry_after_ms\": 99999999999999}",
       "{\"retry_after\": 99999999999999999999999}"})
   void jsonHintsThatCannotBeTrue(String body) {
-    RateLimitSignals s = RateLimitHeaders.standard().withBody(parse(429, "Retry-After", "3"), "application/json", body);
+    RateLimitSignals s = SignalsReader.standard().withBody(parse(429, "Retry-After", "3"), "application/json", body);
     assertThat(s.retryAfter()).as("the header's delay stands").isEqualTo(ofSeconds(3));
     assertThat(s.isAnomalous()).isTrue();
-    RateLimitSignals alone = RateLimitHeaders.standard().withBody(parse(429), "application/json", body);
+    RateLimitSignals alone = SignalsReader.standard().withBody(parse(429), "application/json", body);
     assertThat(alone.retryAfter()).isNull();
   }
 
   @Test
   void jsonHintOfAYearIsKept() {
-    RateLimitSignals s = RateLimitHeaders.standard().withBody(parse(429), "application/json", "{\"retry_after\": 31536000}");
+    RateLimitSignals s = SignalsReader.standard().withBody(parse(429), "application/json", "{\"retry_after\": 31536000}");
     assertThat(s.retryAfter()).isEqualTo(ofSeconds(31_536_000));
     assertThat(s.isAnomalous()).isFalse();
   }

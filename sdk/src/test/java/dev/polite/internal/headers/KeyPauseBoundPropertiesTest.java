@@ -23,7 +23,7 @@ import net.jqwik.api.Provide;
  * a year costs a probe interval, never the year.
  */
 class KeyPauseBoundPropertiesTest {
-  private static final RateLimitHeaders PARSER = RateLimitHeaders.standard();
+  private static final SignalsReader PARSER = SignalsReader.standard();
   private static final long MS = 1_000_000L;
   private static final long MAX_WAIT = 60_000 * MS;
   private static final long T0 = 1_000_000_000_000L;

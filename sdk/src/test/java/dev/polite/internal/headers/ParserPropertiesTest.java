@@ -30,7 +30,7 @@ import okhttp3.Headers;
  */
 class ParserPropertiesTest {
   private static final Duration YEAR = Duration.ofDays(365);
-  private static final RateLimitHeaders PARSER = RateLimitHeaders.standard();
+  private static final SignalsReader PARSER = SignalsReader.standard();
 
   /** Real header lines from the corpus, the seeds for mutation. */
   static final String[][] REAL = {

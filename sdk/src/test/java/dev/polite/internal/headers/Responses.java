@@ -19,7 +19,7 @@ final class Responses {
   }
 
   static RateLimitSignals parse(int status, String... namesAndValues) {
-    return RateLimitHeaders.standard().parse(status, headers(namesAndValues), NOW);
+    return SignalsReader.standard().parse(status, headers(namesAndValues), NOW);
   }
 
   static RateLimitSignals parse(String... namesAndValues) {

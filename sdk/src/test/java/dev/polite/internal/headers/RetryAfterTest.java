@@ -37,7 +37,7 @@ class RetryAfterTest {
 
   @Test
   void ourClockIsRoundedUpToWholeSecondsForSecondResolutionDates() {
-    RateLimitSignals s = RateLimitHeaders.standard()
+    RateLimitSignals s = SignalsReader.standard()
         .parse(429, headers("Retry-After", "Wed, 01 Jan 2025 00:00:10 GMT"), NOW + 300);
     assertThat(s.retryAfter()).isEqualTo(ofSeconds(10));
   }

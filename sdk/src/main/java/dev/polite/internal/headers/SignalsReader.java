@@ -13,10 +13,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Reads a response's rate-limit signals in every dialect polite knows into one
- * {@link RateLimitSignals}.
+ * {@link RateLimitSignals}: the engine behind {@link dev.polite.RateLimitHeaders}, the public
+ * entry point.
  *
  * <pre>{@code
- * RateLimitSignals s = RateLimitHeaders.standard().parse(response.code(), response.headers(), wallClockMillis);
+ * RateLimitSignals s = SignalsReader.standard().parse(response.code(), response.headers(), wallClockMillis);
  * }</pre>
  *
  * <p>How: one pass files the header lines by name ({@link ResponseHeaders}); each dialect then
@@ -40,19 +41,19 @@ import org.jspecify.annotations.Nullable;
  * clamped into a pause (the rules: {@link Plausible}). Immutable and thread-safe;
  * {@link #with(RateLimitDialect)} derives a parser with a user's dialect added.
  */
-public final class RateLimitHeaders {
-  private static final RateLimitHeaders STANDARD = new RateLimitHeaders(new RateLimitDialect[0]);
+public final class SignalsReader {
+  private static final SignalsReader STANDARD = new SignalsReader(new RateLimitDialect[0]);
   private static final RateLimitSignals REJECTED = RateLimitSignals.builder().rejection(true).build();
   private static final String DISCORD = "discord";
 
   private final RateLimitDialect[] dialects;
 
-  private RateLimitHeaders(RateLimitDialect[] dialects) {
+  private SignalsReader(RateLimitDialect[] dialects) {
     this.dialects = dialects;
   }
 
   /** The parser with every built-in dialect. */
-  public static RateLimitHeaders standard() {
+  public static SignalsReader standard() {
     return STANDARD;
   }
 
@@ -60,13 +61,13 @@ public final class RateLimitHeaders {
    * A parser that also runs {@code dialect} after the built-in ones (and after those added before
    * it).
    *
-   * <pre>{@code RateLimitHeaders parser = RateLimitHeaders.standard().with(acmeDialect);}</pre>
+   * <pre>{@code SignalsReader parser = SignalsReader.standard().with(acmeDialect);}</pre>
    */
-  public RateLimitHeaders with(RateLimitDialect dialect) {
+  public SignalsReader with(RateLimitDialect dialect) {
     Objects.requireNonNull(dialect, "dialect");
     RateLimitDialect[] more = Arrays.copyOf(dialects, dialects.length + 1);
     more[dialects.length] = dialect;
-    return new RateLimitHeaders(more);
+    return new SignalsReader(more);
   }
 
   /**
@@ -175,7 +176,7 @@ public final class RateLimitHeaders {
   private static boolean isRejection(int status, @Nullable RateLimitPolicy governing, boolean retryAfter) {
     if (status == 429) return true;
     if (status != 403) return false;
-    return retryAfter || (governing != null && governing.remaining().isPresent() && governing.remaining().getAsLong() == 0);
+    return retryAfter || (governing != null && governing.isSpent());
   }
 
   private static RateLimitSignals custom(RateLimitDialect d, int status, Headers headers, Reading r, RateLimitSignals signals) {
