@@ -1,7 +1,7 @@
 package dev.polite;
 
+import dev.failsafe.RetryPolicy;
 import dev.polite.internal.Attempt;
-import dev.polite.internal.KeyConfig;
 import dev.polite.internal.KeyState;
 import dev.polite.internal.KeyStates;
 import dev.polite.internal.Patience;
@@ -62,22 +62,19 @@ import org.jspecify.annotations.Nullable;
  */
 public final class PoliteInterceptor implements Interceptor {
   private static final long BODY_PEEK_BYTES = 16 * 1024;
-  private final Builder config;
+  private final PoliteConfig config;
   private final KeyStates keys;
   private final RetryRules retryRules;
   private final RateLimitHeaders headers;
   private final PoliteListener listener;
 
-  private PoliteInterceptor(Builder b) {
-    this.config = b.copy();
-    this.listener = SafeListener.of(b.listener);
-    this.keys = new KeyStates(new KeyConfig(b.ticker, listener, b.rateController, b.startingRate,
-        b.startingBurst, b.cautiousStart, b.retryBudgetTokens, b.retryBudgetRatio,
-        Patience.saturatedNanos(b.maxWait), b.baseDelay.toNanos(), b.maxDelay.toNanos()), b.maxKeys);
-    this.retryRules = new RetryRules(b.maxAttempts, b.maxRateLimitRetries, b.baseDelay, b.maxDelay,
-        b.random);
+  private PoliteInterceptor(PoliteConfig config) {
+    this.config = config;
+    this.listener = config.listener();
+    this.keys = new KeyStates(config);
+    this.retryRules = new RetryRules(config);
     RateLimitHeaders parser = RateLimitHeaders.standard();
-    for (RateLimitDialect dialect : b.dialects) {
+    for (RateLimitDialect dialect : config.dialects()) {
       parser = parser.with(dialect);
     }
     this.headers = parser;
@@ -98,12 +95,21 @@ public final class PoliteInterceptor implements Interceptor {
    * <pre>{@code PoliteInterceptor.builder().maxWait(Duration.ofSeconds(10)).build()}</pre>
    */
   public static Builder builder() {
-    return new Builder();
+    return new Builder(new PoliteConfig());
   }
 
   /** A builder holding this interceptor's configuration, to derive another (with fresh keys). */
   public Builder toBuilder() {
-    return config.copy();
+    return new Builder(new PoliteConfig(config));
+  }
+
+  /**
+   * This interceptor's configuration, read-only.
+   *
+   * <pre>{@code Duration patience = interceptor.config().maxWait();}</pre>
+   */
+  public PoliteConfig config() {
+    return config;
   }
 
   @Override
@@ -113,29 +119,25 @@ public final class PoliteInterceptor implements Interceptor {
           + "not addNetworkInterceptor");
     }
     Request request = chain.request();
-    String key = Objects.requireNonNull(config.key.keyOf(request), "key function returned null");
-    double cost = config.cost.applyAsDouble(request);
+    String key = Objects.requireNonNull(config.key().keyOf(request), "key function returned null");
+    double cost = config.cost().applyAsDouble(request);
     KeyState state = keys.get(key);
-    long now = config.ticker.read();
-    Patience patience = new Patience(config.ticker, config.sleeper, chain.call(),
-        Patience.deadlineOf(chain.call(), now), Patience.saturatedNanos(config.maxWait));
+    long now = config.ticker().read();
+    Patience patience = new Patience(config.ticker(), config.sleeper(), chain.call(),
+        Patience.deadlineOf(chain.call(), now), config.maxWaitNanos());
     RetryRules.CallRetries retries = retryRules.forCall(state.retryBudget());
     while (true) {
       Permit permit = state.acquire(cost, patience);
       Attempt attempt = attempt(chain, request, state, permit);
-      RetryRules.Next next = retries.next(attempt);
+      long at = config.ticker().read();
+      RetryRules.Next next = retries.next(attempt, state.waitEstimate(cost, at),
+          needed -> patience.allows(needed, at));
       if (next.finish()) {
-        return finish(state, attempt, next.gaveUp(), Duration.ZERO);
+        return finish(state, attempt, next.gaveUp(), next.delay());
       }
-      Duration delay = next.delay();
-      long at = config.ticker.read();
-      long needed = Math.max(delay.toNanos(), state.waitEstimate(cost, at));
-      if (!patience.allows(needed, at)) {
-        return finish(state, attempt, GiveUpReason.WAIT_TOO_LONG, Duration.ofNanos(needed));
-      }
-      listener.retryScheduled(key, next.attempts(), delay);
+      listener.retryScheduled(key, next.attempts(), next.delay());
       closeQuietly(attempt);
-      patience.sleep(delay.toNanos(), at);
+      patience.sleep(next.delay().toNanos(), at);
     }
   }
 
@@ -156,9 +158,9 @@ public final class PoliteInterceptor implements Interceptor {
       throw e;
     }
     RateLimitSignals signals = learnable(response)
-        ? headers.parse(response.code(), response.headers(), config.wallClock.millis())
+        ? headers.parse(response.code(), response.headers(), config.wallClock().millis())
         : RateLimitSignals.none();
-    if (config.readBodies && signals.isRejection()) {
+    if (config.readRetryHintsFromBody() && signals.isRejection()) {
       signals = headers.withBody(signals, response.header("Content-Type"), peek(response));
     }
     state.onAnswer(response.code(), signals, permit);
@@ -190,7 +192,7 @@ public final class PoliteInterceptor implements Interceptor {
       throw attempt.failure();
     }
     Response response = Objects.requireNonNull(attempt.response());
-    if (reason != null && attempt.rateLimited() && config.throwWhenRateLimited) {
+    if (reason != null && attempt.rateLimited() && config.throwWhenRateLimited()) {
       response.close();
       Duration asked = attempt.signals().retryAfter();
       throw new RateLimitedException(state.key(), asked != null ? asked : requested,
@@ -223,30 +225,11 @@ public final class PoliteInterceptor implements Interceptor {
    * }</pre>
    */
   public static final class Builder {
-    private RateLimitKey key = RateLimitKey.host();
-    private ToDoubleFunction<Request> cost = RequestCost::of;
-    private double startingRate = Double.POSITIVE_INFINITY;
-    private double startingBurst = 1;
-    private boolean cautiousStart = true;
-    private RateController.Factory rateController = Aimd.defaults();
-    private int maxAttempts = 4;
-    private int maxRateLimitRetries = 10;
-    private Duration baseDelay = Duration.ofMillis(500);
-    private Duration maxDelay = Duration.ofSeconds(30);
-    private double retryBudgetTokens = 10;
-    private double retryBudgetRatio = 0.1;
-    private Duration maxWait = Duration.ofSeconds(60);
-    private boolean throwWhenRateLimited;
-    private PoliteListener listener = PoliteListener.none();
-    private int maxKeys = 10_000;
-    private Ticker ticker = Ticker.system();
-    private Sleeper sleeper = Sleeper.system();
-    private WallClock wallClock = WallClock.system();
-    private @Nullable RandomGenerator random;
-    private List<RateLimitDialect> dialects = List.of();
-    private boolean readBodies;
+    private final PoliteConfig draft;
 
-    private Builder() {}
+    private Builder(PoliteConfig draft) {
+      this.draft = draft;
+    }
 
     /**
      * Reads a vendor's rate-limit headers that polite does not know, after the built-in dialects.
@@ -256,9 +239,9 @@ public final class PoliteInterceptor implements Interceptor {
      */
     public Builder addDialect(RateLimitDialect dialect) {
       Objects.requireNonNull(dialect, "dialect");
-      List<RateLimitDialect> more = new ArrayList<>(dialects);
+      List<RateLimitDialect> more = new ArrayList<>(draft.dialects);
       more.add(dialect);
-      this.dialects = List.copyOf(more);
+      draft.dialects = List.copyOf(more);
       return this;
     }
 
@@ -268,13 +251,13 @@ public final class PoliteInterceptor implements Interceptor {
      * body stays readable. Default false: headers only.
      */
     public Builder readRetryHintsFromBody(boolean readBodies) {
-      this.readBodies = readBodies;
+      draft.readRetryHintsFromBody = readBodies;
       return this;
     }
 
     /** What a request counts against. Default {@link RateLimitKey#host()}. */
     public Builder key(RateLimitKey key) {
-      this.key = Objects.requireNonNull(key, "key");
+      draft.key = Objects.requireNonNull(key, "key");
       return this;
     }
 
@@ -283,7 +266,7 @@ public final class PoliteInterceptor implements Interceptor {
      * number. Default {@link RequestCost#of(Request)}: the request's tag, or 1.
      */
     public Builder cost(ToDoubleFunction<Request> cost) {
-      this.cost = Objects.requireNonNull(cost, "cost");
+      draft.cost = Objects.requireNonNull(cost, "cost");
       return this;
     }
 
@@ -295,7 +278,7 @@ public final class PoliteInterceptor implements Interceptor {
       if (!(requestsPerSecond > 0)) {
         throw new IllegalArgumentException("startingRate must be positive: " + requestsPerSecond);
       }
-      this.startingRate = requestsPerSecond;
+      draft.startingRate = requestsPerSecond;
       return this;
     }
 
@@ -304,7 +287,7 @@ public final class PoliteInterceptor implements Interceptor {
       if (!(calls >= 1) || Double.isInfinite(calls)) {
         throw new IllegalArgumentException("startingBurst must be at least 1 and finite: " + calls);
       }
-      this.startingBurst = calls;
+      draft.startingBurst = calls;
       return this;
     }
 
@@ -313,13 +296,13 @@ public final class PoliteInterceptor implements Interceptor {
      * first calls cannot blow through a limit nobody has seen yet. Default true.
      */
     public Builder cautiousStart(boolean cautiousStart) {
-      this.cautiousStart = cautiousStart;
+      draft.cautiousStart = cautiousStart;
       return this;
     }
 
     /** Discovers a pace for keys whose servers advertise none. Default {@link Aimd#defaults()}. */
     public Builder rateController(RateController.Factory rateController) {
-      this.rateController = Objects.requireNonNull(rateController, "rateController");
+      draft.rateController = Objects.requireNonNull(rateController, "rateController");
       return this;
     }
 
@@ -334,7 +317,32 @@ public final class PoliteInterceptor implements Interceptor {
       if (maxAttempts < 1) {
         throw new IllegalArgumentException("maxAttempts must be at least 1: " + maxAttempts);
       }
-      this.maxAttempts = maxAttempts;
+      draft.maxAttempts = maxAttempts;
+      return this;
+    }
+
+    /**
+     * Shapes the retries of failures with Failsafe's own {@link RetryPolicy}, instead of
+     * {@link #maxAttempts} and polite's backoff: the outcomes it handles ({@code handle},
+     * {@code handleResultIf}) are the failures retried, and its attempts, max duration, aborts,
+     * delay, backoff and jitter apply. polite keeps its own rules around it: a request that is
+     * not safe to repeat is never resent after an I/O error or a 5xx other than 503, the server's
+     * {@code Stripe-Should-Retry: false} ends the call, a delay the server named is honoured
+     * (never sooner), and the key's retry budget, the max wait and the call's timeout still bound
+     * the retries. Rate-limit refusals are not failures ({@link #maxRateLimitRetries}). Default:
+     * polite's own policy (502, 503, 504, I/O errors; 4 attempts; full-jitter backoff).
+     *
+     * <pre>{@code
+     * builder.failureRetries(RetryPolicy.<Response>builder()
+     *     .handle(IOException.class)
+     *     .handleResultIf(r -> r.code() >= 500)
+     *     .withMaxAttempts(6)
+     *     .withBackoff(Duration.ofMillis(200), Duration.ofSeconds(10))
+     *     .build())
+     * }</pre>
+     */
+    public Builder failureRetries(RetryPolicy<Response> policy) {
+      draft.failureRetries = Objects.requireNonNull(policy, "policy");
       return this;
     }
 
@@ -350,7 +358,7 @@ public final class PoliteInterceptor implements Interceptor {
       if (retries < 0) {
         throw new IllegalArgumentException("maxRateLimitRetries must not be negative: " + retries);
       }
-      this.maxRateLimitRetries = retries;
+      draft.maxRateLimitRetries = retries;
       return this;
     }
 
@@ -365,8 +373,8 @@ public final class PoliteInterceptor implements Interceptor {
       if (cap.compareTo(base) < 0) {
         throw new IllegalArgumentException("backoff cap must be at least the base: " + cap);
       }
-      this.baseDelay = base;
-      this.maxDelay = cap;
+      draft.backoffBase = base;
+      draft.backoffCap = cap;
       return this;
     }
 
@@ -382,8 +390,8 @@ public final class PoliteInterceptor implements Interceptor {
       if (!(tokenRatio > 0) || Double.isInfinite(tokenRatio)) {
         throw new IllegalArgumentException("retryBudget tokenRatio must be positive: " + tokenRatio);
       }
-      this.retryBudgetTokens = maxTokens;
-      this.retryBudgetRatio = tokenRatio;
+      draft.retryBudgetTokens = maxTokens;
+      draft.retryBudgetRatio = tokenRatio;
       return this;
     }
 
@@ -395,7 +403,7 @@ public final class PoliteInterceptor implements Interceptor {
       if (maxWait.isNegative()) {
         throw new IllegalArgumentException("maxWait must not be negative: " + maxWait);
       }
-      this.maxWait = maxWait;
+      draft.maxWait = maxWait;
       return this;
     }
 
@@ -404,13 +412,13 @@ public final class PoliteInterceptor implements Interceptor {
      * returns the rejection as it came (false, the default).
      */
     public Builder throwWhenRateLimited(boolean throwWhenRateLimited) {
-      this.throwWhenRateLimited = throwWhenRateLimited;
+      draft.throwWhenRateLimited = throwWhenRateLimited;
       return this;
     }
 
     /** Hears what polite does. Default: nothing hears. */
     public Builder listener(PoliteListener listener) {
-      this.listener = Objects.requireNonNull(listener, "listener");
+      draft.listener = SafeListener.of(Objects.requireNonNull(listener, "listener"));
       return this;
     }
 
@@ -419,71 +427,40 @@ public final class PoliteInterceptor implements Interceptor {
       if (maxKeys < 1) {
         throw new IllegalArgumentException("maxKeys must be at least 1: " + maxKeys);
       }
-      this.maxKeys = maxKeys;
+      draft.maxKeys = maxKeys;
       return this;
     }
 
     /** The clock polite reads and sleeps on; tests pass a fake. Default the system's. */
     public Builder clock(Ticker ticker, Sleeper sleeper) {
-      this.ticker = Objects.requireNonNull(ticker, "ticker");
-      this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+      draft.ticker = Objects.requireNonNull(ticker, "ticker");
+      draft.sleeper = Objects.requireNonNull(sleeper, "sleeper");
       return this;
     }
 
     /** The calendar clock, for server dates when a response has no Date. Default the system's. */
     public Builder wallClock(WallClock wallClock) {
-      this.wallClock = Objects.requireNonNull(wallClock, "wallClock");
+      draft.wallClock = Objects.requireNonNull(wallClock, "wallClock");
       return this;
     }
 
     /** The jitter's source of randomness; tests pass a seeded one. Default per-thread random. */
     public Builder random(RandomGenerator random) {
-      this.random = Objects.requireNonNull(random, "random");
+      draft.random = Objects.requireNonNull(random, "random");
       return this;
     }
 
-    /** The interceptor; each has its own keys. */
+    /** The interceptor; each has its own keys, and its own copy of this configuration. */
     public PoliteInterceptor build() {
-      if (startingBurst > 1 && Double.isInfinite(startingRate)) {
+      if (draft.startingBurst > 1 && Double.isInfinite(draft.startingRate)) {
         throw new IllegalStateException("startingBurst needs a startingRate");
       }
-      return new PoliteInterceptor(this);
-    }
-
-    Builder copy() {
-      Builder b = new Builder();
-      b.key = key;
-      b.cost = cost;
-      b.startingRate = startingRate;
-      b.startingBurst = startingBurst;
-      b.cautiousStart = cautiousStart;
-      b.rateController = rateController;
-      b.maxAttempts = maxAttempts;
-      b.maxRateLimitRetries = maxRateLimitRetries;
-      b.baseDelay = baseDelay;
-      b.maxDelay = maxDelay;
-      b.retryBudgetTokens = retryBudgetTokens;
-      b.retryBudgetRatio = retryBudgetRatio;
-      b.maxWait = maxWait;
-      b.throwWhenRateLimited = throwWhenRateLimited;
-      b.listener = listener;
-      b.maxKeys = maxKeys;
-      b.ticker = ticker;
-      b.sleeper = sleeper;
-      b.wallClock = wallClock;
-      b.random = random;
-      b.dialects = dialects;
-      b.readBodies = readBodies;
-      return b;
+      return new PoliteInterceptor(new PoliteConfig(draft));
     }
 
     @Override
     public String toString() {
-      return "maxAttempts=" + maxAttempts + " maxRateLimitRetries=" + maxRateLimitRetries
-          + " backoff=" + baseDelay + ".." + maxDelay
-          + " maxWait=" + maxWait + " budget=" + retryBudgetTokens + "/" + retryBudgetRatio
-          + " cautiousStart=" + cautiousStart + " controller=" + rateController
-          + (Double.isInfinite(startingRate) ? "" : " startingRate=" + startingRate + " burst=" + startingBurst);
+      return draft.toString();
     }
   }
 }

@@ -3,6 +3,7 @@ package dev.polite;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.failsafe.RetryPolicy;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -376,6 +377,61 @@ class RetryTest extends HarnessTest {
 
     assertThatThrownBy(() -> client.newCall(h.get("/a")).execute())
         .isInstanceOf(java.io.IOException.class).hasMessageContaining("addInterceptor");
+  }
+
+  @Test
+  void aFailsafePolicyShapesWhichFailuresAreRetriedHowOftenAndAfterHowLong() throws Exception {
+    h.server.enqueue(status(500));
+    h.server.enqueue(status(500));
+    h.server.enqueue(status(200));
+    OkHttpClient client = h.client(h.polite().listener(recorder).failureRetries(
+        RetryPolicy.<Response>builder()
+            .handleResultIf(r -> r.code() == 500)
+            .withMaxAttempts(3)
+            .withDelay(Duration.ofSeconds(2))
+            .build()));
+
+    try (Response r = client.newCall(h.get("/a")).execute()) {
+      assertThat(r.code()).isEqualTo(200);
+    }
+    assertThat(h.server.getRequestCount()).as("polite's own rules never retry a 500").isEqualTo(3);
+    assertThat(h.sends.get(1) - h.sends.get(0)).as("the policy's delay").isEqualTo(2.0);
+    assertThat(h.sends.get(2) - h.sends.get(1)).isEqualTo(2.0);
+    assertThat(events).containsExactly("retry 1", "retry 2");
+  }
+
+  @Test
+  void aFailsafePolicyRunsOutLikePolitesOwn() throws Exception {
+    for (int i = 0; i < 3; i++) {
+      h.server.enqueue(status(500, "X-Attempt", String.valueOf(i)));
+    }
+    OkHttpClient client = h.client(h.polite().listener(recorder).failureRetries(
+        RetryPolicy.<Response>builder().handleResultIf(r -> r.code() == 500).withMaxRetries(1).build()));
+
+    try (Response r = client.newCall(h.get("/a")).execute()) {
+      assertThat(r.code()).isEqualTo(500);
+      assertThat(r.header("X-Attempt")).isEqualTo("1");
+    }
+    assertThat(h.server.getRequestCount()).isEqualTo(2);
+    assertThat(events).containsExactly("retry 1", "gave up ATTEMPTS_EXHAUSTED 0s");
+  }
+
+  @Test
+  void aFailsafePolicyCannotMakePoliteRepeatAnUnsafeRequestOrRetrySoonerThanAsked() throws Exception {
+    h.server.enqueue(status(502));
+    h.server.enqueue(status(503, "Retry-After", "3"));
+    h.server.enqueue(status(201));
+    OkHttpClient client = h.client(h.polite().failureRetries(
+        RetryPolicy.<Response>builder().handleResultIf(r -> r.code() >= 500).withMaxAttempts(5).build()));
+
+    try (Response r = client.newCall(post("/orders", null)).execute()) {
+      assertThat(r.code()).as("a POST that may have done the work").isEqualTo(502);
+    }
+    try (Response r = client.newCall(post("/orders", null)).execute()) {
+      assertThat(r.code()).as("503: the server did no work").isEqualTo(201);
+    }
+    assertThat(h.server.getRequestCount()).isEqualTo(3);
+    assertThat(h.sends.get(2) - h.sends.get(1)).as("the server's delay, not the policy's 0").isBetween(3.0, 3.6);
   }
 
   private Request post(String path, String idempotencyKey) {

@@ -1,5 +1,6 @@
 package dev.polite.internal;
 
+import dev.polite.PoliteConfig;
 import dev.polite.PoliteListener;
 import dev.polite.RateController;
 import dev.polite.RateLimitSignals;
@@ -59,7 +60,7 @@ public final class KeyModel {
   private static final int SLOW_START_THRESHOLD = 3;
 
   private final String key;
-  private final KeyConfig config;
+  private final PoliteConfig config;
   private final TokenBucket bucket;
   private final RateController controller;
   private final RetryBudget retryBudget;
@@ -84,11 +85,11 @@ public final class KeyModel {
   private RateLimitSignals lastSignals = RateLimitSignals.none();
 
   /** A key nobody has heard from, at ticker time {@code now}. */
-  public KeyModel(String key, KeyConfig config, long now) {
+  public KeyModel(String key, PoliteConfig config, long now) {
     this.key = key;
     this.config = config;
     this.bucket = TokenBucket.full(config.startingRate(), config.startingBurst(), now);
-    this.controller = config.controllers().create();
+    this.controller = config.rateController().create();
     this.retryBudget = new RetryBudget(config.retryBudgetTokens(), config.retryBudgetRatio());
     this.pause = new KeyPause(key, config, admitted);
     this.windowOpen = !config.cautiousStart();

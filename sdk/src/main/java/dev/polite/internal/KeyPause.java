@@ -1,5 +1,6 @@
 package dev.polite.internal;
 
+import dev.polite.PoliteConfig;
 import dev.polite.RateLimitSignals;
 import java.time.Duration;
 import org.slf4j.Logger;
@@ -31,7 +32,7 @@ final class KeyPause {
   private static final Logger log = LoggerFactory.getLogger("dev.polite");
 
   private final String key;
-  private final KeyConfig config;
+  private final PoliteConfig config;
   private final AdmittedRate admitted;
 
   private boolean paused;
@@ -44,7 +45,7 @@ final class KeyPause {
   private int bareRefusals;
 
   /** @param admitted told how long each pause lasted, which is not held against the server */
-  KeyPause(String key, KeyConfig config, AdmittedRate admitted) {
+  KeyPause(String key, PoliteConfig config, AdmittedRate admitted) {
     this.key = key;
     this.config = config;
     this.admitted = admitted;
@@ -137,8 +138,9 @@ final class KeyPause {
     }
     lastBareRefusalAt = now;
     int doublings = Math.min(bareRefusals++, 30);
-    long backoff = config.backoffBaseNanos() > (config.backoffCapNanos() >> doublings)
-        ? config.backoffCapNanos() : config.backoffBaseNanos() << doublings;
+    long base = config.backoffBase().toNanos();
+    long cap = config.backoffCap().toNanos();
+    long backoff = base > (cap >> doublings) ? cap : base << doublings;
     return hold(Duration.ofNanos(backoff), true, 429, now);
   }
 

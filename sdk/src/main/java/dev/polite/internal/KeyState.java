@@ -1,6 +1,7 @@
 package dev.polite.internal;
 
 import dev.polite.GiveUpReason;
+import dev.polite.PoliteConfig;
 import dev.polite.RateLimitSignals;
 import dev.polite.RateLimitedException;
 import java.io.IOException;
@@ -19,11 +20,11 @@ import org.jspecify.annotations.Nullable;
  * <p>Thread-safe.
  */
 public final class KeyState {
-  private final KeyConfig config;
+  private final PoliteConfig config;
   private final KeyModel model;
   private volatile long lastUsed;
 
-  KeyState(String key, KeyConfig config, long now) {
+  KeyState(String key, PoliteConfig config, long now) {
     this.config = config;
     this.model = new KeyModel(key, config, now);
     this.lastUsed = now;

@@ -1,5 +1,6 @@
 package dev.polite.internal;
 
+import dev.polite.PoliteConfig;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -14,12 +15,12 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class KeyStates {
   private final ConcurrentHashMap<String, KeyState> states = new ConcurrentHashMap<>();
-  private final KeyConfig config;
+  private final PoliteConfig config;
   private final int maxKeys;
 
-  public KeyStates(KeyConfig config, int maxKeys) {
+  public KeyStates(PoliteConfig config) {
     this.config = config;
-    this.maxKeys = maxKeys;
+    this.maxKeys = config.maxKeys();
   }
 
   /** The state of {@code key}, made on first use. */

@@ -2,47 +2,58 @@ package dev.polite.internal;
 
 import dev.failsafe.Execution;
 import dev.failsafe.RetryPolicy;
-import dev.failsafe.RetryPolicyBuilder;
+import dev.failsafe.spi.FailurePolicy;
 import dev.polite.GiveUpReason;
+import dev.polite.PoliteConfig;
 import dev.polite.RateLimitSignals;
+import dev.polite.internal.headers.RetryAfter;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.LongPredicate;
 import java.util.random.RandomGenerator;
 import okhttp3.Request;
 import okhttp3.Response;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What polite retries, and after how long, expressed as a Failsafe {@link RetryPolicy}.
+ * What polite retries, and after how long: the one owner of the decision that follows an
+ * attempt (finish, give up and why, or wait how long).
  *
- * <h2>What is retried</h2>
- * 429 and 503 for every method, and a 403 that is a rate-limit rejection: the server refused
- * before doing any work, so repeating the request cannot do it twice. 502, 504 and I/O errors only
- * for idempotent methods (GET, HEAD, OPTIONS, PUT, DELETE, TRACE) or a request carrying an
- * {@code Idempotency-Key}: the server may have done the work. A server's explicit
- * {@code Stripe-Should-Retry: false} (or {@code x-should-retry}) aborts; {@code true} makes any
- * error answer retryable for a request that may be repeated.
+ * <h2>Three kinds of outcome</h2>
+ * <ul>
+ *   <li><b>Refusals</b> (429, a 403 that reports a spent quota) are not failures: the server did
+ *       no work and will take the call once its limit allows. They are retried, for every method,
+ *       up to {@code maxRateLimitRetries} per call and whenever the wait fits, and they draw
+ *       nothing from the retry budget: the wait the server asks for, and the key's pace (which
+ *       the refusal just cut or paused), bound the load.
+ *   <li><b>Failures</b> are whatever the failure policy handles: a Failsafe {@link RetryPolicy}
+ *       over {@link Response} and exceptions, the user's own or polite's default (502, 503, 504,
+ *       an error answer carrying the server's explicit {@code Stripe-Should-Retry: true} or
+ *       {@code x-should-retry: true}, and I/O errors; {@code maxAttempts} attempts; full-jitter
+ *       backoff). Failsafe judges which outcomes fail, counts attempts, applies the policy's
+ *       limits and aborts, and computes its delay: what it does well. Failures also spend the
+ *       key's retry budget, which stops a storm against a failing server.
+ *   <li>Everything else is the <b>answer</b>.
+ * </ul>
  *
- * <h2>Refusals are not failures</h2>
- * Two Failsafe policies, composed: one for <em>failures</em> (5xx, I/O errors), bounded by
- * {@code maxAttempts}, and one for <em>rate-limit refusals</em> (429, a 403 that reports a spent
- * quota), bounded by {@code maxRateLimitRetries}. A server that is merely limiting has done
- * nothing wrong and will take the call once its limit allows: the wait it asks for (and the key's
- * pace, which the refusal just cut or paused) is what bounds the load, so a refusal is retried
- * whenever the wait fits the call's max wait and deadline, and it draws nothing from the retry
- * budget (the interceptor's rule). A failing server is another matter: there the attempts and
- * the budget stop a storm.
+ * <h2>Safety comes first</h2>
+ * Whatever the policy says, a failure that may have done the server's work (an I/O error, any
+ * 5xx but 503) is repeated only for an idempotent method (GET, HEAD, OPTIONS, PUT, DELETE,
+ * TRACE) or a request carrying an {@code Idempotency-Key}; the server's explicit
+ * {@code Stripe-Should-Retry: false} ends the call; a cancelled call and the call's own timeout
+ * are never retried.
  *
  * <h2>The delay</h2>
  * When the server named a delay (Retry-After, or the reset of a spent quota), the retry waits
  * that long plus a jitter above it of up to a fifth of it (at least the base delay, at most the
  * cap), so that clients told the same instant do not all return in the same millisecond, and
- * never sooner than asked. Otherwise capped exponential backoff with full jitter:
- * {@code uniform(0, min(cap, base * 2^(attempt - 1)))}, AWS's recommendation.
+ * never sooner than asked. Otherwise: for a failure, the policy's delay (by default capped
+ * exponential backoff with full jitter, {@code uniform(0, min(cap, base * 2^(attempt - 1)))},
+ * AWS's recommendation); for a refusal, that same backoff.
  *
  * <p>Immutable and thread-safe; one per interceptor.
  */
@@ -50,70 +61,60 @@ public final class RetryRules {
   private static final Set<String> IDEMPOTENT =
       Set.of("GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE");
 
-  private final RetryPolicy<Attempt> failures;
-  private final RetryPolicy<Attempt> refusals;
+  private final RetryPolicy<Response> failures;
+  private final int maxRateLimitRetries;
   private final long baseNanos;
   private final long capNanos;
   private final @Nullable RandomGenerator random;
 
-  /**
-   * @param maxAttempts attempts in all while they fail (5xx, I/O errors), the first included
-   * @param maxRateLimitRetries retries after rate-limit refusals, per call
-   * @param random the jitter's source; null for {@link ThreadLocalRandom}
-   */
-  public RetryRules(int maxAttempts, int maxRateLimitRetries, Duration base, Duration cap,
-      @Nullable RandomGenerator random) {
-    this.baseNanos = base.toNanos();
-    this.capNanos = cap.toNanos();
-    this.random = random;
-    this.failures = policyFor(false).withMaxAttempts(maxAttempts).build();
-    this.refusals = policyFor(true).withMaxRetries(maxRateLimitRetries).build();
+  /** The rules {@code config} asks for. */
+  public RetryRules(PoliteConfig config) {
+    this.baseNanos = config.backoffBase().toNanos();
+    this.capNanos = config.backoffCap().toNanos();
+    this.random = config.random();
+    this.maxRateLimitRetries = config.maxRateLimitRetries();
+    RetryPolicy<Response> own = config.failureRetries();
+    this.failures = own != null ? own : defaultFailures(config.maxAttempts());
   }
 
-  private RetryPolicyBuilder<Attempt> policyFor(boolean rateLimited) {
-    return RetryPolicy.<Attempt>builder()
-        .handleResultIf(a -> a.retryable() && a.rateLimited() == rateLimited)
-        .abortIf(a -> Boolean.FALSE.equals(a.signals().shouldRetry()))
-        .withDelayFn(ctx -> delayAfter(ctx.getLastResult(), ctx.getAttemptCount()));
+  private RetryPolicy<Response> defaultFailures(int maxAttempts) {
+    return RetryPolicy.<Response>builder()
+        .handle(IOException.class)
+        .handleResultIf(r -> r.code() == 502 || r.code() == 503 || r.code() == 504
+            || (r.code() >= 400 && Boolean.TRUE.equals(RetryAfter.shouldRetry(r.headers()))))
+        .withMaxAttempts(maxAttempts)
+        .withDelayFn(ctx -> Duration.ofNanos(uniform(backoffNanos(ctx.getAttemptCount()))))
+        .build();
   }
 
-  /**
-   * One call's retries: the Failsafe execution (made on the first retryable attempt; most calls
-   * never need one) and the key's retry budget. The interceptor and the zoo's twin both ask it,
-   * so the twin runs the interceptor's own rule. Confined to the call's thread.
-   */
-  public final class CallRetries {
-    private final RetryBudget budget;
-    private @Nullable Execution<Attempt> execution;
+  /** Judges an answer. */
+  public Attempt judge(Request request, Response response, RateLimitSignals signals) {
+    boolean refusal = response.code() == 429 || signals.isRejection();
+    boolean retryable = refusal
+        || (isFailure(response, null) && (response.code() == 503 || mayRepeat(request)));
+    return new Attempt(response, null, signals, retryable);
+  }
 
-    private CallRetries(RetryBudget budget) {
-      this.budget = budget;
-    }
+  /** Judges an I/O error; {@code canceled} calls are never retried. */
+  public Attempt judge(Request request, IOException failure, boolean canceled) {
+    boolean timeoutOfTheCall = failure instanceof InterruptedIOException
+        && !(failure instanceof SocketTimeoutException);
+    boolean retryable = !canceled && !timeoutOfTheCall && mayRepeat(request)
+        && isFailure(null, failure);
+    return new Attempt(null, failure, RateLimitSignals.none(), retryable);
+  }
 
-    /**
-     * Judges an attempt: {@link Next#finish()} with no reason when it is the answer to return, with
-     * a reason when polite gives up, or a delay before the next attempt (the caller still checks
-     * that the wait fits). Only failures spend the budget: a refusal is bounded by the pace and
-     * the wait it asks.
-     */
-    public Next next(Attempt attempt) {
-      if (!attempt.retryable()) {
-        budget.onSuccess();
-        return Next.DONE;
-      }
-      if (execution == null) {
-        execution = Execution.of(failures, refusals);
-      }
-      execution.recordResult(attempt);
-      if (!attempt.rateLimited() && !budget.onFailureMayRetry() && !execution.isComplete()) {
-        return new Next(true, GiveUpReason.BUDGET_EXHAUSTED, Duration.ZERO, 0);
-      }
-      if (execution.isComplete()) {
-        return new Next(true, Boolean.FALSE.equals(attempt.signals().shouldRetry())
-            ? GiveUpReason.SERVER_SAID_NO : GiveUpReason.ATTEMPTS_EXHAUSTED, Duration.ZERO, 0);
-      }
-      return new Next(false, null, execution.getDelay(), execution.getAttemptCount());
-    }
+  /** Whether the failure policy handles the outcome, by Failsafe's own rule. */
+  @SuppressWarnings("unchecked")
+  private boolean isFailure(@Nullable Response response, @Nullable Throwable failure) {
+    return failures instanceof FailurePolicy
+        ? ((FailurePolicy<Response>) failures).isFailure(response, failure)
+        : response == null; // a policy Failsafe did not build: retry I/O errors only
+  }
+
+  /** Whether sending {@code request} twice is harmless. */
+  public static boolean mayRepeat(Request request) {
+    return IDEMPOTENT.contains(request.method()) || request.header("Idempotency-Key") != null;
   }
 
   /** The retries of one call against a key with {@code budget}. */
@@ -122,52 +123,87 @@ public final class RetryRules {
   }
 
   /**
+   * One call's retries: its refusals, its Failsafe execution (made on its first failure; most
+   * calls never need one) and the key's retry budget. The interceptor and the zoo's twin both
+   * ask it, so the twin runs the interceptor's own rule. Confined to the call's thread.
+   */
+  public final class CallRetries {
+    private final RetryBudget budget;
+    private @Nullable Execution<Response> execution;
+    private int refusals;
+
+    private CallRetries(RetryBudget budget) {
+      this.budget = budget;
+    }
+
+    /**
+     * What follows {@code attempt}: {@link Next#finish()} with no reason when it is the answer to
+     * return, with a reason when polite gives up, or the delay before the next attempt.
+     *
+     * @param keyWaitNanos how long the key would make the next attempt wait for its turn
+     * @param fits whether the call may still wait so many nanoseconds (its max wait and deadline)
+     */
+    public Next next(Attempt attempt, long keyWaitNanos, LongPredicate fits) {
+      if (!attempt.retryable()) {
+        budget.onSuccess();
+        return Next.DONE;
+      }
+      if (Boolean.FALSE.equals(attempt.signals().shouldRetry())) {
+        return giveUp(GiveUpReason.SERVER_SAID_NO, Duration.ZERO);
+      }
+      Duration delay;
+      int attempts;
+      if (attempt.rateLimited()) {
+        if (++refusals > maxRateLimitRetries) {
+          return giveUp(GiveUpReason.ATTEMPTS_EXHAUSTED, Duration.ZERO);
+        }
+        attempts = refusals;
+        delay = serverDelayOr(attempt, () -> Duration.ofNanos(uniform(backoffNanos(refusals))));
+      } else {
+        if (execution == null) {
+          execution = Execution.of(failures);
+        }
+        execution.record(attempt.response(), attempt.failure());
+        boolean budgetAllows = budget.onFailureMayRetry(); // every failure pays, the last one too
+        if (execution.isComplete()) {
+          return giveUp(GiveUpReason.ATTEMPTS_EXHAUSTED, Duration.ZERO);
+        }
+        if (!budgetAllows) {
+          return giveUp(GiveUpReason.BUDGET_EXHAUSTED, Duration.ZERO);
+        }
+        attempts = execution.getAttemptCount();
+        Execution<Response> e = execution;
+        delay = serverDelayOr(attempt, e::getDelay);
+      }
+      long needed = Math.max(delay.toNanos(), keyWaitNanos);
+      if (!fits.test(needed)) {
+        return giveUp(GiveUpReason.WAIT_TOO_LONG, Duration.ofNanos(needed));
+      }
+      return new Next(false, null, delay, attempts);
+    }
+  }
+
+  private static Next giveUp(GiveUpReason reason, Duration needed) {
+    return new Next(true, reason, needed, 0);
+  }
+
+  /**
    * What follows an attempt.
    *
    * @param finish whether the call ends with this attempt
    * @param gaveUp why, when it ends without a usable answer; null when the answer is final
-   * @param delay the wait before the next attempt, when it does not end
-   * @param attempts the attempts so far that asked for a retry
+   * @param delay the wait before the next attempt; when giving up for
+   *     {@link GiveUpReason#WAIT_TOO_LONG}, the wait that did not fit
+   * @param attempts the retries of this kind so far (refusals, or failed attempts)
    */
   public record Next(boolean finish, @Nullable GiveUpReason gaveUp, Duration delay, int attempts) {
     static final Next DONE = new Next(true, null, Duration.ZERO, 0);
   }
 
-  /** Judges an answer. */
-  public Attempt judge(Request request, Response response, RateLimitSignals signals) {
-    return new Attempt(response, null, signals, retryable(request, response.code(), signals));
-  }
-
-  /** Judges an I/O error; {@code canceled} calls are never retried. */
-  public Attempt judge(Request request, IOException failure, boolean canceled) {
-    boolean timeoutOfTheCall = failure instanceof InterruptedIOException
-        && !(failure instanceof SocketTimeoutException);
-    boolean retryable = !canceled && !timeoutOfTheCall && mayRepeat(request);
-    return new Attempt(null, failure, RateLimitSignals.none(), retryable);
-  }
-
-  /** Whether sending {@code request} twice is harmless. */
-  public static boolean mayRepeat(Request request) {
-    return IDEMPOTENT.contains(request.method()) || request.header("Idempotency-Key") != null;
-  }
-
-  /** Retryable by status and method; the server's explicit "no" is the policy's abort. */
-  private static boolean retryable(Request request, int status, RateLimitSignals signals) {
-    if (status == 429 || status == 503 || signals.isRejection()) {
-      return true;
-    }
-    if (status == 502 || status == 504) {
-      return mayRepeat(request);
-    }
-    return Boolean.TRUE.equals(signals.shouldRetry()) && status >= 400 && mayRepeat(request);
-  }
-
-  /** The server's delay with jitter above it, or full-jitter backoff; never negative. */
-  Duration delayAfter(@Nullable Attempt last, int attempts) {
-    long backoff = backoffNanos(Math.max(1, attempts));
-    Duration asked = last == null ? null : serverDelay(last.signals());
+  private Duration serverDelayOr(Attempt attempt, java.util.function.Supplier<Duration> otherwise) {
+    Duration asked = serverDelay(attempt.signals());
     if (asked == null) {
-      return Duration.ofNanos(uniform(backoff));
+      return otherwise.get();
     }
     long askedNanos = Patience.saturatedNanos(asked);
     long spread = Math.min(capNanos, Math.max(baseNanos, askedNanos / 5));
@@ -183,7 +219,7 @@ public final class RetryRules {
   }
 
   private long backoffNanos(int attempt) {
-    int doublings = Math.min(attempt - 1, 62);
+    int doublings = Math.min(Math.max(1, attempt) - 1, 62);
     long grown = baseNanos > (Long.MAX_VALUE >> doublings) ? Long.MAX_VALUE : baseNanos << doublings;
     return Math.min(capNanos, grown);
   }

@@ -4,9 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.polite.Aimd;
-import dev.polite.PoliteListener;
+import dev.polite.PoliteInterceptor;
 import dev.polite.RateController;
 import dev.polite.RateLimitSignals;
+import dev.polite.Sleeper;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -20,8 +21,8 @@ class KeyModelTest {
   private long now = 1_000 * SECOND;
 
   private static KeyModel key(RateController.Factory controller, long now) {
-    return new KeyModel("k", new KeyConfig(() -> 0L, PoliteListener.none(), controller,
-        Double.POSITIVE_INFINITY, 1, true, 10, 0.1, 60 * SECOND, 500 * MS, 30 * SECOND), now);
+    return new KeyModel("k", PoliteInterceptor.builder().clock(() -> 0L, Sleeper.system())
+        .rateController(controller).maxWait(Duration.ofSeconds(60)).build().config(), now);
   }
 
   private Permit send(KeyModel key) {

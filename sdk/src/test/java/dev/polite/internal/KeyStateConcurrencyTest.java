@@ -2,11 +2,11 @@ package dev.polite.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.polite.Aimd;
-import dev.polite.PoliteListener;
+import dev.polite.PoliteInterceptor;
 import dev.polite.RateLimitSignals;
 import dev.polite.Sleeper;
 import dev.polite.Ticker;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -14,8 +14,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import okhttp3.Call;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
@@ -36,8 +36,8 @@ class KeyStateConcurrencyTest {
     AtomicLong now = new AtomicLong(1_000_000_000L);
     Ticker ticker = now::get;
     Sleeper sleeper = (deadline, stop) -> now.accumulateAndGet(deadline, Math::max);
-    KeyState state = new KeyState("k", new KeyConfig(ticker, PoliteListener.none(), Aimd.defaults(),
-        RATE, BURST, true, 10, 0.1, Long.MAX_VALUE, 500_000_000L, 30_000_000_000L), now.get());
+    KeyState state = new KeyState("k", PoliteInterceptor.builder().clock(ticker, sleeper)
+        .startingRate(RATE).startingBurst(BURST).maxWait(ChronoUnit.FOREVER.getDuration()).build().config(), now.get());
     Call call = new OkHttpClient().newCall(new Request.Builder().url("http://localhost/").build());
     List<Long> granted = Collections.synchronizedList(new ArrayList<>());
     AtomicInteger inFlight = new AtomicInteger();

@@ -2,8 +2,7 @@ package dev.polite.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.polite.Aimd;
-import dev.polite.PoliteListener;
+import dev.polite.PoliteInterceptor;
 import dev.polite.RateLimitPolicy;
 import dev.polite.RateLimitSignals;
 import dev.polite.Sleeper;
@@ -23,7 +22,8 @@ class KeyStateTest {
   private final Sleeper sleeper = (deadline, stop) -> now.accumulateAndGet(deadline, Math::max);
   private final Call call = new OkHttpClient().newCall(new Request.Builder().url("http://localhost/").build());
   private final KeyState state = new KeyState("k",
-      new KeyConfig(ticker, PoliteListener.none(), Aimd.defaults(), Double.POSITIVE_INFINITY, 1, false, 10, 0.1, TimeUnit.HOURS.toNanos(1), 500_000_000L, 30_000_000_000L),
+      PoliteInterceptor.builder().clock(ticker, sleeper).cautiousStart(false)
+          .maxWait(Duration.ofHours(1)).build().config(),
       now.get());
 
   private Permit go() throws Exception {

@@ -1,15 +1,16 @@
 package dev.polite.twin;
 
 import dev.polite.Aimd;
-import dev.polite.PoliteListener;
+import dev.polite.PoliteConfig;
+import dev.polite.PoliteInterceptor;
 import dev.polite.RateController;
+import dev.polite.RateLimitHeaders;
 import dev.polite.RateLimitSignals;
+import dev.polite.Sleeper;
 import dev.polite.internal.Attempt;
-import dev.polite.internal.KeyConfig;
 import dev.polite.internal.KeyModel;
 import dev.polite.internal.Permit;
 import dev.polite.internal.RetryRules;
-import dev.polite.RateLimitHeaders;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.PriorityQueue;
@@ -65,10 +66,11 @@ final class ZooTwin {
     this.requests = requests;
     this.concurrency = concurrency;
     this.latency = latency.toNanos();
-    this.model = new KeyModel("twin", new KeyConfig(() -> 0L, PoliteListener.none(), controller,
-        Double.POSITIVE_INFINITY, 1, true, 10, 0.1, maxWait, 500_000_000L, 30_000_000_000L), START);
-    this.rules = new RetryRules(4, 10, Duration.ofMillis(500), Duration.ofSeconds(30),
-        new SplittableRandom(seed));
+    PoliteConfig config = PoliteInterceptor.builder().clock(() -> 0L, Sleeper.system())
+        .rateController(controller).maxWait(Duration.ofNanos(maxWait))
+        .random(new SplittableRandom(seed)).build().config();
+    this.model = new KeyModel("twin", config, START);
+    this.rules = new RetryRules(config);
   }
 
   static long start() {
@@ -207,18 +209,12 @@ final class ZooTwin {
       Response response = new Response.Builder().request(REQUEST).protocol(Protocol.HTTP_1_1)
           .code(answer.status()).message("").headers(headers).build();
       Attempt attempt = rules.judge(REQUEST, response, signals);
-      RetryRules.Next next = retries.next(attempt);
+      RetryRules.Next next = retries.next(attempt, model.waitEstimate(1, now), this::fits);
       if (next.finish()) {
         finish(now, next.gaveUp() == null && answer.status() < 400);
         return;
       }
-      long delay = next.delay().toNanos();
-      long needed = Math.max(delay, model.waitEstimate(1, now));
-      if (!fits(needed)) {
-        finish(now, false);
-        return;
-      }
-      sleep(now, delay, this::acquire);
+      sleep(now, next.delay().toNanos(), this::acquire);
     }
   }
 

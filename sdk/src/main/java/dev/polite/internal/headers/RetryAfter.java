@@ -14,7 +14,7 @@ package dev.polite.internal.headers;
  * <p>{@code Stripe-Should-Retry} and OpenAI's {@code x-should-retry} gate the decision, not the
  * delay: {@code true}/{@code false} (any case), anything else ignored.
  */
-final class RetryAfter {
+public final class RetryAfter {
   static final String DIALECT = "retry-after";
 
   private RetryAfter() {}
@@ -34,15 +34,28 @@ final class RetryAfter {
   }
 
   private static void verdict(Reading r, @org.jspecify.annotations.Nullable String value, String dialect) {
-    if (value == null) return;
-    String v = value.trim();
-    if (v.equalsIgnoreCase("true")) {
-      r.shouldRetry(true);
-    } else if (v.equalsIgnoreCase("false")) {
-      r.shouldRetry(false);
-    } else {
-      return;
-    }
+    Boolean verdict = verdictOf(value);
+    if (verdict == null) return;
+    r.shouldRetry(verdict);
     r.recognised(dialect);
+  }
+
+  /**
+   * The server's explicit retry verdict in {@code headers}, read by the same rule as the signals:
+   * {@code false} from either field wins; {@code null} when neither field says.
+   */
+  public static @org.jspecify.annotations.Nullable Boolean shouldRetry(okhttp3.Headers headers) {
+    Boolean stripe = verdictOf(headers.get(Field.STRIPE_SHOULD_RETRY.wireName));
+    Boolean openAi = verdictOf(headers.get(Field.X_SHOULD_RETRY.wireName));
+    if (stripe == null) return openAi;
+    return openAi == null ? stripe : stripe && openAi;
+  }
+
+  private static @org.jspecify.annotations.Nullable Boolean verdictOf(@org.jspecify.annotations.Nullable String value) {
+    if (value == null) return null;
+    String v = value.trim();
+    if (v.equalsIgnoreCase("true")) return Boolean.TRUE;
+    if (v.equalsIgnoreCase("false")) return Boolean.FALSE;
+    return null;
   }
 }

@@ -2,12 +2,13 @@ package dev.polite.internal.headers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.polite.Aimd;
-import dev.polite.PoliteListener;
+import dev.polite.PoliteConfig;
+import dev.polite.PoliteInterceptor;
 import dev.polite.RateLimitSignals;
-import dev.polite.internal.KeyConfig;
+import dev.polite.Sleeper;
 import dev.polite.internal.KeyModel;
 import dev.polite.internal.Permit;
+import java.time.Duration;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -26,6 +27,8 @@ class KeyPauseBoundPropertiesTest {
   private static final SignalsReader PARSER = SignalsReader.standard();
   private static final long MS = 1_000_000L;
   private static final long MAX_WAIT = 60_000 * MS;
+  private static final PoliteConfig CONFIG = PoliteInterceptor.builder()
+      .clock(() -> 0L, Sleeper.system()).maxWait(Duration.ofNanos(MAX_WAIT)).build().config();
   private static final long T0 = 1_000_000_000_000L;
 
   private final HostileValuesPropertiesTest hostile = new HostileValuesPropertiesTest();
@@ -36,8 +39,7 @@ class KeyPauseBoundPropertiesTest {
       @ForAll("statuses") int status) {
     String[] mutated = HostileValuesPropertiesTest.mutate(set, line % (set.length / 2), mode, value);
     RateLimitSignals signals = PARSER.parse(status, Responses.headers(mutated), Responses.NOW);
-    KeyModel key = new KeyModel("k", new KeyConfig(() -> 0L, PoliteListener.none(), Aimd.defaults(),
-        Double.POSITIVE_INFINITY, 1, true, 10, 0.1, MAX_WAIT, 500 * MS, 30_000 * MS), T0);
+    KeyModel key = new KeyModel("k", CONFIG, T0);
     Permit sent = key.grant(T0, key.reserve(1, T0));
     long now = T0 + MS;
     key.onAnswer(status, signals, sent, now);
