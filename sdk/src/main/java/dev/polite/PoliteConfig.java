@@ -1,7 +1,7 @@
 package dev.polite;
 
 import dev.failsafe.RetryPolicy;
-import dev.polite.internal.Patience;
+import dev.polite.internal.Nanos;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.ToDoubleFunction;
@@ -152,7 +152,7 @@ public final class PoliteConfig {
 
   /** {@link #maxWait()} in nanoseconds, saturated. */
   public long maxWaitNanos() {
-    return Patience.saturatedNanos(maxWait);
+    return Nanos.of(maxWait);
   }
 
   /** Whether giving up on a rate-limit rejection throws {@link RateLimitedException}. */

@@ -1,5 +1,6 @@
 package dev.polite;
 
+import dev.polite.internal.Nanos;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -60,7 +61,7 @@ public final class TokenBucket {
       this.rate = checkRate(rate);
       this.capacity = checkCapacity(capacity);
       this.interval = Double.isInfinite(rate) ? 0 : 1e9 / rate;
-      this.tolerance = nanos(capacity * interval);
+      this.tolerance = Nanos.ceil(capacity * interval);
     }
 
     boolean unlimited() {
@@ -71,7 +72,7 @@ public final class TokenBucket {
   private TokenBucket(double rate, double capacity, double tokens, long now) {
     Shape s = new Shape(rate, capacity);
     this.shape = s;
-    this.emptyAt = new AtomicLong(now - nanos(Math.min(tokens, capacity) * s.interval));
+    this.emptyAt = new AtomicLong(now - Nanos.ceil(Math.min(tokens, capacity) * s.interval));
   }
 
   /**
@@ -101,7 +102,7 @@ public final class TokenBucket {
     if (s.unlimited()) {
       return 0; // no limit: nothing to count, and no debt to carry into a finite rate later
     }
-    long take = nanos(cost * s.interval);
+    long take = Nanos.ceil(cost * s.interval);
     while (true) {
       long e = emptyAt.get();
       long next = start(e, nowNanos, s) + take;
@@ -117,7 +118,7 @@ public final class TokenBucket {
     if (s.unlimited()) {
       return true;
     }
-    long take = nanos(cost * s.interval);
+    long take = Nanos.ceil(cost * s.interval);
     while (true) {
       long e = emptyAt.get();
       long next = start(e, nowNanos, s) + take;
@@ -136,7 +137,7 @@ public final class TokenBucket {
     if (s.unlimited()) {
       return 0;
     }
-    return Math.max(0, start(emptyAt.get(), nowNanos, s) + nanos(cost * s.interval) - nowNanos);
+    return Math.max(0, start(emptyAt.get(), nowNanos, s) + Nanos.ceil(cost * s.interval) - nowNanos);
   }
 
   /** Gives back tokens a caller reserved but did not use, up to the capacity. */
@@ -145,7 +146,7 @@ public final class TokenBucket {
     if (s.unlimited()) {
       return;
     }
-    long give = nanos(cost * s.interval);
+    long give = Nanos.ceil(cost * s.interval);
     while (true) {
       long e = emptyAt.get();
       long next = Math.max(start(e, nowNanos, s) - give, nowNanos - s.tolerance);
@@ -206,18 +207,9 @@ public final class TokenBucket {
 
   /** Stores {@code tokens} under {@code s}: the caller holds the lock, racing grants may move on. */
   private void convert(double tokens, Shape s, long now) {
-    long e = s.unlimited() ? now : now - nanos(tokens * s.interval);
+    long e = s.unlimited() ? now : now - Nanos.ceil(tokens * s.interval);
     shape = s;
     emptyAt.set(e);
-  }
-
-  /** Rounds up, so a token is never granted a nanosecond early; saturates far beyond any wait. */
-  private static long nanos(double value) {
-    double up = Math.ceil(value);
-    if (up >= Long.MAX_VALUE / 4) {
-      return Long.MAX_VALUE / 4;
-    }
-    return up <= Long.MIN_VALUE / 4 ? Long.MIN_VALUE / 4 : (long) up;
   }
 
   private static double checkRate(double rate) {

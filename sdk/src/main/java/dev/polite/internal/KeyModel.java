@@ -277,7 +277,7 @@ public final class KeyModel {
       // Less one second: a reset sent as an epoch second and read against a Date in whole
       // seconds can read up to a second long, and half the pace of a one-second window is a
       // worse error than a tenth over a ten-second one (which the remaining count still bounds).
-      long reset = roundUpToSecond(Patience.saturatedNanos(signals.reset()));
+      long reset = roundUpToSecond(Nanos.of(signals.reset()));
       inferredWindow = Math.max(inferredWindow, Math.max(SECOND, reset - SECOND));
       burst = signals.limit().getAsLong();
       rate = burst / (inferredWindow / 1e9);
@@ -305,7 +305,7 @@ public final class KeyModel {
 
   private static long roundUpToSecond(long nanos) {
     long seconds = nanos / SECOND + (nanos % SECOND == 0 ? 0 : 1);
-    return seconds > Long.MAX_VALUE / SECOND ? Long.MAX_VALUE : seconds * SECOND;
+    return Nanos.multiply(seconds, SECOND);
   }
 
   /**

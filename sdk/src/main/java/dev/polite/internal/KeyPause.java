@@ -93,7 +93,7 @@ final class KeyPause {
     if (cleared) {
       end(now);
     } else {
-      probeAt = Patience.saturatedAdd(now, config.maxWaitNanos());
+      probeAt = Nanos.add(now, config.maxWaitNanos());
     }
   }
 
@@ -138,23 +138,21 @@ final class KeyPause {
     }
     lastBareRefusalAt = now;
     int doublings = Math.min(bareRefusals++, 30);
-    long base = config.backoffBase().toNanos();
-    long cap = config.backoffCap().toNanos();
-    long backoff = base > (cap >> doublings) ? cap : base << doublings;
+    long backoff = Nanos.doubled(config.backoffBase().toNanos(), doublings, config.backoffCap().toNanos());
     return hold(Duration.ofNanos(backoff), true, 429, now);
   }
 
   /** @return whether a pause began */
   private boolean hold(Duration pause, boolean refusal, int status, long now) {
-    long nanos = Patience.saturatedNanos(pause);
-    long end = Patience.saturatedAdd(now, nanos);
+    long nanos = Nanos.of(pause);
+    long end = Nanos.add(now, nanos);
     if (paused && end <= until) {
       return false;
     }
     boolean began = !paused;
     until = end;
     probeAt = nanos > config.maxWaitNanos()
-        ? Patience.saturatedAdd(now, config.maxWaitNanos()) : Long.MAX_VALUE;
+        ? Nanos.add(now, config.maxWaitNanos()) : Long.MAX_VALUE;
     if (!paused) {
       paused = true;
       since = now;

@@ -98,7 +98,7 @@ public final class KeyState {
             throw tooLong(Duration.ofNanos(sleep), pause > 0 ? "the key is paused" : "the key's pace");
           }
           if (reservation != null) {
-            due = Patience.saturatedAdd(now, sleep);
+            due = Nanos.add(now, sleep);
           }
         }
         patience.sleep(sleep, now);

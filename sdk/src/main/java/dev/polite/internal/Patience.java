@@ -53,7 +53,7 @@ public final class Patience {
    * (the caller checked it with {@link #allows}).
    */
   public void sleep(long nanos, long from) throws InterruptedIOException {
-    block(() -> sleeper.sleepUntil(saturatedAdd(from, nanos), call::isCanceled));
+    block(() -> sleeper.sleepUntil(Nanos.add(from, nanos), call::isCanceled));
   }
 
   /**
@@ -123,20 +123,6 @@ public final class Patience {
     if (timeout.hasDeadline()) {
       left = Math.min(left, timeout.deadlineNanoTime() - System.nanoTime());
     }
-    return left == Long.MAX_VALUE ? Long.MAX_VALUE : saturatedAdd(now, Math.max(0, left));
-  }
-
-  /** {@code d} in nanoseconds, or {@link Long#MAX_VALUE} when it does not fit (centuries). */
-  public static long saturatedNanos(java.time.Duration d) {
-    try {
-      return d.toNanos();
-    } catch (ArithmeticException e) {
-      return Long.MAX_VALUE;
-    }
-  }
-
-  static long saturatedAdd(long a, long b) {
-    long sum = a + b;
-    return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
+    return left == Long.MAX_VALUE ? Long.MAX_VALUE : Nanos.add(now, Math.max(0, left));
   }
 }

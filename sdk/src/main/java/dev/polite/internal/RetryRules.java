@@ -205,9 +205,9 @@ public final class RetryRules {
     if (asked == null) {
       return otherwise.get();
     }
-    long askedNanos = Patience.saturatedNanos(asked);
+    long askedNanos = Nanos.of(asked);
     long spread = Math.min(capNanos, Math.max(baseNanos, askedNanos / 5));
-    return Duration.ofNanos(Patience.saturatedAdd(askedNanos, uniform(spread)));
+    return Duration.ofNanos(Nanos.add(askedNanos, uniform(spread)));
   }
 
   /** The delay the server asked for: Retry-After, or the reset of a spent quota. */
@@ -219,9 +219,7 @@ public final class RetryRules {
   }
 
   private long backoffNanos(int attempt) {
-    int doublings = Math.min(Math.max(1, attempt) - 1, 62);
-    long grown = baseNanos > (Long.MAX_VALUE >> doublings) ? Long.MAX_VALUE : baseNanos << doublings;
-    return Math.min(capNanos, grown);
+    return Nanos.doubled(baseNanos, attempt - 1, capNanos);
   }
 
   private long uniform(long bound) {
