@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class PacingTest extends HarnessTest {
   @Test
   void toldNothingItSendsTheAdvertisedBurstThenPacesWithoutA429() throws Exception {
-    // The reference's client scenario: burst 5, 5 per second, 30 requests one at a time.
+    // The classic client scenario: burst 5, 5 per second, 30 requests one at a time.
     TokenBucketServer server = new TokenBucketServer(h.clock, 5, 5, true);
     h.server.setDispatcher(server);
     OkHttpClient client = h.client(h.polite());

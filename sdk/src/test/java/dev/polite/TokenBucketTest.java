@@ -10,7 +10,7 @@ class TokenBucketTest {
 
   @Test
   void aFullBucketLetsItsBurstGoThenPacesAtItsRate() {
-    // The reference's table: capacity 10, 1 per second.
+    // A textbook table: capacity 10, 1 per second.
     TokenBucket b = TokenBucket.full(1, 10, 0);
     for (int i = 0; i < 10; i++) {
       assertThat(b.tryAcquire(1, 0)).isTrue();

@@ -5,7 +5,7 @@ import okhttp3.Headers;
 /**
  * Typical responses of each rate-limit dialect family, as servers send them: the rate-limit
  * fields among the ordinary headers every response carries (the parser walks them all). Values
- * are the documented examples of {@code shared/reference/header-dialects.md}.
+ * are the vendors' documented examples.
  */
 final class Responses {
   /** The instant the responses' {@code Date} names: Tue, 14 Nov 2023 22:13:20 GMT. */

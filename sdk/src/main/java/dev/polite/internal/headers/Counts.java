@@ -1,7 +1,7 @@
 package dev.polite.internal.headers;
 
 /**
- * Reads a count (limit, remaining, used) from a singleton header, by the corpus's sanity rules:
+ * Reads a count (limit, remaining, used) from a singleton header, by these sanity rules:
  * decimals are floored (Reddit sends {@code 598.0}); {@code -1} means unknown (Spring Cloud
  * Gateway on a Redis error, Azure OpenAI); other negatives (a gateway once sent {@code -27689})
  * and numbers no field truthfully carries (21 digits, NaN) are absent, flagged, as

@@ -1,8 +1,8 @@
 package dev.polite.internal.headers;
 
 /**
- * Turns a reset or retry value into a delay in milliseconds from the response, following the
- * corpus's section 5.2: the header's name decides the unit first ({@link Unit}), then the value's
+ * Turns a reset or retry value into a delay in milliseconds from the response:
+ * the header's name decides the unit first ({@link Unit}), then the value's
  * shape (an ISO timestamp, an HTTP date, a Go duration, an {@code hh:mm:ss} span), then, for bare
  * numbers whose name leaves the unit open, their magnitude: at least 10^12 is epoch milliseconds,
  * at least 10^9 epoch seconds (a delay of 31 years is implausible), anything smaller a delay.

@@ -6,7 +6,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The IETF {@code draft-ietf-httpapi-ratelimit-headers} fields in every era, told apart by shape
- * as the corpus's section 5.6 recommends:
+ * as the drafts' own examples need:
  *
  * <ul>
  *   <li>era E (-08 to -11, dialect {@code ietf-draft-11}): {@code RateLimit} and
@@ -31,7 +31,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Structured fields are joined over all their lines and parsed once; a malformed one is ignored
  * and flagged (so is one with an integer over 15 digits, as RFC 9651 requires); a member with a
- * negative quota, remaining, window or reset is dropped, as the corpus's section 5.7 says. A reset
+ * negative quota, remaining, window or reset is dropped. A reset
  * over a year or a window of 0 or over a year is only that field dropped, flagged ({@link
  * Plausible}): the member's other numbers stand.
  */

@@ -4,7 +4,7 @@ package dev.polite.internal.headers;
  * The one place that decides whether a value read from a response can be true. Every dialect asks
  * here before a count, delay, instant or window reaches {@link dev.polite.RateLimitSignals}.
  *
- * <p>The governing rule, from the corpus's section 5.2 (steps 3, 5 and 6): <b>a value that cannot
+ * <p>The governing rule: <b>a value that cannot
  * be true is absent, not clamped into a decision.</b> The parsers used to clamp instead. A negative
  * count became 0, and a reset over a year became a year. So one 200 carrying
  * {@code X-RateLimit-Remaining: 0} (or {@code -3}) and {@code X-RateLimit-Reset:
@@ -25,7 +25,7 @@ package dev.polite.internal.headers;
  *   <li><b>Instants</b> (epochs, HTTP and ISO dates) are measured from the response's {@code Date}
  *       (our clock without one) and are believed within a year of it, either way. One in the past
  *       within that year is a reset that has already happened. It means "quota restored now",
- *       which is 0 (Anthropic sends one a second before {@code Date}: corpus vector 21). One
+ *       which is 0 (Anthropic sends one a second before {@code Date}). One
  *       further away is an epoch read where a delay belongs, or a date with a broken year, and is
  *       absent (step 3's cross-check).
  *   <li><b>Windows</b>: more than 0, up to a year. A zero window would make an infinite rate.

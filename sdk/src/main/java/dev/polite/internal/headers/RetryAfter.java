@@ -3,7 +3,7 @@ package dev.polite.internal.headers;
 /**
  * The server's requested delay and its retry verdict.
  *
- * <p>Precedence (corpus section 5.3): {@code retry-after-ms}, then {@code x-ms-retry-after-ms}
+ * <p>Precedence: {@code retry-after-ms}, then {@code x-ms-retry-after-ms}
  * (both milliseconds, the Azure SDK and OpenAI order), then RFC 9110 {@code Retry-After}
  * (delta-seconds, any of the three HTTP-date forms converted against the response's {@code Date},
  * and the decimals Shopify sends, {@code 2.0}); the first usable one wins. Traefik's

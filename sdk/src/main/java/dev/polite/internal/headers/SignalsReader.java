@@ -22,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>How: one pass files the header lines by name ({@link ResponseHeaders}); each dialect then
  * reads only fields that exist, choosing the unit by the header's name first, the value's shape
- * second, its magnitude last (the corpus's section 5.2). Every dialect reports the quotas it saw
+ * second, its magnitude last. Every dialect reports the quotas it saw
  * as policies; {@link Governing} picks the headline from all of them, whoever reported it, and the
  * governing policy's dialect names the result. Absolute times become delays against the response's
  * {@code Date} header, rounded up; without a usable {@code Date}, against {@code nowEpochMillis}.

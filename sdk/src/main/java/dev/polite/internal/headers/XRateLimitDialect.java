@@ -6,7 +6,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The {@code X-RateLimit-*} family, which many vendors share with different meanings, told apart
- * by which sibling fields come along (corpus section 5.5: header-set signatures, never casing):
+ * by which sibling fields come along (header-set signatures, never casing):
  *
  * <ul>
  *   <li>{@code discord}: {@code -Reset-After} (a delay in seconds, decimals, preferred over the
@@ -107,7 +107,7 @@ final class XRateLimitDialect {
       Quota q = IetfDialect.integerQuota(r, list.get(k));
       if (q != null && q.windowMillis > 0) quotas.add(q);
     }
-    if (limit < 0) { // a structured field's negative is malformed (corpus 5.7), never a limit of 0
+    if (limit < 0) { // a structured field's negative is malformed, never a limit of 0
       r.anomaly();
       return -1;
     }

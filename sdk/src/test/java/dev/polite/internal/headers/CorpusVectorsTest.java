@@ -13,7 +13,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Every test vector of the corpus's section 7 (header-dialects.md), one case each, numbered as there. */
+/** The documented examples of every dialect, one case each, numbered as a catalogue of them. */
 class CorpusVectorsTest {
 
   @ParameterizedTest(name = "{0}")
