@@ -4,6 +4,7 @@ import dev.polite.GiveUpReason;
 import dev.polite.PoliteListener;
 import dev.polite.RateLimitSignals;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,6 +16,7 @@ public final class SafeListener implements PoliteListener {
   private static final Logger log = LoggerFactory.getLogger("dev.polite");
 
   private final PoliteListener delegate;
+  private final AtomicBoolean warned = new AtomicBoolean();
 
   private SafeListener(PoliteListener delegate) {
     this.delegate = delegate;
@@ -61,11 +63,20 @@ public final class SafeListener implements PoliteListener {
     safely(() -> delegate.gaveUp(key, reason, requestedDelay));
   }
 
-  private static void safely(Runnable event) {
+  /**
+   * Runs one event. The first throw is logged with its stack trace, which is what its author
+   * needs; later ones only at DEBUG, since a listener that throws on every event would otherwise
+   * flood the log of every call.
+   */
+  private void safely(Runnable event) {
     try {
       event.run();
     } catch (RuntimeException e) {
-      log.warn("polite: a PoliteListener threw; ignoring it", e);
+      if (!warned.getAndSet(true)) {
+        log.warn("polite: a PoliteListener threw; ignoring it (later throws are logged at DEBUG)", e);
+      } else if (log.isDebugEnabled()) {
+        log.debug("polite: a PoliteListener threw again; ignoring it", e);
+      }
     }
   }
 }
