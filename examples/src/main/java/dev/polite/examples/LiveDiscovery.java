@@ -5,7 +5,7 @@ import dev.polite.PoliteInterceptor;
 import dev.polite.RateController;
 import dev.polite.RateLimitedException;
 import dev.polite.adaptive.Cubic;
-import dev.polite.adaptive.scenarios.ScenarioRow;
+import dev.polite.examples.overload.ScenarioRow;
 import dev.polite.demo.Algorithm;
 import dev.polite.demo.DemoServer;
 import dev.polite.demo.HeaderStyle;

@@ -70,6 +70,15 @@ class OverloadCommandTest {
   }
 
   @Test
+  void liveAndSweepTogetherIsABadCommandLine() {
+    Cli cli = Cli.run("overload", "--live", "--sweep");
+
+    assertThat(cli.exit).isEqualTo(2);
+    assertThat(cli.err).contains("--live and --sweep");
+    assertThat(cli.out).isEmpty();
+  }
+
+  @Test
   void recoveryIsTheStartOfTheLastStretchInsideTheBand() {
     long[] settlesAt3 = {0, 5, 20, 20, 20, 20, 20, 20, 20, 20};
     // [t-5, t) averages: t=5: 13, 6: 17, 7: 20, ... within 18-22 from t = 7 on.

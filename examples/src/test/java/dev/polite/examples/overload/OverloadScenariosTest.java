@@ -1,4 +1,4 @@
-package dev.polite.adaptive.scenarios;
+package dev.polite.examples.overload;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;

@@ -1,4 +1,4 @@
-package dev.polite.adaptive.scenarios;
+package dev.polite.examples.overload;
 
 import dev.polite.adaptive.AdaptiveThrottle;
 import dev.polite.adaptive.AdaptiveThrottler;

@@ -1,10 +1,9 @@
-package dev.polite.adaptive.scenarios;
+package dev.polite.examples.overload;
 
 import dev.polite.Aimd;
 import dev.polite.RateController;
 import dev.polite.adaptive.AdaptiveThrottle;
 import dev.polite.adaptive.Cubic;
-import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -140,24 +139,5 @@ public final class OverloadScenarios {
     }
     rows.add(discovery("cubic", Cubic.defaults()));
     return rows;
-  }
-
-  /**
-   * Prints the table; {@code --json} prints one JSON object per row instead; {@code --sweep}
-   * prints the measurements behind the defaults.
-   */
-  public static void main(String[] args) {
-    boolean json = List.of(args).contains("--json");
-    boolean sweep = List.of(args).contains("--sweep");
-    print(sweep ? sweep() : run(), json, System.out);
-  }
-
-  static void print(List<ScenarioRow> rows, boolean json, PrintStream out) {
-    if (!json) {
-      out.println(ScenarioRow.header());
-    }
-    for (ScenarioRow row : rows) {
-      out.println(json ? row.toJson() : row.toLine());
-    }
   }
 }

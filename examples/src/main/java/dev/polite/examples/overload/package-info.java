@@ -7,6 +7,6 @@
  * }</pre>
  */
 @NullMarked
-package dev.polite.adaptive.scenarios;
+package dev.polite.examples.overload;
 
 import org.jspecify.annotations.NullMarked;
