@@ -10,9 +10,9 @@ import java.util.stream.Collectors;
 import okhttp3.Interceptor;
 
 /**
- * The clients the demo measures: three peers from the reference, written the way people write
- * them, the do-it-yourself peer a competent user builds from Failsafe, polite with the defaults a
- * new user gets, and polite behind sdk-adaptive's throttle. The order is the order of
+ * The clients the demo measures: three peers written the way people write them by hand, the
+ * do-it-yourself peer a competent user builds from Failsafe, polite with the defaults a new user
+ * gets, and polite behind sdk-adaptive's throttle. The order is the order of
  * {@code load --client}'s list; {@code compare} runs its own five (see
  * {@link CompareCommand#CLIENTS}).
  *
@@ -47,7 +47,7 @@ public enum ClientKind {
       "AdaptiveThrottle.create() before PoliteInterceptor.create(): the throttle drops calls locally only "
           + "while the server refuses many; against a limit polite already rides it should never drop one.");
 
-  /** Attempts in all for the two retrying peers, as in the reference. */
+  /** Attempts in all for the two retrying peers: a first try and five retries, a common choice. */
   public static final int PEER_ATTEMPTS = 6;
 
   private final String cliName;

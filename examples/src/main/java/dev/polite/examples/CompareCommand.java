@@ -19,10 +19,12 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code compare}: the reference's experiment, with polite and polite + adaptive throttling added. Each client sends the same
- * requests, one at a time, to a demo server of its own (token bucket, burst 5, 5 per second, IETF
- * headers): a fresh server per client starts every client with a full bucket, so no client pays
- * for the one before it. Prints the table, writes the HTML report, and prints its path.
+ * {@code compare}: three clients people write by hand (retry at once, Retry-After with jitter, a
+ * client-side bucket) against one rate limit, with polite and polite + adaptive throttling added.
+ * Each client sends the same requests, one at a time, to a demo server of its own (token bucket,
+ * burst 5, 5 per second, IETF headers): a fresh server per client starts every client with a full
+ * bucket, so no client pays for the one before it. Prints the table, writes the HTML report, and
+ * prints its path.
  *
  * <p>Usage: {@code java -jar polite-examples.jar compare --report /tmp/report.html}
  */
@@ -40,14 +42,14 @@ public final class CompareCommand implements Callable<Integer> {
   public static final Duration SERVER_WINDOW = Duration.ofSeconds(1);
   /** The server's burst: 5. */
   public static final long SERVER_BURST = 5;
-  /** The paced client's rate, a little under the server's, as in the reference. */
+  /** The paced client's rate, a little under the server's, as its user would set it. */
   public static final double PACED_RATE = 4.5;
   /** The paced client's burst. */
   public static final double PACED_BURST = 5;
   /**
-   * The clients compared, in the table's order: the reference's three, polite, and polite with
-   * adaptive throttling. {@link ClientKind#FAILSAFE} is not among them by default (the table and
-   * the report are the reference's five); {@code --clients failsafe,...} adds it, numbered 6.
+   * The clients compared, in the table's order: the three hand-written peers, polite, and polite
+   * with adaptive throttling. {@link ClientKind#FAILSAFE} is not among them by default (the table
+   * and the report keep these five); {@code --clients failsafe,...} adds it, numbered 6.
    */
   public static final List<ClientKind> CLIENTS = List.of(ClientKind.NAIVE, ClientKind.RETRY_AFTER,
       ClientKind.PACED, ClientKind.POLITE, ClientKind.POLITE_ADAPTIVE);
@@ -91,7 +93,7 @@ public final class CompareCommand implements Callable<Integer> {
       out.flush();
     }
     WarmUp.clients(base, kinds, PACED_RATE, PACED_BURST);
-    int width = 28; // the reference's width, wider when a label needs it (the fifth client's does)
+    int width = 28; // the three peers' labels fit; wider when a label needs it (the fifth's does)
     for (ClientKind kind : kinds) {
       width = Math.max(width, label(kind).length());
     }
@@ -121,7 +123,7 @@ public final class CompareCommand implements Callable<Integer> {
   }
 
   /**
-   * The table's label, numbered as in the reference: {@code 3. client-side bucket 4.5/s}; a
+   * The table's label, numbered in {@link #CLIENTS}'s order: {@code 3. client-side bucket 4.5/s}; a
    * client beyond the five is numbered after them.
    */
   private static String label(ClientKind kind) {

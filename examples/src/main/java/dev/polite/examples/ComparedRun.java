@@ -6,7 +6,7 @@ package dev.polite.examples;
  * <p>Usage: {@code new ComparedRun(ClientKind.POLITE, "4. polite", result)}
  *
  * @param kind the client
- * @param label the row's label, numbered as in the reference's table
+ * @param label the row's label, numbered as in {@code compare}'s table
  * @param result the run's counts and attempts
  */
 public record ComparedRun(ClientKind kind, String label, RunResult result) {}

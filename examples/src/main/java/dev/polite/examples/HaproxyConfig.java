@@ -3,8 +3,7 @@ package dev.polite.examples;
 import java.time.Duration;
 
 /**
- * The HAProxy configuration the zoo runs: the stick-table rate limit from
- * {@code reference/real-limiters.md}, a sliding request rate per client address that answers 429
+ * The HAProxy configuration the zoo runs: the common stick-table rate limit, a sliding request rate per client address that answers 429
  * with no header at all, in front of one backend server. Nothing here was written for polite; it
  * is the configuration an operator copies from HAProxy's blog, so it measures how polite fares
  * with a limiter it did not grow up with.
@@ -33,12 +32,13 @@ public final class HaproxyConfig {
     }
     long periodMillis = period.toMillis();
     // The entry must outlive the rate's memory of it (two periods), or a client idle for a
-    // moment would come back to a fresh counter; 10 s is the reference's value.
+    // moment would come back to a fresh counter; at least 10 s, as in
+    // the configuration this one copies.
     long expireMillis = Math.max(10_000, 2 * periodMillis);
     return "# Written by polite's zoo for one cell, removed after it.\n"
         + "global\n"
         // 64 callers need 128 sockets; 256 stays under an ordinary user's 1024 open files, where
-        // the reference's 1024 connections would make HAProxy ask for more than it may have.
+        // that configuration's 1024 connections would make HAProxy ask for more than it may have.
         + "    maxconn 256\n"
         + "defaults\n"
         + "    mode http\n"

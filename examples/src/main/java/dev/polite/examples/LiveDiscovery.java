@@ -5,7 +5,7 @@ import dev.polite.PoliteInterceptor;
 import dev.polite.RateController;
 import dev.polite.RateLimitedException;
 import dev.polite.adaptive.Cubic;
-import dev.polite.adaptive.scenarios.ScenarioRow;
+import dev.polite.examples.overload.ScenarioRow;
 import dev.polite.demo.Algorithm;
 import dev.polite.demo.DemoServer;
 import dev.polite.demo.HeaderStyle;
@@ -32,7 +32,7 @@ import okhttp3.Response;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Issue 6's discovery scenario in real time: polite, told nothing, against an in-process demo
+ * The discovery scenario in real time: polite, told nothing, against an in-process demo
  * server that sends no rate-limit headers (token bucket, 20 per second, burst 5; a 429 carries
  * only {@code Retry-After: 1}), with 60 GETs per second of open-loop demand.
  *

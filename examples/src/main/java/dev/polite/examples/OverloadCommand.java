@@ -1,7 +1,7 @@
 package dev.polite.examples;
 
-import dev.polite.adaptive.scenarios.OverloadScenarios;
-import dev.polite.adaptive.scenarios.ScenarioRow;
+import dev.polite.examples.overload.OverloadScenarios;
+import dev.polite.examples.overload.ScenarioRow;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
@@ -13,16 +13,18 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code overload}: issue 6's measurements. Without {@code --live}, sdk-adaptive's scenarios on a
- * simulated clock ({@link OverloadScenarios#run()}: deterministic, a few seconds). With
- * {@code --live}, the discovery scenario in real time against an in-process demo server that
- * sends no limit headers, one row per rate controller ({@link LiveDiscovery}).
+ * {@code overload}: how adaptive throttling and rate discovery behave under overload. Without
+ * {@code --live}, the scenarios on a simulated clock ({@link OverloadScenarios#run()}:
+ * deterministic, a few seconds; {@code --sweep} runs {@link OverloadScenarios#sweep()}, the grid
+ * that chose the defaults). With {@code --live}, the discovery scenario in real time against an
+ * in-process demo server that sends no limit headers, one row per rate controller
+ * ({@link LiveDiscovery}).
  *
  * <p>Usage: {@code java -jar polite-examples.jar overload --live --seconds 30 --json}
  */
 @Command(name = "overload",
     description = {
-        "Measures adaptive throttling and rate discovery. By default runs sdk-adaptive's overload "
+        "Measures adaptive throttling and rate discovery. By default runs the overload "
             + "scenarios (B1.1, B1.2, B1.3, B1.3-0.5rps, discovery) on a simulated clock: deterministic, "
             + "a few seconds.",
         "With --live, runs the discovery scenario in real time instead: an in-process demo server "
@@ -44,6 +46,10 @@ public final class OverloadCommand implements Callable<Integer> {
   @Option(names = "--live", description = "Run the discovery scenario in real time against the demo server.")
   boolean live;
 
+  @Option(names = "--sweep", description = "Run the grid of throttle and controller settings that chose "
+      + "the defaults instead (a minute or so).")
+  boolean sweep;
+
   @Option(names = "--seconds", paramLabel = "S", defaultValue = "60",
       description = "With --live: seconds of demand per controller, at least 2; the second half is "
           + "measured (default: ${DEFAULT-VALUE}).")
@@ -54,6 +60,9 @@ public final class OverloadCommand implements Callable<Integer> {
     if (seconds < 2 || seconds > 3600) {
       throw new ParameterException(spec.commandLine(), "--seconds must be 2 to 3600, was " + seconds);
     }
+    if (live && sweep) {
+      throw new ParameterException(spec.commandLine(), "--live and --sweep are different runs: choose one");
+    }
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     if (!json) {
@@ -62,7 +71,7 @@ public final class OverloadCommand implements Callable<Integer> {
               + "headers; %d GETs/s for %d s per controller, measured over %d-%d s.%n",
               LiveDiscovery.SERVER_RATE, LiveDiscovery.SERVER_BURST, LiveDiscovery.DEMAND_RPS, seconds,
               LiveDiscovery.measuredFrom(seconds), seconds)
-          : "overload scenarios on a simulated clock (sdk-adaptive's OverloadScenarios), seeded.\n");
+          : "overload scenarios on a simulated clock (OverloadScenarios), seeded.\n");
       out.println(ScenarioRow.header());
       out.flush();
     }
@@ -87,7 +96,7 @@ public final class OverloadCommand implements Callable<Integer> {
       }
       return 0;
     }
-    rows = OverloadScenarios.run();
+    rows = sweep ? OverloadScenarios.sweep() : OverloadScenarios.run();
     for (ScenarioRow row : rows) {
       print(out, row);
     }

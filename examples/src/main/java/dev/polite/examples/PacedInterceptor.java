@@ -7,7 +7,7 @@ import okhttp3.Interceptor;
 import okhttp3.Response;
 
 /**
- * The paced peer (the reference's client 3): a client-side token bucket, told the rate and burst
+ * The paced peer (client 3 of {@code compare}): a client-side token bucket, told the rate and burst
  * by hand, that makes each request wait for its token and never retries. Set a little under the
  * server's limit (4.5 per second against 5) it is never refused, at the price of running slower
  * than the server allows, and of being wrong the day the limit changes.

@@ -2,18 +2,22 @@ package dev.polite.examples;
 
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.HelpCommand;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * The top of the command line: names the four commands and prints the usage when given none.
+ * The top of the command line: names the four commands (and {@code help COMMAND}), prints the
+ * version, and prints the usage when given no command.
  *
  * <p>Usage: {@code java -jar polite-examples.jar --help}
  */
 @Command(name = "polite-examples",
     description = "Measures clients of a rate-limited API: the comparison demo, a load tool, the overload scenarios and the zoo of limiters.",
-    subcommands = {CompareCommand.class, LoadCommand.class, OverloadCommand.class, ZooCommand.class},
+    subcommands = {CompareCommand.class, LoadCommand.class, OverloadCommand.class, ZooCommand.class,
+        HelpCommand.class},
+    versionProvider = ExamplesVersion.class,
     usageHelpAutoWidth = true)
 public final class PoliteExamplesCommand implements Callable<Integer> {
   @Spec
@@ -22,9 +26,12 @@ public final class PoliteExamplesCommand implements Callable<Integer> {
   @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
   boolean help;
 
+  @Option(names = {"-V", "--version"}, versionHelp = true, description = "Print the version and exit.")
+  boolean version;
+
   @Override
   public Integer call() {
-    spec.commandLine().getErr().println("Missing command: compare, load, overload or zoo.");
+    spec.commandLine().getErr().println("Missing command: compare, load, overload, zoo or help COMMAND.");
     spec.commandLine().usage(spec.commandLine().getErr());
     return 2;
   }

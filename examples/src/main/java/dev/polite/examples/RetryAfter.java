@@ -7,7 +7,7 @@ import java.time.format.DateTimeParseException;
 import okhttp3.Response;
 
 /**
- * Reads {@code Retry-After} the way the reference's client does: delta seconds, or an HTTP date
+ * Reads {@code Retry-After} the way a careful hand-written client does: delta seconds, or an HTTP date
  * measured against the response's own {@code Date} (not our clock, which may disagree with the
  * server's). A missing or malformed value counts as zero, as {@code retry_after or 0} does.
  *

@@ -7,7 +7,7 @@ import okhttp3.Interceptor;
 import okhttp3.Response;
 
 /**
- * The patient peer (the reference's client 2): on a rate-limit rejection it waits the server's
+ * The patient peer (client 2 of {@code compare}): on a rate-limit rejection it waits the server's
  * {@code Retry-After} plus a random extra of {@code uniform(0, min(8, 0.25 * 2^attempt))} seconds
  * (0.5, 1, 2, 4, 8 s caps), then tries again, up to {@code maxAttempts} in all. Honouring
  * Retry-After stops the hammering; the jitter keeps many such clients from all returning in the
@@ -43,7 +43,7 @@ public final class RetryAfterJitterInterceptor implements Interceptor {
     return response;
   }
 
-  /** The reference's backoff: uniform(0, min(8, 0.25 * 2^attempt)) seconds. */
+  /** Full jitter over a doubling cap: uniform(0, min(8, 0.25 * 2^attempt)) seconds. */
   Duration jitter(int attempt) {
     double capSeconds = Math.min(8.0, 0.25 * Math.pow(2, attempt));
     return Duration.ofNanos((long) (random.nextDouble() * capSeconds * 1e9));

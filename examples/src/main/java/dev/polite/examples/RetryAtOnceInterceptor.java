@@ -5,7 +5,7 @@ import okhttp3.Interceptor;
 import okhttp3.Response;
 
 /**
- * The impatient peer (the reference's client 1): on a rate-limit rejection it closes the answer
+ * The impatient peer (client 1 of {@code compare}): on a rate-limit rejection it closes the answer
  * and sends the request again at once, up to {@code maxAttempts} in all. It is here to show what
  * such a client costs the server: every retry is a request the server must refuse again, and a
  * token bucket refills far slower than a loop can ask.

@@ -65,7 +65,7 @@ public record RunResult(String client, int requests, int succeeded, long rejecte
   }
 
   /**
-   * One row of the reference's table, such as
+   * One row of {@code compare}'s table, such as
    * {@code 1. retry at once   5/30 ok  150 rejected  155 requests sent   0.2 s}, the label padded
    * to 28 characters.
    */

@@ -1,6 +1,8 @@
 /**
- * The comparison demo and the {@code load} command line: four ways to call a rate-limited API,
- * measured side by side against the in-process demo server.
+ * The {@code polite-examples} command line: the comparison demo ({@code compare}), a load tool
+ * ({@code load}), the overload measurements ({@code overload}, simulations in the
+ * {@code overload} package) and the zoo of real limiters ({@code zoo}), each measuring clients of
+ * a rate-limited API side by side.
  *
  * <p>Usage: {@code java -jar examples/target/polite-examples.jar compare}
  */

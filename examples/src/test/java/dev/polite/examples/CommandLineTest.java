@@ -2,6 +2,8 @@ package dev.polite.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -10,7 +12,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class CommandLineTest {
 
   @ParameterizedTest
-  @ValueSource(strings = {"--help", "compare --help", "load --help"})
+  @ValueSource(strings = {"--help", "compare --help", "load --help", "overload --help", "zoo --help", "help", "help zoo"})
   void everyCommandHasHelp(String args) {
     Cli cli = Cli.run(args.split(" "));
 
@@ -40,13 +42,76 @@ class CommandLineTest {
       "compare --clients naive,bogus",
       "compare --frobnicate",
       "frobnicate",
+      "help frobnicate",
   })
-  void badArgumentsGetTheUsageAndExitTwo(String args) {
+  void badArgumentsAreOneLineAndExitTwo(String args) {
     Cli cli = Cli.run(args.split(" "));
 
     assertThat(cli.exit).as(cli.toString()).isEqualTo(2);
-    assertThat(cli.err).contains("Usage: polite-examples").doesNotContain("\tat ");
+    assertThat(cli.err.lines()).as(cli.toString()).singleElement().asString()
+        .startsWith("polite-examples").contains("--help')").doesNotContain("Usage:", "\tat ");
     assertThat(cli.out).isEmpty();
+  }
+
+  @Test
+  void aBadFlagIsNamedWithTheCommandAndWhereItsHelpIs() {
+    Cli cli = Cli.run("load", "--url", "http://127.0.0.1:1/api", "--requests", "1", "--frobnicate");
+
+    assertThat(cli.exit).isEqualTo(2);
+    assertThat(cli.err).isEqualTo("polite-examples load: Unknown option: '--frobnicate' "
+        + "(see 'polite-examples load --help')" + System.lineSeparator());
+  }
+
+  @Test
+  void aMisspeltFlagIsNamedRatherThanTheRequiredOptionItLeftMissing() {
+    Cli cli = Cli.run("load", "--url", "http://127.0.0.1:1/api", "--requets", "5");
+
+    assertThat(cli.exit).isEqualTo(2);
+    assertThat(cli.err).contains("Unknown option or argument: '--requets', '5'")
+        .doesNotContain("Missing required");
+  }
+
+  @Test
+  void anUnknownCommandIsCalledACommand() {
+    Cli cli = Cli.run("frobnicate");
+
+    assertThat(cli.err).startsWith("polite-examples: Unknown command: 'frobnicate'");
+  }
+
+  @Test
+  void helpForACommandPrintsItsUsageAndExitsZero() {
+    Cli cli = Cli.run("help", "load");
+
+    assertThat(cli.exit).as(cli.toString()).isZero();
+    assertThat(cli.err).isEmpty();
+    assertThat(cli.out).startsWith("Usage: polite-examples load").contains("--url=URL", "--requests=N")
+        .doesNotContain("Missing");
+    assertThat(cli.out).isEqualTo(Cli.run("load", "--help").out);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"--version", "-V"})
+  void versionIsTheProjectsVersion(String flag) {
+    Cli cli = Cli.run(flag);
+
+    assertThat(cli.exit).isZero();
+    assertThat(cli.err).isEmpty();
+    // The build stamps the version: never "null", "unknown" or an unfiltered ${project.version}.
+    assertThat(cli.out.strip()).matches("polite-examples \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?");
+  }
+
+  @Test
+  void aFileErrorNamesTheFile() throws Exception {
+    Path file = Files.createTempFile("polite-examples", ".txt");
+    try {
+      Cli cli = Cli.run("compare", "--requests", "1", "--clients", "polite",
+          "--report", file.resolve("report.html").toString());
+
+      assertThat(cli.exit).as(cli.toString()).isEqualTo(1);
+      assertThat(cli.err.lines()).singleElement().asString().isEqualTo("error: not a directory: " + file);
+    } finally {
+      Files.delete(file);
+    }
   }
 
   @Test

@@ -44,7 +44,7 @@ class FloorTest {
         .isCloseTo(1.0, within(1e-9));
     assertThat(Floor.slidingRate(60, 20, SECOND)).isCloseTo(2.95, within(1e-9));
     assertThat(Floor.slidingRate(20, 20, SECOND)).isZero();
-    assertThat(Floor.slidingRate(40, 5, SECOND)).as("the reference's 40 at 5 per second: about 7 s")
+    assertThat(Floor.slidingRate(40, 5, SECOND)).as("40 calls at 5 per second: about 7 s")
         .isCloseTo(7.8, within(1e-9));
   }
 

@@ -13,13 +13,13 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The HAProxy configuration: the reference's stick-table rule, our ports and limit, and HAProxy accepts it. */
+/** The HAProxy configuration: the common stick-table rule, our ports and limit, and HAProxy accepts it. */
 class HaproxyConfigTest {
   @TempDir
   Path dir;
 
   @Test
-  void theReferencesRuleWithOurPortsAndLimit() {
+  void theStickTableRuleWithOurPortsAndLimit() {
     String cfg = HaproxyConfig.render(41001, 41002, 20, Duration.ofSeconds(1));
 
     assertThat(cfg).contains(

@@ -12,7 +12,7 @@ import okhttp3.Request;
 import okhttp3.Response;
 import org.junit.jupiter.api.Test;
 
-/** A real HAProxy in front of the bare backend: it limits as the reference observed, and leaves nothing behind. */
+/** A real HAProxy in front of the bare backend: it admits the limit, then refuses with a bare 429, and leaves nothing behind. */
 class HaproxyProcessTest {
 
   @Test

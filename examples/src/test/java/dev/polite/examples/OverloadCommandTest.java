@@ -30,7 +30,7 @@ class OverloadCommandTest {
             "B1.3-0.5rps/polite", "discovery/none", "discovery/aimd", "discovery/cubic");
     JsonNode b11 = rows.stream().filter(r -> r.get("scenario").asText().equals("B1.1")
         && r.get("config").asText().equals("polite")).findFirst().orElseThrow();
-    assertThat(b11.get("server_rejected").asDouble()).as("issue 6: at most 20 %% refused").isLessThanOrEqualTo(0.20);
+    assertThat(b11.get("server_rejected").asDouble()).as("the target: at most 20 %% refused").isLessThanOrEqualTo(0.20);
     assertThat(b11.get("goodput_rps").asDouble()).isGreaterThanOrEqualTo(97);
   }
 
@@ -67,6 +67,15 @@ class OverloadCommandTest {
 
     assertThat(cli.exit).isEqualTo(2);
     assertThat(cli.err).contains("--seconds must be 2 to 3600, was 1");
+  }
+
+  @Test
+  void liveAndSweepTogetherIsABadCommandLine() {
+    Cli cli = Cli.run("overload", "--live", "--sweep");
+
+    assertThat(cli.exit).isEqualTo(2);
+    assertThat(cli.err).contains("--live and --sweep");
+    assertThat(cli.out).isEmpty();
   }
 
   @Test

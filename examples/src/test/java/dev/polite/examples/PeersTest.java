@@ -41,7 +41,7 @@ class PeersTest {
   }
 
   @Test
-  void theJitterGrowsAsTheReferenceSaysAndIsCappedAtEightSeconds() {
+  void theJitterCapDoublesPerAttemptUpToEightSeconds() {
     RetryAfterJitterInterceptor peer = new RetryAfterJitterInterceptor(6, new SplittableRandom(7));
     double[] caps = {0.5, 1, 2, 4, 8, 8, 8};
     for (int attempt = 1; attempt <= caps.length; attempt++) {

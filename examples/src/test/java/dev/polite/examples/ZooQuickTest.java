@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
  * line users run, against real limiters on loopback (HAProxy too, where it is installed, as
  * {@code .ci/run} makes sure). Every polite cell must lose no call, meet at most max(3, 10 %)
  * rejections and finish within twice its floor; the command must say so with its exit code.
- * The targets are the issue's and are not to be eased to fit today's polite: a red gate means
+ * The targets were set before the work and are not to be eased to fit today's polite: a red gate means
  * polite is not yet the client it promises to be.
  */
 class ZooQuickTest {

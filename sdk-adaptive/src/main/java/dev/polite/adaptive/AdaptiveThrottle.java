@@ -48,7 +48,7 @@ import org.jspecify.annotations.Nullable;
  * requests, so at least {@code 1 - maxProbability} of demand always reaches the server: the
  * probes that notice it has healed.
  *
- * <h2>Why these defaults (measured: {@code OverloadScenarios --sweep}, README)</h2>
+ * <h2>Why these defaults (measured: {@code polite-examples.jar overload --sweep}, examples/README.md)</h2>
  * The book's form (K = 2, two-minute window, local drops counted, padding 1, no cap) protects
  * well but recovers slowly: after a partial overload it keeps dropping for 41 s, and after a
  * 120 s total outage it lets about one request per window through and needs 626 s to return to

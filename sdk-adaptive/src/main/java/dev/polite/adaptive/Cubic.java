@@ -21,7 +21,7 @@ import dev.polite.adaptive.internal.CubicController;
  * seconds to regain a cut as the cut was large, so its average sits well below the limit it keeps
  * finding; CUBIC regains 30 % of the limit within {@code k} seconds (2 s at 20/s, 4.2 s at
  * 100/s) and lingers near it. Constants and their meaning are AWS's (Java {@code TransientState},
- * botocore {@code CubicCalculator}), unit-tested against the reference's test vectors.
+ * botocore {@code CubicCalculator}), unit-tested against the values AWS's implementation gives.
  *
  * <p>Immutable and thread-safe; each key gets its own controller from {@link #create()}.
  *

@@ -220,7 +220,10 @@ class AdaptiveThrottlerTest {
     assertThat(t.dropProbability(T0 + SECOND, Criticality.CRITICAL)).isCloseTo((10 - 6) / 11.0, within(1e-9));
   }
 
-  /** Uniform demand of 300/s against adaptive.md's M1 server at capacity 100/s, for 600 s. */
+  /**
+   * Uniform demand of 300/s for 600 s against a Bernoulli quota server of capacity 100/s (each
+   * request accepted with probability min(1, 100 / requests in the last second)).
+   */
   private static Steady steadyOverload(AdaptiveThrottle throttle) {
     AdaptiveThrottler t = throttle.toBuilder().random(new Random(1)).build().newThrottler("k");
     Random server = new Random(2);

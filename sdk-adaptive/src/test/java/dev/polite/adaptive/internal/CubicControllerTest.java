@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import org.junit.jupiter.api.Test;
 
-/** adaptive.md section 5.3's test vectors, from the AWS SDK for Java's TransientState. */
+/** The values the AWS SDK for Java's CUBIC ({@code TransientState}) computes for the same inputs. */
 class CubicControllerTest {
   private static final long T0 = 1_000_000_000_000L;
 

@@ -1,11 +1,11 @@
-package dev.polite.adaptive.scenarios;
+package dev.polite.examples.overload;
 
 import java.util.ArrayDeque;
 import java.util.function.DoubleUnaryOperator;
 import java.util.random.RandomGenerator;
 
 /**
- * adaptive.md's M1 "Bernoulli" quota server: capacity {@code C(t)} requests per second; each
+ * A "Bernoulli" quota server: capacity {@code C(t)} requests per second; each
  * request is accepted with probability {@code min(1, C / requests in the last second)} and
  * otherwise refused at once, at no cost. A capacity of 0 is a dead server. It removes timing
  * artefacts, so the throttler's steady states match the analysis.

@@ -1,4 +1,4 @@
-package dev.polite.adaptive.scenarios;
+package dev.polite.examples.overload;
 
 import dev.polite.adaptive.AdaptiveThrottle;
 import dev.polite.adaptive.AdaptiveThrottler;
@@ -66,7 +66,7 @@ final class ThrottleRun extends SimulatedRun {
 
   /**
    * Seconds after {@code from} until the local-drop fraction is below 1 % in every later second
-   * of the run: the reference's recovery time, read strictly ("for good").
+   * of the run: recovery read strictly ("for good"), so that one late relapse counts.
    */
   double recoverySeconds(int from) {
     int last = from - 1;

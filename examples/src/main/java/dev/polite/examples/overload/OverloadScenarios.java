@@ -1,10 +1,9 @@
-package dev.polite.adaptive.scenarios;
+package dev.polite.examples.overload;
 
 import dev.polite.Aimd;
 import dev.polite.RateController;
 import dev.polite.adaptive.AdaptiveThrottle;
 import dev.polite.adaptive.Cubic;
-import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,16 +12,16 @@ import java.util.function.DoubleUnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The overload scenarios of adaptive.md (section 1.7) and the rate-discovery run, on a simulated
- * clock, with the real {@link dev.polite.adaptive.AdaptiveThrottler} and the real rate
- * controllers against simulated servers. Deterministic (seeded) and quick: a few seconds.
+ * The overload scenarios of adaptive throttling (B1.1 to B1.3) and the rate-discovery run, on a
+ * simulated clock, with the real {@link dev.polite.adaptive.AdaptiveThrottler} and the real rate
+ * controllers against simulated servers. Deterministic (seeded) and quick: about a second.
  *
  * <pre>{@code
  * for (ScenarioRow row : OverloadScenarios.run()) System.out.println(row.toJson());
  * }</pre>
  *
  * <h2>The scenarios and what each row measures</h2>
- * Demand is Poisson; the server is adaptive.md's M1 (each request accepted with probability
+ * Demand is Poisson; the server is a Bernoulli quota server (each request accepted with probability
  * {@code min(1, C / requests in the last second)}), answers are instant. Configs: {@code none}
  * (no throttle), {@code book} ({@link AdaptiveThrottle#bookExact()}), {@code polite}
  * ({@link AdaptiveThrottle#create()}).
@@ -39,14 +38,14 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@code B1.3-0.5rps} the same outage at D = 0.5, pooled over 50 seeds; {@code recovery_s}
  *       is the mean seconds from healing to the first accepted request.
  *   <li>{@code discovery}: a header-less token-bucket server (20/s, burst 5), demand 60/s, 20 ms
- *       answers, the client pacing as polite's KeyState does with the controller named by the
+ *       answers, the client pacing as polite's KeyModel does with the controller named by the
  *       config ({@code none}: no controller); measured over 60-300 s; {@code local_drop} is 0
  *       (excess demand queues, nothing is dropped); {@code recovery_s} is the seconds until the
  *       10 s average send rate stays within 10 % of 20/s ({@code null}: never).
  * </ul>
  *
- * <p>The live variant (the same client against the demo server over the network) is not here:
- * it needs a real clock and a transport, and belongs with the examples module.
+ * <p>The live variant (the same client against the demo server over the network, on the real
+ * clock) is {@code LiveDiscovery}, {@code overload --live}.
  */
 public final class OverloadScenarios {
   private static final long SEED = 42;
@@ -140,24 +139,5 @@ public final class OverloadScenarios {
     }
     rows.add(discovery("cubic", Cubic.defaults()));
     return rows;
-  }
-
-  /**
-   * Prints the table; {@code --json} prints one JSON object per row instead; {@code --sweep}
-   * prints the measurements behind the defaults.
-   */
-  public static void main(String[] args) {
-    boolean json = List.of(args).contains("--json");
-    boolean sweep = List.of(args).contains("--sweep");
-    print(sweep ? sweep() : run(), json, System.out);
-  }
-
-  static void print(List<ScenarioRow> rows, boolean json, PrintStream out) {
-    if (!json) {
-      out.println(ScenarioRow.header());
-    }
-    for (ScenarioRow row : rows) {
-      out.println(json ? row.toJson() : row.toLine());
-    }
   }
 }

@@ -1,4 +1,4 @@
-package dev.polite.adaptive.scenarios;
+package dev.polite.examples.overload;
 
 import dev.polite.PoliteListener;
 import dev.polite.RateController;
@@ -20,6 +20,11 @@ import java.util.ArrayDeque;
  * only grows, so what is sent is the pace). A refused request is not sent again (polite's retries
  * are not modelled: a retry is paced like a first attempt, so with a saturating backlog it would
  * only replace a first attempt). Each answer arrives {@code latency} after its send.
+ *
+ * <p>{@link KeyModel}, {@link KeyConfig} and {@link Permit} are public classes of the sdk's
+ * {@code dev.polite.internal} package, which is not API: no user should call them. This
+ * simulation does because the point is to drive the very model the interceptor runs rather than a
+ * copy; it lives in examples, built with the sdk, so a change there breaks this build, not a user.
  */
 final class DiscoveryRun extends SimulatedRun {
   private static final long MS = 1_000_000L;

@@ -1,4 +1,4 @@
-package dev.polite.adaptive.scenarios;
+package dev.polite.examples.overload;
 
 /**
  * What one simulated run counted, second by second: calls that arrived at the client, attempts
