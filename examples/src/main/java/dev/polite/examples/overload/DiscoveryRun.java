@@ -1,10 +1,10 @@
 package dev.polite.examples.overload;
 
-import dev.polite.PoliteListener;
+import dev.polite.PoliteInterceptor;
 import dev.polite.RateController;
 import dev.polite.RateLimitSignals;
+import dev.polite.Sleeper;
 import dev.polite.TokenBucket;
-import dev.polite.internal.KeyConfig;
 import dev.polite.internal.KeyModel;
 import dev.polite.internal.Permit;
 import java.util.ArrayDeque;
@@ -21,7 +21,7 @@ import java.util.ArrayDeque;
  * are not modelled: a retry is paced like a first attempt, so with a saturating backlog it would
  * only replace a first attempt). Each answer arrives {@code latency} after its send.
  *
- * <p>{@link KeyModel}, {@link KeyConfig} and {@link Permit} are public classes of the sdk's
+ * <p>{@link KeyModel} and {@link Permit} are public classes of the sdk's
  * {@code dev.polite.internal} package, which is not API: no user should call them. This
  * simulation does because the point is to drive the very model the interceptor runs rather than a
  * copy; it lives in examples, built with the sdk, so a change there breaks this build, not a user.
@@ -35,9 +35,8 @@ final class DiscoveryRun extends SimulatedRun {
     super(seconds);
     long start = ThrottleRun.START;
     TokenBucket server = TokenBucket.full(serverRate, serverBurst, start);
-    KeyModel key = new KeyModel("discovery", new KeyConfig(() -> 0L, PoliteListener.none(),
-        controllers, Double.POSITIVE_INFINITY, 1, true, 10, 0.1, 60_000 * MS, 500 * MS,
-        30_000 * MS), start);
+    KeyModel key = new KeyModel("discovery", PoliteInterceptor.builder()
+        .clock(() -> 0L, Sleeper.system()).rateController(controllers).build().config(), start);
     ArrayDeque<Object[]> onTheWire = new ArrayDeque<>(); // {answerAt, permit, accepted}
     double backlog = 0;
     for (long step = 0; step < seconds * 1000L; step++) {
