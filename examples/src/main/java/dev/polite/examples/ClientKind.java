@@ -25,7 +25,7 @@ public enum ClientKind {
   /** Waits Retry-After plus growing jitter, up to 6 attempts in all. */
   RETRY_AFTER("retry-after", "Retry-After + jitter",
       "Sends until refused, then waits Retry-After plus jitter: bursts past the limit, rejections, pauses."),
-  /** A client-side token bucket set by hand (4.5 per second, burst 5 by default). */
+  /** A client-side token bucket set by hand (4.5 per second, burst 4 by default). */
   PACED("paced", "client-side bucket",
       "A hand-set client-side bucket a little under the limit: never refused, a little slower than allowed."),
   /**

@@ -58,7 +58,7 @@ public final class LoadCommand implements Callable<Integer> {
       description = "Requests per second the paced and failsafe clients are set to (default: ${DEFAULT-VALUE}).")
   double rate;
 
-  @Option(names = "--burst", paramLabel = "B", defaultValue = "5",
+  @Option(names = "--burst", paramLabel = "B", defaultValue = "4",
       description = "The paced client's burst (default: ${DEFAULT-VALUE}).")
   double burst;
 

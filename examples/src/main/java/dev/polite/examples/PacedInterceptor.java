@@ -9,10 +9,10 @@ import okhttp3.Response;
 /**
  * The paced peer (client 3 of {@code compare}): a client-side token bucket, told the rate and burst
  * by hand, that makes each request wait for its token and never retries. Set a little under the
- * server's limit (4.5 per second against 5) it is never refused, at the price of running slower
+ * server's limit (4.5 per second against 5, burst 4 against 5) it is never refused, at the price of running slower
  * than the server allows, and of being wrong the day the limit changes.
  *
- * <p>Usage: {@code new OkHttpClient.Builder().addInterceptor(new PacedInterceptor(4.5, 5)).build()}
+ * <p>Usage: {@code new OkHttpClient.Builder().addInterceptor(new PacedInterceptor(4.5, 4)).build()}
  */
 public final class PacedInterceptor implements Interceptor {
   private final TokenBucket bucket;

@@ -151,7 +151,7 @@ class LoadCommandTest {
 
   @Test
   void pacedAtTheDefaultsIsNeverRefused() {
-    Cli cli = Cli.run("load", "--url", url, "--requests", "8", "--client", "paced", "--rate", "4.5", "--burst", "5", "--json");
+    Cli cli = Cli.run("load", "--url", url, "--requests", "8", "--client", "paced", "--json");
 
     assertThat(cli.exit).as(cli.toString()).isZero();
     JsonNode json = cli.lastJson();
