@@ -3,6 +3,7 @@ package dev.polite.demo;
 import dev.polite.demo.internal.ApiHandler;
 import dev.polite.demo.internal.LimiterStore;
 import dev.polite.demo.internal.MemoryStore;
+import dev.polite.demo.internal.Nanos;
 import dev.polite.demo.internal.Policy;
 import dev.polite.demo.internal.RedisStore;
 import dev.polite.demo.internal.StatsJson;
@@ -15,7 +16,6 @@ import io.undertow.util.Methods;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,10 +44,7 @@ public final class DemoServer implements AutoCloseable {
     this.config = config;
     Clock clock = config.clock();
     LongSupplier epochMillis = clock::millis;
-    LongSupplier nanos = () -> {
-      Instant now = clock.instant();
-      return now.getEpochSecond() * 1_000_000_000L + now.getNano();
-    };
+    LongSupplier nanos = () -> Nanos.sinceEpoch(clock.instant());
     Policy policy = new Policy(config.limit(), config.window().toNanos(), config.burst());
     this.store = config.usesRedis()
         ? RedisStore.open(config, policy, nanos)

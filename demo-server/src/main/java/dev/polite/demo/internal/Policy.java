@@ -48,8 +48,8 @@ public record Policy(long limit, long windowNanos, long burst) {
    * no decision: twice the longer of the window and the time to refill the whole burst.
    */
   public long idleNanos() {
-    long refill = (long) Math.min(Long.MAX_VALUE / 4.0, (double) burst * windowNanos / limit);
-    return 2 * Math.max(windowNanos, refill);
+    long refill = Nanos.ceil((double) burst * windowNanos / limit);
+    return Nanos.saturatedMultiply(2, Math.max(windowNanos, refill));
   }
 
   /** This node's share when the shared store is down: limit and burst divided by {@code nodes}. */

@@ -116,7 +116,7 @@ public final class RedisStore implements LimiterStore {
     if (down.get()) {
       long now = System.nanoTime();
       long next = nextProbe.get();
-      if (now - next < 0 || !nextProbe.compareAndSet(next, now + PROBE_INTERVAL_NANOS)) {
+      if (now - next < 0 || !nextProbe.compareAndSet(next, Nanos.saturatedAdd(now, PROBE_INTERVAL_NANOS))) {
         return fallback(key, cost);
       }
     }
@@ -128,7 +128,7 @@ public final class RedisStore implements LimiterStore {
       }
       return decision;
     } catch (JedisException e) {
-      nextProbe.set(System.nanoTime() + PROBE_INTERVAL_NANOS);
+      nextProbe.set(Nanos.saturatedAdd(System.nanoTime(), PROBE_INTERVAL_NANOS));
       if (down.compareAndSet(false, true)) {
         outagesLogged.incrementAndGet();
         log.warn("rate limiter store {} unavailable, failing {}{}: {}", target, whenDown,
@@ -169,8 +169,8 @@ public final class RedisStore implements LimiterStore {
     return new Decision(
         ((Number) values.get(0)).longValue() == 1,
         Math.max(0, ((Number) values.get(1)).longValue()),
-        ((Number) values.get(2)).longValue() * 1000,
-        ((Number) values.get(3)).longValue() * 1000,
+        Nanos.saturatedMultiply(((Number) values.get(2)).longValue(), 1000),
+        Nanos.saturatedMultiply(((Number) values.get(3)).longValue(), 1000),
         0);
   }
 

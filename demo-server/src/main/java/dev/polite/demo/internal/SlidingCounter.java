@@ -1,7 +1,5 @@
 package dev.polite.demo.internal;
 
-import static dev.polite.demo.internal.RateLimiter.ceilNanos;
-
 /**
  * A sliding window counter: two fixed-window counters, the previous window's weighted by how much
  * of it the sliding window still covers, assuming its requests were spread evenly:
@@ -64,13 +62,13 @@ final class SlidingCounter implements RateLimiter {
         return 0;
       }
       double fraction = 1 - (double) (limit - current - units) / previous;
-      return Math.max(0, ceilNanos(fraction * window - elapsed));
+      return Math.max(0, Nanos.ceil(fraction * window - elapsed));
     }
     long untilEnd = window - elapsed;
     if (current == 0 || units > limit) {
       return untilEnd;
     }
     double fraction = Math.max(0, 1 - (double) (limit - units) / current);
-    return untilEnd + ceilNanos(fraction * window);
+    return Nanos.saturatedAdd(untilEnd, Nanos.ceil(fraction * window));
   }
 }

@@ -1,7 +1,5 @@
 package dev.polite.demo.internal;
 
-import static dev.polite.demo.internal.RateLimiter.ceilNanos;
-
 /**
  * A token bucket: capacity {@code burst}, refilling continuously at {@code limit / window}.
  *
@@ -46,7 +44,7 @@ final class TokenBucket implements RateLimiter {
       tokens = Math.max(0, tokens - cost);
       return Decision.allow(remaining(), nextUnit());
     }
-    return Decision.reject(remaining(), ceilNanos((cost - tokens) / perNano), nextUnit());
+    return Decision.reject(remaining(), Nanos.ceil((cost - tokens) / perNano), nextUnit());
   }
 
   private long remaining() {
@@ -58,6 +56,6 @@ final class TokenBucket implements RateLimiter {
     if (remaining >= capacity) {
       return 0;
     }
-    return ceilNanos((remaining + 1 - tokens) / perNano);
+    return Nanos.ceil((remaining + 1 - tokens) / perNano);
   }
 }
