@@ -64,6 +64,7 @@ public final class RedisStore implements LimiterStore {
   private final long capacity;
   private final MemoryStore local;
   private final String target;
+  private final LongSupplier nanos;
   private final AtomicBoolean down = new AtomicBoolean();
   private final AtomicLong nextProbe = new AtomicLong();
   private final AtomicInteger outagesLogged = new AtomicInteger();
@@ -98,10 +99,12 @@ public final class RedisStore implements LimiterStore {
     this.whenDown = whenDown;
     this.capacity = policy.capacity(algorithm);
     this.local = new MemoryStore(algorithm, policy.share(nodes), nanos, maxKeys);
+    this.nanos = nanos;
   }
 
   /**
-   * A store on the Redis at {@code config.store()} ({@code redis://HOST:PORT}). Does not contact
+   * A store on the Redis at {@code config.store()} ({@code redis://HOST:PORT}), reading time only
+   * from {@code nanos} (the server's clock, which tests replace). Does not contact
    * Redis: a Redis that is down at start is handled like one that goes down later. The
    * configuration has already refused algorithms without a script
    * ({@link DemoServerConfig#REDIS_ALGORITHMS}).
@@ -113,12 +116,8 @@ public final class RedisStore implements LimiterStore {
 
   @Override
   public Decision acquire(String key, long cost) {
-    if (down.get()) {
-      long now = System.nanoTime();
-      long next = nextProbe.get();
-      if (now - next < 0 || !nextProbe.compareAndSet(next, Nanos.saturatedAdd(now, PROBE_INTERVAL_NANOS))) {
-        return fallback(key, cost);
-      }
+    if (down.get() && !takeProbe(nanos.getAsLong())) {
+      return fallback(key, cost);
     }
     try {
       Decision decision = eval(key, cost);
@@ -128,7 +127,7 @@ public final class RedisStore implements LimiterStore {
       }
       return decision;
     } catch (JedisException e) {
-      nextProbe.set(Nanos.saturatedAdd(System.nanoTime(), PROBE_INTERVAL_NANOS));
+      nextProbe.set(Nanos.saturatedAdd(nanos.getAsLong(), PROBE_INTERVAL_NANOS));
       if (down.compareAndSet(false, true)) {
         outagesLogged.incrementAndGet();
         log.warn("rate limiter store {} unavailable, failing {}{}: {}", target, whenDown,
@@ -136,6 +135,18 @@ public final class RedisStore implements LimiterStore {
       }
       return fallback(key, cost);
     }
+  }
+
+  /**
+   * Whether this request, while the store is down, is the one that asks Redis again: the first
+   * at or after the probe time, and only one of any that race for it. The server's clock is a
+   * wall clock, so it can step back; a probe time further ahead than one interval means it did,
+   * and the probe is taken at once rather than postponed by the size of the step.
+   */
+  private boolean takeProbe(long now) {
+    long next = nextProbe.get();
+    boolean due = now - next >= 0 || next - now > PROBE_INTERVAL_NANOS;
+    return due && nextProbe.compareAndSet(next, Nanos.saturatedAdd(now, PROBE_INTERVAL_NANOS));
   }
 
   /** Whether the store is marked down now. */
