@@ -45,7 +45,7 @@ public final class DemoServer implements AutoCloseable {
     Clock clock = config.clock();
     LongSupplier epochMillis = clock::millis;
     LongSupplier nanos = () -> Nanos.sinceEpoch(clock.instant());
-    Policy policy = new Policy(config.limit(), config.window().toNanos(), config.burst());
+    Policy policy = Policy.of(config);
     this.store = config.usesRedis()
         ? RedisStore.open(config, policy, nanos)
         : new MemoryStore(config.algorithm(), policy, nanos, config.maxKeys());

@@ -7,11 +7,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Everything a {@link DemoServer} enforces, immutable. Made by {@link Builder}, derived with
@@ -25,11 +23,6 @@ import java.util.Set;
  * unit unless a route cost says otherwise; clients never name their own cost.
  */
 public final class DemoServerConfig {
-  /** Algorithms the Redis store runs as one Lua script each. */
-  public static final Set<Algorithm> REDIS_ALGORITHMS = Collections.unmodifiableSet(EnumSet.of(
-      Algorithm.TOKEN_BUCKET, Algorithm.GCRA, Algorithm.LEAKY_METER, Algorithm.FIXED_WINDOW,
-      Algorithm.SLIDING_LOG, Algorithm.SLIDING_COUNTER));
-
   private final String host;
   private final int port;
   private final Algorithm algorithm;
@@ -466,17 +459,16 @@ public final class DemoServerConfig {
      */
     public DemoServerConfig build() {
       DemoServerConfig config = new DemoServerConfig(this);
-      new Policy(config.limit, config.window.toNanos(), config.burst()); // validates
-      long capacity = config.algorithm.usesBurst() ? config.burst() : config.limit;
+      long capacity = Policy.of(config).capacity(config.algorithm); // validates the policy too
       for (Map.Entry<String, Integer> route : routeCosts.entrySet()) {
         if (route.getValue() > capacity) {
           throw new IllegalArgumentException("routeCost: " + route.getKey() + " costs " + route.getValue()
               + " but a key holds at most " + capacity + " (raise limit or burst)");
         }
       }
-      if (config.usesRedis() && !REDIS_ALGORITHMS.contains(config.algorithm)) {
+      if (config.usesRedis() && !config.algorithm.runsOnRedis()) {
         throw new IllegalArgumentException("algorithm: " + config.algorithm
-            + " is not supported with a Redis store (supported: " + REDIS_ALGORITHMS + ")");
+            + " is not supported with a Redis store (supported: " + Algorithm.onRedis() + ")");
       }
       return config;
     }

@@ -9,14 +9,15 @@ package dev.polite.demo.internal;
  * other one, which delays instead of rejecting, is {@link LeakyQueue}. nginx's {@code limit_req
  * ... nodelay} is this meter.
  */
-final class LeakyMeter implements RateLimiter {
+public final class LeakyMeter implements RateLimiter {
   private final double capacity;
   private final double perNano;
   private double level;
   private long updated;
   private boolean started;
 
-  LeakyMeter(Policy policy) {
+  /** A fresh key's state under {@code policy}. */
+  public LeakyMeter(Policy policy) {
     this.capacity = policy.burst();
     this.perNano = policy.unitsPerNano();
   }

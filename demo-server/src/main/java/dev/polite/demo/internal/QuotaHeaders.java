@@ -70,7 +70,7 @@ public final class QuotaHeaders {
    * whatever the style, so that no absolute time it sends contradicts the {@code Date} beside it.
    */
   public static QuotaHeaders of(DemoServerConfig config) {
-    long capacity = config.algorithm().usesBurst() ? config.burst() : config.limit();
+    long capacity = Policy.of(config).capacity(config.algorithm());
     return new QuotaHeaders(config.headers(), config.limit(), capacity, config.window().toNanos());
   }
 

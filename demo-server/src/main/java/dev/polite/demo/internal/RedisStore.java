@@ -47,18 +47,17 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * every decision answers within about two timeouts even if Redis hangs. The first success logs
  * the recovery, once.
  *
- * <p>The leaky meter runs the token bucket's script: the two make the same decisions. The leaky
- * queue is not offered with Redis.
+ * <p>Which script runs an algorithm, and which keys it touches, is the algorithm's to say
+ * ({@link Algorithm#redisScript()}).
  */
 public final class RedisStore implements LimiterStore {
   private static final Logger log = LoggerFactory.getLogger(RedisStore.class);
   static final long PROBE_INTERVAL_NANOS = Duration.ofMillis(200).toNanos();
 
   private final JedisPool pool;
-  private final String script;
+  private final RedisScript script;
+  private final String source;
   private final String sha;
-  private final String suffix;
-  private final boolean slidingLog;
   private final List<String> args;
   private final WhenDown whenDown;
   private final long capacity;
@@ -88,11 +87,9 @@ public final class RedisStore implements LimiterStore {
             .clientSetInfoConfig(ClientSetInfoConfig.DISABLED)
             .build());
     this.target = uri.getHost() + ":" + uri.getPort();
-    String name = scriptName(algorithm);
-    this.script = resource("common.lua") + "\n" + resource(name + ".lua");
-    this.sha = sha1(script);
-    this.suffix = ":" + suffixOf(algorithm);
-    this.slidingLog = algorithm == Algorithm.SLIDING_LOG;
+    this.script = algorithm.redisScript();
+    this.source = resource("common.lua") + "\n" + resource(script.name() + ".lua");
+    this.sha = sha1(source);
     long windowMicros = Math.max(1, policy.windowNanos() / 1000);
     this.args = List.of(Long.toString(policy.limit()), Long.toString(windowMicros),
         Long.toString(policy.burst()));
@@ -105,9 +102,10 @@ public final class RedisStore implements LimiterStore {
   /**
    * A store on the Redis at {@code config.store()} ({@code redis://HOST:PORT}), reading time only
    * from {@code nanos} (the server's clock, which tests replace). Does not contact
-   * Redis: a Redis that is down at start is handled like one that goes down later. The
-   * configuration has already refused algorithms without a script
-   * ({@link DemoServerConfig#REDIS_ALGORITHMS}).
+   * Redis: a Redis that is down at start is handled like one that goes down later.
+   *
+   * @throws IllegalStateException for an algorithm Redis cannot run (the configuration refuses it
+   *     first)
    */
   public static RedisStore open(DemoServerConfig config, Policy policy, LongSupplier nanos) {
     return new RedisStore(URI.create(config.store()), config.algorithm(), policy, config.whenDown(),
@@ -165,15 +163,14 @@ public final class RedisStore implements LimiterStore {
   }
 
   private Decision eval(String key, long cost) {
-    String base = "rl:{" + key + "}" + suffix;
-    List<String> keys = slidingLog ? List.of(base, base + ":seq") : List.of(base);
+    List<String> keys = script.keys(key);
     List<String> argv = List.of(args.get(0), args.get(1), args.get(2), Long.toString(cost));
     Object result;
     try (Jedis jedis = pool.getResource()) {
       try {
         result = jedis.evalsha(sha, keys, argv);
       } catch (JedisNoScriptException e) {
-        result = jedis.eval(script, keys, argv);
+        result = jedis.eval(source, keys, argv);
       }
     }
     List<?> values = (List<?>) result;
@@ -211,25 +208,6 @@ public final class RedisStore implements LimiterStore {
   public void close() {
     pool.close();
     local.close();
-  }
-
-  private static String scriptName(Algorithm algorithm) {
-    return algorithm == Algorithm.LEAKY_METER ? "token-bucket" : algorithm.cliName();
-  }
-
-  private static String suffixOf(Algorithm algorithm) {
-    switch (algorithm) {
-      case GCRA:
-        return "gcra";
-      case FIXED_WINDOW:
-        return "fw";
-      case SLIDING_LOG:
-        return "sl";
-      case SLIDING_COUNTER:
-        return "sc";
-      default:
-        return "tb";
-    }
   }
 
   private static String resource(String name) {

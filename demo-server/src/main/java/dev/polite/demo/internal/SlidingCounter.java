@@ -10,14 +10,15 @@ package dev.polite.demo.internal;
  * steady stream get 19 through in one 10-second span, because the estimate assumes the ten were
  * spread over the whole window; but the excess is spread out, never a 2x burst.
  */
-final class SlidingCounter implements RateLimiter {
+public final class SlidingCounter implements RateLimiter {
   private final long limit;
   private final long window;
   private long index = Long.MIN_VALUE;
   private long previous;
   private long current;
 
-  SlidingCounter(Policy policy) {
+  /** A fresh key's state under {@code policy}. */
+  public SlidingCounter(Policy policy) {
     this.limit = policy.limit();
     this.window = policy.windowNanos();
   }

@@ -18,14 +18,15 @@ package dev.polite.demo.internal;
  * reported with every answer: a client that pauses that long when {@code remaining} is 0, and
  * otherwise paces at the refill rate, never meets a rejection.
  */
-final class TokenBucket implements RateLimiter {
+public final class TokenBucket implements RateLimiter {
   private final double capacity;
   private final double perNano;
   private double tokens;
   private long updated;
   private boolean started;
 
-  TokenBucket(Policy policy) {
+  /** A fresh key's state under {@code policy}. */
+  public TokenBucket(Policy policy) {
     this.capacity = policy.burst();
     this.perNano = policy.unitsPerNano();
     this.tokens = capacity;

@@ -82,7 +82,7 @@ class AlgorithmComparisonTest {
 
   @Test
   void leakyQueueDelaysInsteadOfRejecting() {
-    RateLimiter queue = new Policy(5, 5 * SECOND, 5).newLimiter(Algorithm.LEAKY_QUEUE);
+    RateLimiter queue = Algorithm.LEAKY_QUEUE.newLimiter(new Policy(5, 5 * SECOND, 5));
     List<Long> delays = new ArrayList<>();
     int rejected = 0;
     for (int i = 0; i < 8; i++) {
@@ -99,7 +99,7 @@ class AlgorithmComparisonTest {
 
   /** When each admitted request is served (the queue variant serves after its delay). */
   private static List<Long> served(Algorithm algorithm, List<Long> arrivals) {
-    RateLimiter limiter = POLICY.newLimiter(algorithm);
+    RateLimiter limiter = algorithm.newLimiter(POLICY);
     List<Long> served = new ArrayList<>();
     for (long at : arrivals) {
       Decision decision = limiter.tryAcquire(at, 1);

@@ -69,14 +69,14 @@ class RedisStoreTest {
       Duration timeout) {
     DemoServerConfig config = DemoServerConfig.builder().algorithm(algorithm).limit(limit).window(window)
         .store(redis.uri()).whenDown(whenDown).nodes(nodes).redisTimeout(timeout).build();
-    RedisStore store = RedisStore.open(config, new Policy(limit, window.toNanos(), config.burst()), now::get);
+    RedisStore store = RedisStore.open(config, Policy.of(config), now::get);
     closing.add(store);
     return store;
   }
 
   @Test
   void everySupportedAlgorithmAdmitsTheLimitThenRejectsWithARetry() {
-    for (Algorithm algorithm : DemoServerConfig.REDIS_ALGORITHMS) {
+    for (Algorithm algorithm : Algorithm.onRedis()) {
       RedisStore store = store(algorithm, 3, Duration.ofSeconds(30), WhenDown.CLOSED, 1);
       String key = "ip:203.0.113." + algorithm.ordinal();
       for (int i = 0; i < 3; i++) {
