@@ -8,13 +8,12 @@ import dev.polite.demo.HeaderStyle;
 import dev.polite.demo.WhenDown;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 class DemoServerCommandTest {
 
   private static DemoServerConfig parse(String... args) {
     DemoServerCommand command = new DemoServerCommand();
-    new CommandLine(command).parseArgs(args);
+    command.commandLine().parseArgs(args);
     return command.config();
   }
 
@@ -55,8 +54,17 @@ class DemoServerCommandTest {
   }
 
   @Test
+  void withoutFlagsTheBuildersDefaultsButAFixedPort() {
+    DemoServerConfig flags = parse();
+    DemoServerConfig code = DemoServerConfig.builder().build();
+    assertThat(flags.port()).isEqualTo(8080);
+    assertThat(code.port()).isZero();
+    assertThat(flags.toString()).isEqualTo(code.toBuilder().port(8080).build().toString());
+  }
+
+  @Test
   void helpListsEveryHeaderStyleAndTheClockSkew() {
-    String help = new CommandLine(new DemoServerCommand()).getUsageMessage();
+    String help = new DemoServerCommand().commandLine().getUsageMessage();
     for (HeaderStyle style : HeaderStyle.values()) {
       assertThat(help).contains(style.cliName());
     }
