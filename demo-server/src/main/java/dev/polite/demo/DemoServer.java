@@ -13,6 +13,8 @@ import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.HttpString;
 import io.undertow.util.Methods;
+import java.io.UncheckedIOException;
+import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Clock;
@@ -59,7 +61,7 @@ public final class DemoServer implements AutoCloseable {
       server.start();
     } catch (RuntimeException e) {
       store.close();
-      throw e;
+      throw cannotListen(config, e);
     }
     this.undertow = server;
     this.port = ((InetSocketAddress) server.getListenerInfo().get(0).getAddress()).getPort();
@@ -75,10 +77,25 @@ public final class DemoServer implements AutoCloseable {
    * Starts a server with {@code config} and returns it once it accepts connections.
    *
    * @throws IllegalArgumentException if the store cannot be set up from the configuration
-   * @throws RuntimeException if the port cannot be bound
+   * @throws UncheckedIOException with a {@link BindException} as its cause, saying where, when
+   *     the address cannot be bound (most often: the port is in use)
    */
   public static DemoServer start(DemoServerConfig config) {
     return new DemoServer(config);
+  }
+
+  /**
+   * What Undertow threw while starting: a bind failure (which it wraps in a bare RuntimeException)
+   * as one that says where it could not listen, anything else as it was.
+   */
+  private static RuntimeException cannotListen(DemoServerConfig config, RuntimeException e) {
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (cause instanceof BindException bind) {
+        return new UncheckedIOException("cannot listen on " + config.host() + ":" + config.port()
+            + ": " + bind.getMessage(), bind);
+      }
+    }
+    return e;
   }
 
   /** The bound port (the free one picked when configured with 0). */

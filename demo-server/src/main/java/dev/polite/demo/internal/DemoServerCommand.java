@@ -3,6 +3,8 @@ package dev.polite.demo.internal;
 import dev.polite.demo.DemoServer;
 import dev.polite.demo.DemoServerConfig;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.net.BindException;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
@@ -12,17 +14,23 @@ import picocli.CommandLine.ParameterException;
 /**
  * The {@code polite-demo-server} command: flags to a {@link DemoServerConfig}, then a running
  * server until the process is stopped. A flag that does not parse, or a combination the
- * configuration refuses, prints the reason and the usage to stderr and exits 2.
+ * configuration refuses, prints the reason and the usage to stderr and exits 2; an address it
+ * cannot listen on prints one line ({@code polite-demo-server: port 8080 is in use (try --port 0)})
+ * and exits 1, since a stack trace says less to the person who typed the command.
  *
  * <p>The flags are not declared here: each comes from its {@link Setting}, which also holds its
  * default and rule, so the command line and the builder cannot drift apart.
  */
 public final class DemoServerCommand implements Callable<Integer> {
+  private static final String NAME = "polite-demo-server";
+  /** The exit code when the server cannot listen; picocli's for a failed command. */
+  static final int CANNOT_LISTEN = CommandLine.ExitCode.SOFTWARE;
+
   private final CommandSpec spec = CommandSpec.wrapWithoutInspection(this);
   private final CountDownLatch stopped = new CountDownLatch(1);
 
   DemoServerCommand() {
-    spec.name("polite-demo-server").version("polite-demo-server 0.1.0-SNAPSHOT");
+    spec.name(NAME).version(NAME + " 0.1.0-SNAPSHOT");
     spec.usageMessage()
         .sortOptions(false)
         .autoWidth(true)
@@ -39,9 +47,14 @@ public final class DemoServerCommand implements Callable<Integer> {
 
   /** Parses {@code args}, runs the server until the JVM stops; returns the exit code. */
   public static int run(String[] args) {
-    DemoServerCommand command = new DemoServerCommand();
-    CommandLine commandLine = command.commandLine();
-    commandLine.setErr(new PrintWriter(System.err, true));
+    return run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true));
+  }
+
+  /** {@link #run(String[])} writing to {@code out} and {@code err}, as tests read them. */
+  static int run(String[] args, PrintWriter out, PrintWriter err) {
+    CommandLine commandLine = new DemoServerCommand().commandLine();
+    commandLine.setOut(out);
+    commandLine.setErr(err);
     return commandLine.execute(args);
   }
 
@@ -73,16 +86,35 @@ public final class DemoServerCommand implements Callable<Integer> {
     }
   }
 
+  /** The one line a bind failure deserves: where, and what to do when the port is taken. */
+  private static String cannotListen(DemoServerConfig config, BindException bind) {
+    String reason = String.valueOf(bind.getMessage());
+    if (reason.contains("in use")) { // "Address already in use", with ": bind" on Windows
+      return "port " + config.port() + " is in use (try --port 0)";
+    }
+    return "cannot listen on " + config.host() + ":" + config.port() + ": " + reason;
+  }
+
   @Override
   public Integer call() throws InterruptedException {
     DemoServerConfig config = config();
-    DemoServer server = DemoServer.start(config);
+    DemoServer server;
+    try {
+      server = DemoServer.start(config);
+    } catch (UncheckedIOException e) {
+      if (!(e.getCause() instanceof BindException bind)) {
+        throw e;
+      }
+      spec.commandLine().getErr().println(NAME + ": " + cannotListen(config, bind));
+      return CANNOT_LISTEN;
+    }
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       server.close();
       stopped.countDown();
     }, "polite-demo-server-shutdown"));
-    System.out.println("polite-demo-server listening on " + server.url());
-    System.out.flush();
+    PrintWriter out = spec.commandLine().getOut();
+    out.println(NAME + " listening on " + server.url());
+    out.flush();
     stopped.await();
     return 0;
   }
