@@ -161,7 +161,7 @@ public final class QuotaHeaders {
   /**
    * Writes {@code Date} from the server's clock, on every answer. Not only skewed or date-speaking
    * servers need it: epoch resets are read against it, and Undertow's own cached Date froze in a
-   * process that had stopped an earlier server (the zoo starts one per cell), so its x-ratelimit
+   * process that had stopped an earlier server (the examples' zoo starts one per cell), so its x-ratelimit
    * servers sent a Date stuck in the past and every reset read ever longer.
    */
   public void writeDate(long epochMillis, BiConsumer<String, String> header) {

@@ -12,7 +12,8 @@ package dev.polite.demo.internal;
  *
  * <p>Tokens are fractional doubles. The comparison adds {@link RateLimiter#EPSILON}, since ten
  * refills of 0.1 make 0.9999999999999999 and a request due exactly on time would otherwise be
- * rejected (the reference's token bucket and GCRA disagreed, 19 against 20, without it).
+ * rejected: without it, this bucket and {@link Gcra}, which must agree request for request,
+ * admitted 19 and 20 of the same traffic.
  *
  * <p>{@code remaining} is the floor of the tokens, and the wait until the next whole token is
  * reported with every answer: a client that pauses that long when {@code remaining} is 0, and
