@@ -71,6 +71,7 @@ public final class RedisStore implements LimiterStore {
 
   private RedisStore(URI uri, Algorithm algorithm, Policy policy, WhenDown whenDown, int nodes,
       Duration timeout, LongSupplier nanos, int maxKeys) {
+    this.script = algorithm.redisScript(); // first: refuses before a pool exists to leak
     int timeoutMillis = (int) Math.max(1, timeout.toMillis());
     GenericObjectPoolConfig<Jedis> poolConfig = new GenericObjectPoolConfig<>();
     poolConfig.setMaxTotal(64);
@@ -87,7 +88,6 @@ public final class RedisStore implements LimiterStore {
             .clientSetInfoConfig(ClientSetInfoConfig.DISABLED)
             .build());
     this.target = uri.getHost() + ":" + uri.getPort();
-    this.script = algorithm.redisScript();
     this.source = resource("common.lua") + "\n" + resource(script.name() + ".lua");
     this.sha = sha1(source);
     long windowMicros = Math.max(1, policy.windowNanos() / 1000);
