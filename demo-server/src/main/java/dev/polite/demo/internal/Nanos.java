@@ -21,6 +21,11 @@ public final class Nanos {
     return nanos >= Long.MAX_VALUE ? Long.MAX_VALUE : (long) Math.ceil(nanos);
   }
 
+  /** How many whole {@code unit}s (such as a second, in nanoseconds) cover {@code nanos}, rounded up; 0 for none. */
+  public static long ceilDiv(long nanos, long unit) {
+    return nanos <= 0 ? 0 : (nanos - 1) / unit + 1; // unlike (nanos + unit - 1) / unit, cannot overflow
+  }
+
   /** {@code duration} in nanoseconds, or {@link Long#MAX_VALUE} (or MIN) when it does not fit. */
   public static long of(Duration duration) {
     try {

@@ -26,6 +26,7 @@ import java.util.function.BiConsumer;
  */
 public final class QuotaHeaders {
   private static final long SECOND = 1_000_000_000L;
+  private static final long MILLISECOND = 1_000_000L;
 
   /** Every header name this class writes, so a server can prepare them once. */
   public static final List<String> NAMES = List.of("RateLimit-Policy", "RateLimit", "RateLimit-Limit",
@@ -76,7 +77,7 @@ public final class QuotaHeaders {
 
   /** Whole seconds, rounded up. */
   public static long seconds(long nanos) {
-    return nanos <= 0 ? 0 : (nanos - 1) / SECOND + 1;
+    return Nanos.ceilDiv(nanos, SECOND);
   }
 
   /** The {@code Retry-After} value for a rejection: whole seconds, rounded up, at least 1. */
@@ -144,11 +145,11 @@ public final class QuotaHeaders {
       case NONE:
         break;
       case RETRY_AFTER_MS:
-        header.accept("retry-after-ms", Long.toString(Math.max(1, (retryAfterNanos + 999_999) / 1_000_000)));
+        header.accept("retry-after-ms", Long.toString(Math.max(1, Nanos.ceilDiv(retryAfterNanos, MILLISECOND))));
         header.accept("Retry-After", Long.toString(seconds));
         break;
       case RETRY_AFTER_DATE:
-        long admittedAtMillis = epochMillis + (retryAfterNanos + 999_999) / 1_000_000;
+        long admittedAtMillis = Nanos.saturatedAdd(epochMillis, Nanos.ceilDiv(retryAfterNanos, MILLISECOND));
         long admittedAtSecond = Math.floorDiv(admittedAtMillis + 999, 1000); // rounded up
         header.accept("Retry-After", retryDates.formatSecond(admittedAtSecond));
         break;

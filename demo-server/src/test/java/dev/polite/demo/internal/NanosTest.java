@@ -28,6 +28,15 @@ class NanosTest {
   }
 
   @Test
+  void ceilDivRoundsUpWithoutOverflowing() {
+    assertThat(Nanos.ceilDiv(0, 1_000)).isZero();
+    assertThat(Nanos.ceilDiv(1, 1_000)).isEqualTo(1);
+    assertThat(Nanos.ceilDiv(1_000, 1_000)).isEqualTo(1);
+    assertThat(Nanos.ceilDiv(1_001, 1_000)).isEqualTo(2);
+    assertThat(Nanos.ceilDiv(Long.MAX_VALUE, 1_000_000)).isEqualTo(Long.MAX_VALUE / 1_000_000 + 1);
+  }
+
+  @Test
   void durationsAndInstantsBeyondALongSaturate() {
     assertThat(Nanos.of(Duration.ofMillis(3))).isEqualTo(3_000_000);
     assertThat(Nanos.of(Duration.ofDays(365L * 1000))).isEqualTo(Long.MAX_VALUE);
