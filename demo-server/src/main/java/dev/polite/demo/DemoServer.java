@@ -3,6 +3,7 @@ package dev.polite.demo;
 import dev.polite.demo.internal.ApiHandler;
 import dev.polite.demo.internal.LimiterStore;
 import dev.polite.demo.internal.MemoryStore;
+import dev.polite.demo.internal.Nanos;
 import dev.polite.demo.internal.Policy;
 import dev.polite.demo.internal.RedisStore;
 import dev.polite.demo.internal.StatsJson;
@@ -12,10 +13,11 @@ import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.HttpString;
 import io.undertow.util.Methods;
+import java.io.UncheckedIOException;
+import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,11 +46,8 @@ public final class DemoServer implements AutoCloseable {
     this.config = config;
     Clock clock = config.clock();
     LongSupplier epochMillis = clock::millis;
-    LongSupplier nanos = () -> {
-      Instant now = clock.instant();
-      return now.getEpochSecond() * 1_000_000_000L + now.getNano();
-    };
-    Policy policy = new Policy(config.limit(), config.window().toNanos(), config.burst());
+    LongSupplier nanos = () -> Nanos.sinceEpoch(clock.instant());
+    Policy policy = Policy.of(config);
     this.store = config.usesRedis()
         ? RedisStore.open(config, policy, nanos)
         : new MemoryStore(config.algorithm(), policy, nanos, config.maxKeys());
@@ -62,7 +61,7 @@ public final class DemoServer implements AutoCloseable {
       server.start();
     } catch (RuntimeException e) {
       store.close();
-      throw e;
+      throw cannotListen(config, e);
     }
     this.undertow = server;
     this.port = ((InetSocketAddress) server.getListenerInfo().get(0).getAddress()).getPort();
@@ -78,10 +77,25 @@ public final class DemoServer implements AutoCloseable {
    * Starts a server with {@code config} and returns it once it accepts connections.
    *
    * @throws IllegalArgumentException if the store cannot be set up from the configuration
-   * @throws RuntimeException if the port cannot be bound
+   * @throws UncheckedIOException with a {@link BindException} as its cause, saying where, when
+   *     the address cannot be bound (most often: the port is in use)
    */
   public static DemoServer start(DemoServerConfig config) {
     return new DemoServer(config);
+  }
+
+  /**
+   * What Undertow threw while starting: a bind failure (which it wraps in a bare RuntimeException)
+   * as one that says where it could not listen, anything else as it was.
+   */
+  private static RuntimeException cannotListen(DemoServerConfig config, RuntimeException e) {
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (cause instanceof BindException bind) {
+        return new UncheckedIOException("cannot listen on " + config.host() + ":" + config.port()
+            + ": " + bind.getMessage(), bind);
+      }
+    }
+    return e;
   }
 
   /** The bound port (the free one picked when configured with 0). */

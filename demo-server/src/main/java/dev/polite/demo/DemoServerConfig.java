@@ -1,17 +1,37 @@
 package dev.polite.demo;
 
+import static dev.polite.demo.internal.Settings.ALGORITHM;
+import static dev.polite.demo.internal.Settings.API_KEY_HEADER;
+import static dev.polite.demo.internal.Settings.BURST;
+import static dev.polite.demo.internal.Settings.CLOCK;
+import static dev.polite.demo.internal.Settings.CLOCK_SKEW;
+import static dev.polite.demo.internal.Settings.CONCURRENCY;
+import static dev.polite.demo.internal.Settings.DRY_RUN;
+import static dev.polite.demo.internal.Settings.HEADERS;
+import static dev.polite.demo.internal.Settings.HOST;
+import static dev.polite.demo.internal.Settings.LATENCY;
+import static dev.polite.demo.internal.Settings.LIMIT;
+import static dev.polite.demo.internal.Settings.MAX_KEYS;
+import static dev.polite.demo.internal.Settings.NODES;
+import static dev.polite.demo.internal.Settings.PORT;
+import static dev.polite.demo.internal.Settings.REDIS_TIMEOUT;
+import static dev.polite.demo.internal.Settings.ROUTE_COSTS;
+import static dev.polite.demo.internal.Settings.STORE;
+import static dev.polite.demo.internal.Settings.TRUSTED_PROXIES;
+import static dev.polite.demo.internal.Settings.WHEN_DOWN;
+import static dev.polite.demo.internal.Settings.WINDOW;
+
 import dev.polite.demo.internal.Policy;
-import dev.polite.demo.internal.TrustedProxies;
-import java.net.URI;
+import dev.polite.demo.internal.Setting;
+import dev.polite.demo.internal.Settings;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.Objects;
+import java.util.StringJoiner;
 
 /**
  * Everything a {@link DemoServer} enforces, immutable. Made by {@link Builder}, derived with
@@ -23,165 +43,129 @@ import java.util.Set;
  * {@code burst} (default: {@code limit}) and refill at {@code limit / window}; the window
  * algorithms allow {@code limit} per {@code window}. Every request under {@code /api/} costs 1
  * unit unless a route cost says otherwise; clients never name their own cost.
+ *
+ * <p>Each setting's default, rule and command-line flag are declared once, in
+ * {@link Settings}; this class holds one value per setting and names them for Java callers.
  */
 public final class DemoServerConfig {
-  /** Algorithms the Redis store runs as one Lua script each. */
-  public static final Set<Algorithm> REDIS_ALGORITHMS = Collections.unmodifiableSet(EnumSet.of(
-      Algorithm.TOKEN_BUCKET, Algorithm.GCRA, Algorithm.LEAKY_METER, Algorithm.FIXED_WINDOW,
-      Algorithm.SLIDING_LOG, Algorithm.SLIDING_COUNTER));
+  /** Always in the description, default or not: what a reader of the log asks first. */
+  private static final List<Setting<?>> HEADLINE = List.of(ALGORITHM, LIMIT, WINDOW, HEADERS, STORE);
 
-  private final String host;
-  private final int port;
-  private final Algorithm algorithm;
-  private final long limit;
-  private final Duration window;
-  private final long burst;
-  private final HeaderStyle headers;
-  private final String store;
-  private final WhenDown whenDown;
-  private final int nodes;
-  private final List<String> trustedProxies;
-  private final boolean dryRun;
-  private final int maxKeys;
-  private final String apiKeyHeader;
-  private final Map<String, Integer> routeCosts;
-  private final int concurrency;
-  private final Duration latency;
-  private final Duration redisTimeout;
-  private final Clock clock;
-  private final Duration clockSkew;
+  private final Map<Setting<?>, Object> values;
 
-  private DemoServerConfig(Builder b) {
-    this.host = b.host;
-    this.port = b.port;
-    this.algorithm = b.algorithm;
-    this.limit = b.limit;
-    this.window = b.window;
-    this.burst = b.burst;
-    this.headers = b.headers;
-    this.store = b.store;
-    this.whenDown = b.whenDown;
-    this.nodes = b.nodes;
-    this.trustedProxies = List.copyOf(b.trustedProxies);
-    this.dryRun = b.dryRun;
-    this.maxKeys = b.maxKeys;
-    this.apiKeyHeader = b.apiKeyHeader;
-    this.routeCosts = Collections.unmodifiableMap(new LinkedHashMap<>(b.routeCosts));
-    this.concurrency = b.concurrency;
-    this.latency = b.latency;
-    this.redisTimeout = b.redisTimeout;
-    this.clock = b.clock;
-    this.clockSkew = b.clockSkew;
+  private DemoServerConfig(Map<Setting<?>, Object> values) {
+    this.values = Map.copyOf(values);
   }
 
   /** A builder with every default. */
   public static Builder builder() {
-    return new Builder();
+    return new Builder(Settings.defaults());
   }
 
   /** A builder holding this configuration, to derive another. */
   public Builder toBuilder() {
-    return new Builder(this);
+    return new Builder(values);
   }
 
   /** The address to bind; default {@code 127.0.0.1}. */
   public String host() {
-    return host;
+    return HOST.in(values);
   }
 
   /** The port to bind; 0 (the default) picks a free one. */
   public int port() {
-    return port;
+    return PORT.in(values);
   }
 
   /** The algorithm; default token bucket. */
   public Algorithm algorithm() {
-    return algorithm;
+    return ALGORITHM.in(values);
   }
 
   /** Units per window; default 10. */
   public long limit() {
-    return limit;
+    return LIMIT.in(values);
   }
 
   /** The window; default one second. */
   public Duration window() {
-    return window;
+    return WINDOW.in(values);
   }
 
   /** The bucket capacity: the configured burst, or the limit when none was set. */
   public long burst() {
-    return burst > 0 ? burst : limit;
+    long burst = BURST.in(values);
+    return burst > 0 ? burst : limit();
   }
 
   /** The header dialect; default IETF. */
   public HeaderStyle headers() {
-    return headers;
+    return HEADERS.in(values);
   }
 
   /** {@code memory} (the default) or {@code redis://HOST:PORT}. */
   public String store() {
-    return store;
+    return STORE.in(values);
   }
 
   /** Whether the limiter state lives in Redis. */
   public boolean usesRedis() {
-    return !store.equals("memory");
+    return !store().equals("memory");
   }
 
   /** What to decide while Redis is down; default open. */
   public WhenDown whenDown() {
-    return whenDown;
+    return WHEN_DOWN.in(values);
   }
 
   /** How many nodes share the limit (for the local share when Redis is down); default 1. */
   public int nodes() {
-    return nodes;
+    return NODES.in(values);
   }
 
   /** Addresses and CIDR ranges of proxies whose X-Forwarded-For is believed; default none. */
   public List<String> trustedProxies() {
-    return trustedProxies;
+    return TRUSTED_PROXIES.in(values);
   }
 
   /** Whether to count and log would-be rejections without rejecting; default false. */
   public boolean dryRun() {
-    return dryRun;
+    return DRY_RUN.in(values);
   }
 
   /** The most keys held in memory (limiter state and stats each); default 100,000. */
   public int maxKeys() {
-    return maxKeys;
+    return MAX_KEYS.in(values);
   }
 
   /** The header carrying an API key; default {@code X-Api-Key}. */
   public String apiKeyHeader() {
-    return apiKeyHeader;
+    return API_KEY_HEADER.in(values);
   }
 
   /** Path prefix to cost in units (the longest matching prefix wins; otherwise 1). */
   public Map<String, Integer> routeCosts() {
-    return routeCosts;
+    return ROUTE_COSTS.in(values);
   }
 
   /** The most requests one key may have in flight; 0 (the default) for no limit. */
   public int concurrency() {
-    return concurrency;
+    return CONCURRENCY.in(values);
   }
 
   /** Simulated work before each admitted {@code /api/} answer; default zero. */
   public Duration latency() {
-    return latency;
+    return LATENCY.in(values);
   }
 
   /** Connect and read timeout of the Redis client; default 20 ms. */
   public Duration redisTimeout() {
-    return redisTimeout;
+    return REDIS_TIMEOUT.in(values);
   }
 
   /** The clock every decision reads; default the system UTC clock. */
   public Clock clock() {
-    return clock;
+    return CLOCK.in(values);
   }
 
   /**
@@ -190,14 +174,14 @@ public final class DemoServerConfig {
    * {@code Retry-After}, an epoch reset), never what the limiter decides.
    */
   public Duration clockSkew() {
-    return clockSkew;
+    return CLOCK_SKEW.in(values);
   }
 
   /** The cost of a request to {@code path}: the longest matching route prefix's, else 1. */
   public int costOf(String path) {
     int cost = 1;
     int longest = -1;
-    for (Map.Entry<String, Integer> route : routeCosts.entrySet()) {
+    for (Map.Entry<String, Integer> route : routeCosts().entrySet()) {
       if (path.startsWith(route.getKey()) && route.getKey().length() > longest) {
         longest = route.getKey().length();
         cost = route.getValue();
@@ -206,17 +190,21 @@ public final class DemoServerConfig {
     return cost;
   }
 
+  /**
+   * The headline settings, then every other one a flag can set that differs from its default, as
+   * flags name them: {@code algorithm=gcra limit=5 window=PT1S headers=ietf store=memory dry-run=true}.
+   */
   @Override
   public String toString() {
-    return "algorithm=" + algorithm + " limit=" + limit + " window=" + window
-        + (algorithm.usesBurst() ? " burst=" + burst() : "") + " headers=" + headers
-        + " store=" + store + (usesRedis() ? " when-down=" + whenDown + " nodes=" + nodes : "")
-        + (trustedProxies.isEmpty() ? "" : " trusted-proxies=" + trustedProxies)
-        + (dryRun ? " dry-run" : "") + " max-keys=" + maxKeys
-        + (routeCosts.isEmpty() ? "" : " costs=" + routeCosts)
-        + (concurrency > 0 ? " concurrency=" + concurrency : "")
-        + (latency.isZero() ? "" : " latency=" + latency)
-        + (clockSkew.isZero() ? "" : " clock-skew=" + clockSkew);
+    StringJoiner shown = new StringJoiner(" ");
+    for (Setting<?> setting : Settings.ALL) {
+      Object value = values.get(setting);
+      boolean changed = setting.onCommandLine() && !Objects.equals(value, setting.defaultValue());
+      if (HEADLINE.contains(setting) || changed) {
+        shown.add(setting.shown(value));
+      }
+    }
+    return shown.toString();
   }
 
   /**
@@ -225,224 +213,107 @@ public final class DemoServerConfig {
    * <p>Usage: {@code DemoServer server = DemoServer.builder().algorithm(Algorithm.GCRA).limit(5).window(Duration.ofSeconds(1)).start();}
    */
   public static final class Builder {
-    private String host = "127.0.0.1";
-    private int port;
-    private Algorithm algorithm = Algorithm.TOKEN_BUCKET;
-    private long limit = 10;
-    private Duration window = Duration.ofSeconds(1);
-    private long burst;
-    private HeaderStyle headers = HeaderStyle.IETF;
-    private String store = "memory";
-    private WhenDown whenDown = WhenDown.OPEN;
-    private int nodes = 1;
-    private List<String> trustedProxies = new ArrayList<>();
-    private boolean dryRun;
-    private int maxKeys = 100_000;
-    private String apiKeyHeader = "X-Api-Key";
-    private Map<String, Integer> routeCosts = new LinkedHashMap<>();
-    private int concurrency;
-    private Duration latency = Duration.ZERO;
-    private Duration redisTimeout = Duration.ofMillis(20);
-    private Clock clock = Clock.systemUTC();
-    private Duration clockSkew = Duration.ZERO;
+    private final Map<Setting<?>, Object> values;
 
-    Builder() {}
-
-    Builder(DemoServerConfig c) {
-      host = c.host;
-      port = c.port;
-      algorithm = c.algorithm;
-      limit = c.limit;
-      window = c.window;
-      burst = c.burst;
-      headers = c.headers;
-      store = c.store;
-      whenDown = c.whenDown;
-      nodes = c.nodes;
-      trustedProxies = new ArrayList<>(c.trustedProxies);
-      dryRun = c.dryRun;
-      maxKeys = c.maxKeys;
-      apiKeyHeader = c.apiKeyHeader;
-      routeCosts = new LinkedHashMap<>(c.routeCosts);
-      concurrency = c.concurrency;
-      latency = c.latency;
-      redisTimeout = c.redisTimeout;
-      clock = c.clock;
-      clockSkew = c.clockSkew;
+    Builder(Map<Setting<?>, Object> values) {
+      this.values = new HashMap<>(values);
     }
 
     /** The address to bind, such as {@code 127.0.0.1} or {@code 0.0.0.0}. */
     public Builder host(String host) {
-      if (host == null || host.isBlank()) {
-        throw new IllegalArgumentException("host: must not be blank");
-      }
-      this.host = host;
-      return this;
+      return set(HOST, host);
     }
 
     /** The port, 0 to 65535; 0 picks a free one (read it back from {@link DemoServer#port()}). */
     public Builder port(int port) {
-      if (port < 0 || port > 65535) {
-        throw new IllegalArgumentException("port: must be 0 to 65535, was " + port);
-      }
-      this.port = port;
-      return this;
+      return set(PORT, port);
     }
 
     /** The algorithm. */
     public Builder algorithm(Algorithm algorithm) {
-      if (algorithm == null) {
-        throw new IllegalArgumentException("algorithm: must not be null");
-      }
-      this.algorithm = algorithm;
-      return this;
+      return set(ALGORITHM, algorithm);
     }
 
     /** Units per window, at least 1. */
     public Builder limit(long limit) {
-      if (limit < 1) {
-        throw new IllegalArgumentException("limit: must be at least 1, was " + limit);
-      }
-      this.limit = limit;
-      return this;
+      return set(LIMIT, limit);
     }
 
     /** The window, at least 1 ms and at most 366 days. */
     public Builder window(Duration window) {
-      if (window == null || window.compareTo(Duration.ofMillis(1)) < 0 || window.compareTo(Duration.ofDays(366)) > 0) {
-        throw new IllegalArgumentException("window: must be 1 ms to 366 days, was " + window);
-      }
-      this.window = window;
-      return this;
+      return set(WINDOW, window);
     }
 
     /** The bucket capacity when it differs from the limit, at least 1; 0 means "the limit". */
     public Builder burst(long burst) {
-      if (burst < 0) {
-        throw new IllegalArgumentException("burst: must be at least 1 (or 0 for the limit), was " + burst);
-      }
-      this.burst = burst;
-      return this;
+      return set(BURST, burst);
     }
 
     /** The header dialect. */
     public Builder headers(HeaderStyle headers) {
-      if (headers == null) {
-        throw new IllegalArgumentException("headers: must not be null");
-      }
-      this.headers = headers;
-      return this;
+      return set(HEADERS, headers);
     }
 
     /** {@code memory} or {@code redis://HOST:PORT}. */
     public Builder store(String store) {
-      if (store == null || !(store.equals("memory") || isRedisUri(store))) {
-        throw new IllegalArgumentException(
-            "store: must be 'memory' or 'redis://HOST:PORT', was '" + store + "'");
-      }
-      this.store = store;
-      return this;
+      return set(STORE, store);
     }
 
     /** What to decide while Redis is down. */
     public Builder whenDown(WhenDown whenDown) {
-      if (whenDown == null) {
-        throw new IllegalArgumentException("whenDown: must not be null");
-      }
-      this.whenDown = whenDown;
-      return this;
+      return set(WHEN_DOWN, whenDown);
     }
 
     /** How many nodes share the limit, at least 1: the local share is limit ÷ nodes. */
     public Builder nodes(int nodes) {
-      if (nodes < 1) {
-        throw new IllegalArgumentException("nodes: must be at least 1, was " + nodes);
-      }
-      this.nodes = nodes;
-      return this;
+      return set(NODES, nodes);
     }
 
     /** Proxies (addresses or CIDR ranges) whose X-Forwarded-For is believed. */
     public Builder trustedProxies(List<String> trustedProxies) {
-      if (trustedProxies == null) {
-        throw new IllegalArgumentException("trustedProxies: must not be null");
-      }
-      new TrustedProxies(trustedProxies); // validates, naming the parameter
-      this.trustedProxies = new ArrayList<>(trustedProxies);
-      return this;
+      return set(TRUSTED_PROXIES, trustedProxies);
     }
 
     /** Count and log would-be rejections, never reject. */
     public Builder dryRun(boolean dryRun) {
-      this.dryRun = dryRun;
-      return this;
+      return set(DRY_RUN, dryRun);
     }
 
     /** The most keys held in memory, at least 1. */
     public Builder maxKeys(int maxKeys) {
-      if (maxKeys < 1) {
-        throw new IllegalArgumentException("maxKeys: must be at least 1, was " + maxKeys);
-      }
-      this.maxKeys = maxKeys;
-      return this;
+      return set(MAX_KEYS, maxKeys);
     }
 
     /** The header that carries an API key. */
     public Builder apiKeyHeader(String apiKeyHeader) {
-      if (apiKeyHeader == null || !apiKeyHeader.matches("[!#$%&'*+.^_`|~0-9A-Za-z-]+")) {
-        throw new IllegalArgumentException("apiKeyHeader: must be a header name, was '" + apiKeyHeader + "'");
-      }
-      this.apiKeyHeader = apiKeyHeader;
-      return this;
+      return set(API_KEY_HEADER, apiKeyHeader);
     }
 
     /** Requests whose path starts with {@code pathPrefix} cost {@code cost} units (at least 1). */
     public Builder routeCost(String pathPrefix, int cost) {
-      if (pathPrefix == null || !pathPrefix.startsWith("/")) {
-        throw new IllegalArgumentException("routeCost: path prefix must start with '/', was '" + pathPrefix + "'");
-      }
-      if (cost < 1) {
-        throw new IllegalArgumentException("routeCost: cost of " + pathPrefix + " must be at least 1, was " + cost);
-      }
-      this.routeCosts.put(pathPrefix, cost);
-      return this;
+      Map<String, Integer> routes = new LinkedHashMap<>(ROUTE_COSTS.in(values));
+      routes.put(pathPrefix, cost);
+      return set(ROUTE_COSTS, routes);
     }
 
     /** The most requests one key may have in flight, at least 0 (0: no limit). */
     public Builder concurrency(int concurrency) {
-      if (concurrency < 0) {
-        throw new IllegalArgumentException("concurrency: must be at least 0, was " + concurrency);
-      }
-      this.concurrency = concurrency;
-      return this;
+      return set(CONCURRENCY, concurrency);
     }
 
     /** Simulated work before each admitted answer, zero or more (the thread is not held). */
     public Builder latency(Duration latency) {
-      if (latency == null || latency.isNegative()) {
-        throw new IllegalArgumentException("latency: must be zero or more, was " + latency);
-      }
-      this.latency = latency;
-      return this;
+      return set(LATENCY, latency);
     }
 
     /** Redis connect and read timeout, 1 ms to 1 s; tens of ms keep a dead Redis cheap. */
     public Builder redisTimeout(Duration redisTimeout) {
-      if (redisTimeout == null || redisTimeout.compareTo(Duration.ofMillis(1)) < 0
-          || redisTimeout.compareTo(Duration.ofSeconds(1)) > 0) {
-        throw new IllegalArgumentException("redisTimeout: must be 1 ms to 1 s, was " + redisTimeout);
-      }
-      this.redisTimeout = redisTimeout;
-      return this;
+      return set(REDIS_TIMEOUT, redisTimeout);
     }
 
     /** The clock decisions read (a fake one in tests); its instant's nanoseconds are used. */
     public Builder clock(Clock clock) {
-      if (clock == null) {
-        throw new IllegalArgumentException("clock: must not be null");
-      }
-      this.clock = clock;
-      return this;
+      return set(CLOCK, clock);
     }
 
     /**
@@ -451,32 +322,27 @@ public final class DemoServerConfig {
      * and HTTP-date {@code Retry-After} run a minute ahead, as a client meets in the wild.
      */
     public Builder clockSkew(Duration clockSkew) {
-      if (clockSkew == null || clockSkew.abs().compareTo(Duration.ofDays(1)) > 0) {
-        throw new IllegalArgumentException("clockSkew: must be within a day either way, was " + clockSkew);
-      }
-      this.clockSkew = clockSkew;
-      return this;
+      return set(CLOCK_SKEW, clockSkew);
     }
 
     /**
      * Checks the combination and freezes it.
      *
-     * @throws IllegalArgumentException naming the parameter, for a route cost above what a fresh
-     *     key holds, or an algorithm the Redis store does not run
+     * @throws IllegalArgumentException naming the parameter, for a burst too long to refill, a
+     *     route cost above what a fresh key holds, or an algorithm the Redis store does not run
      */
     public DemoServerConfig build() {
-      DemoServerConfig config = new DemoServerConfig(this);
-      new Policy(config.limit, config.window.toNanos(), config.burst()); // validates
-      long capacity = config.algorithm.usesBurst() ? config.burst() : config.limit;
-      for (Map.Entry<String, Integer> route : routeCosts.entrySet()) {
+      DemoServerConfig config = new DemoServerConfig(values);
+      long capacity = Policy.of(config).capacity(config.algorithm()); // validates the policy too
+      for (Map.Entry<String, Integer> route : config.routeCosts().entrySet()) {
         if (route.getValue() > capacity) {
           throw new IllegalArgumentException("routeCost: " + route.getKey() + " costs " + route.getValue()
               + " but a key holds at most " + capacity + " (raise limit or burst)");
         }
       }
-      if (config.usesRedis() && !REDIS_ALGORITHMS.contains(config.algorithm)) {
-        throw new IllegalArgumentException("algorithm: " + config.algorithm
-            + " is not supported with a Redis store (supported: " + REDIS_ALGORITHMS + ")");
+      if (config.usesRedis() && !config.algorithm().runsOnRedis()) {
+        throw new IllegalArgumentException("algorithm: " + config.algorithm()
+            + " is not supported with a Redis store (supported: " + Algorithm.onRedis() + ")");
       }
       return config;
     }
@@ -486,13 +352,10 @@ public final class DemoServerConfig {
       return DemoServer.start(build());
     }
 
-    private static boolean isRedisUri(String store) {
-      try {
-        URI uri = URI.create(store);
-        return "redis".equals(uri.getScheme()) && uri.getHost() != null && uri.getPort() > 0;
-      } catch (IllegalArgumentException e) {
-        return false;
-      }
+    /** Validates {@code value} by its setting, which names itself when it refuses, then keeps it. */
+    private <T> Builder set(Setting<T> setting, T value) {
+      values.put(setting, setting.check(value));
+      return this;
     }
   }
 }

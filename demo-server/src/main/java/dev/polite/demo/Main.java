@@ -5,7 +5,8 @@ import dev.polite.demo.internal.DemoServerCommand;
 /**
  * The command line: {@code java -jar polite-demo-server.jar --help}. Prints
  * {@code polite-demo-server listening on http://HOST:PORT} as its first stdout line once bound,
- * runs until interrupted, and exits 2 with a usage message on a bad flag.
+ * runs until interrupted, exits 2 with a usage message on a bad flag, and exits 1 with one line
+ * on stderr when it cannot listen (such as a port in use).
  *
  * <p>Usage: {@code java -jar demo-server/target/polite-demo-server.jar --algorithm gcra --limit 5 --window 1s}
  */
@@ -14,11 +15,20 @@ public final class Main {
 
   /** Runs the server from command-line flags; exits only on error, help or a signal. */
   public static void main(String[] args) {
-    // Undertow and XNIO log through jboss-logging; send that to SLF4J (stderr) too.
+    // Undertow and XNIO log through jboss-logging; send that to SLF4J (stderr) too, keeping their
+    // start-up banners out of it: what a user reads there is ours (unless -D says otherwise).
     System.setProperty("org.jboss.logging.provider", "slf4j");
+    quietUnlessSet("org.slf4j.simpleLogger.log.io.undertow");
+    quietUnlessSet("org.slf4j.simpleLogger.log.org.xnio");
     int exit = DemoServerCommand.run(args);
     if (exit != 0 || DemoServerCommand.isInformational(args)) {
       System.exit(exit);
+    }
+  }
+
+  private static void quietUnlessSet(String logLevelProperty) {
+    if (System.getProperty(logLevelProperty) == null) {
+      System.setProperty(logLevelProperty, "warn");
     }
   }
 }

@@ -1,9 +1,14 @@
 package dev.polite.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.UncheckedIOException;
+import java.net.BindException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -74,6 +79,16 @@ class DemoServerTest {
     assertThat(stats.key("ip:127.0.0.1")).isNotNull();
     assertThat(stats.key("ip:127.0.0.1").admitted()).isEqualTo(6);
     assertThat(stats.key("ip:127.0.0.1").rejected()).isEqualTo(2);
+  }
+
+  @Test
+  void aPortInUseSaysWhereItCouldNotListen() throws Exception {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+      assertThatThrownBy(() -> start(DemoServer.builder().port(taken.getLocalPort())))
+          .isInstanceOf(UncheckedIOException.class)
+          .hasCauseInstanceOf(BindException.class)
+          .hasMessageStartingWith("cannot listen on 127.0.0.1:" + taken.getLocalPort() + ": ");
+    }
   }
 
   @Test

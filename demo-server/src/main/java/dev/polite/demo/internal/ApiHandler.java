@@ -78,7 +78,7 @@ public final class ApiHandler implements HttpHandler {
     this.headers = QuotaHeaders.of(config);
     this.inFlight = config.concurrency() > 0 ? new InFlight(config.concurrency()) : null;
     this.apiKeyHeader = HttpString.tryFromString(config.apiKeyHeader());
-    this.latencyNanos = config.latency().toNanos();
+    this.latencyNanos = Nanos.of(config.latency());
     this.epochMillis = epochMillis;
     this.skewMillis = config.clockSkew().toMillis();
   }
@@ -123,7 +123,7 @@ public final class ApiHandler implements HttpHandler {
       }
       wouldReject(key);
     }
-    long delay = decision.delayNanos() + latencyNanos;
+    long delay = Nanos.saturatedAdd(decision.delayNanos(), latencyNanos);
     if (delay <= 0) {
       ok(exchange, decision);
       return;

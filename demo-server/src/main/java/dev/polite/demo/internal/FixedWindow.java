@@ -10,13 +10,14 @@ package dev.polite.demo.internal;
  * so every limited client is told to come back at the same moment. Kept because daily quotas and
  * many real APIs work this way, and the demo should show what it does to clients.
  */
-final class FixedWindow implements RateLimiter {
+public final class FixedWindow implements RateLimiter {
   private final long limit;
   private final long window;
   private long index = Long.MIN_VALUE;
   private long count;
 
-  FixedWindow(Policy policy) {
+  /** A fresh key's state under {@code policy}. */
+  public FixedWindow(Policy policy) {
     this.limit = policy.limit();
     this.window = policy.windowNanos();
   }

@@ -12,14 +12,15 @@ package dev.polite.demo.internal;
  * comparison is exact and needs no epsilon; the result matches {@link TokenBucket} request for
  * request. One long per key is why redis-cell and many gateways prefer it at millions of keys.
  */
-final class Gcra implements RateLimiter {
+public final class Gcra implements RateLimiter {
   private final long interval;
   private final long tolerance;
   private final long burst;
   private long tat;
   private boolean started;
 
-  Gcra(Policy policy) {
+  /** A fresh key's state under {@code policy}. */
+  public Gcra(Policy policy) {
     this.interval = policy.intervalNanos();
     this.burst = policy.burst();
     this.tolerance = Math.multiplyExact(burst, interval);

@@ -30,7 +30,7 @@ public final class KeyTable<V> {
    * @param idleNanos how long an untouched key is kept; {@code Long.MAX_VALUE} for ever
    * @param factory makes a new key's value
    */
-  @SuppressWarnings("unchecked")
+  @SuppressWarnings({"unchecked", "rawtypes"}) // a generic array is made raw, then cast
   public KeyTable(int maxKeys, long idleNanos, Supplier<V> factory) {
     if (maxKeys < 1) {
       throw new IllegalArgumentException("maxKeys: must be at least 1, was " + maxKeys);

@@ -1,7 +1,5 @@
 package dev.polite.demo.internal;
 
-import static dev.polite.demo.internal.RateLimiter.ceilNanos;
-
 /**
  * The leaky bucket as a meter: a level that each request raises by its cost and that drains at
  * {@code limit / window}; a request that would overflow {@code burst} is rejected.
@@ -11,14 +9,15 @@ import static dev.polite.demo.internal.RateLimiter.ceilNanos;
  * other one, which delays instead of rejecting, is {@link LeakyQueue}. nginx's {@code limit_req
  * ... nodelay} is this meter.
  */
-final class LeakyMeter implements RateLimiter {
+public final class LeakyMeter implements RateLimiter {
   private final double capacity;
   private final double perNano;
   private double level;
   private long updated;
   private boolean started;
 
-  LeakyMeter(Policy policy) {
+  /** A fresh key's state under {@code policy}. */
+  public LeakyMeter(Policy policy) {
     this.capacity = policy.burst();
     this.perNano = policy.unitsPerNano();
   }
@@ -36,7 +35,7 @@ final class LeakyMeter implements RateLimiter {
       level = Math.min(capacity, level + cost);
       return Decision.allow(remaining(), nextUnit());
     }
-    return Decision.reject(remaining(), ceilNanos((level + cost - capacity) / perNano), nextUnit());
+    return Decision.reject(remaining(), Nanos.ceil((level + cost - capacity) / perNano), nextUnit());
   }
 
   private long remaining() {
@@ -48,6 +47,6 @@ final class LeakyMeter implements RateLimiter {
     if (remaining >= capacity) {
       return 0;
     }
-    return ceilNanos((level - (capacity - remaining - 1)) / perNano);
+    return Nanos.ceil((level - (capacity - remaining - 1)) / perNano);
   }
 }

@@ -13,13 +13,14 @@ package dev.polite.demo.internal;
  * a steady stream, so at most {@code limit} are served in any window: the output is smoothed,
  * the latency is the price. nginx's {@code limit_req} without {@code nodelay} is this queue.
  */
-final class LeakyQueue implements RateLimiter {
+public final class LeakyQueue implements RateLimiter {
   private final long interval;
   private final long slots;
   private long last;
   private boolean started;
 
-  LeakyQueue(Policy policy) {
+  /** A fresh key's state under {@code policy}. */
+  public LeakyQueue(Policy policy) {
     this.interval = policy.intervalNanos();
     this.slots = policy.burst();
   }

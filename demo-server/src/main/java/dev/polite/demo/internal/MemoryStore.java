@@ -24,7 +24,7 @@ public final class MemoryStore implements LimiterStore {
     this.algorithm = algorithm;
     this.policy = policy;
     this.nanos = nanos;
-    this.keys = new KeyTable<>(maxKeys, policy.idleNanos(), () -> policy.newLimiter(algorithm));
+    this.keys = new KeyTable<>(maxKeys, policy.idleNanos(), () -> algorithm.newLimiter(policy));
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.polite.demo.internal;
 
 import dev.polite.demo.Algorithm;
+import dev.polite.demo.DemoServerConfig;
 
 /**
  * The numbers of one limit: {@code limit} units per {@code windowNanos}, with a bucket capacity
@@ -28,6 +29,15 @@ public record Policy(long limit, long windowNanos, long burst) {
     }
   }
 
+  /**
+   * The policy {@code config} describes.
+   *
+   * @throws IllegalArgumentException naming the parameter, for a burst too long to refill
+   */
+  public static Policy of(DemoServerConfig config) {
+    return new Policy(config.limit(), config.window().toNanos(), config.burst());
+  }
+
   /** Nanoseconds per unit at the sustained rate ({@code window / limit}), at least 1. */
   public long intervalNanos() {
     return Math.max(1, Math.round((double) windowNanos / limit));
@@ -48,34 +58,12 @@ public record Policy(long limit, long windowNanos, long burst) {
    * no decision: twice the longer of the window and the time to refill the whole burst.
    */
   public long idleNanos() {
-    long refill = (long) Math.min(Long.MAX_VALUE / 4.0, (double) burst * windowNanos / limit);
-    return 2 * Math.max(windowNanos, refill);
+    long refill = Nanos.ceil((double) burst * windowNanos / limit);
+    return Nanos.saturatedMultiply(2, Math.max(windowNanos, refill));
   }
 
   /** This node's share when the shared store is down: limit and burst divided by {@code nodes}. */
   public Policy share(int nodes) {
     return new Policy(Math.max(1, limit / nodes), windowNanos, Math.max(1, burst / nodes));
-  }
-
-  /** A fresh limiter (a new key's state) for {@code algorithm}. */
-  public RateLimiter newLimiter(Algorithm algorithm) {
-    switch (algorithm) {
-      case TOKEN_BUCKET:
-        return new TokenBucket(this);
-      case GCRA:
-        return new Gcra(this);
-      case LEAKY_METER:
-        return new LeakyMeter(this);
-      case LEAKY_QUEUE:
-        return new LeakyQueue(this);
-      case FIXED_WINDOW:
-        return new FixedWindow(this);
-      case SLIDING_LOG:
-        return new SlidingLog(this);
-      case SLIDING_COUNTER:
-        return new SlidingCounter(this);
-      default:
-        throw new IllegalArgumentException("algorithm: unsupported " + algorithm);
-    }
   }
 }

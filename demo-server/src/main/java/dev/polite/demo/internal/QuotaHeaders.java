@@ -26,6 +26,7 @@ import java.util.function.BiConsumer;
  */
 public final class QuotaHeaders {
   private static final long SECOND = 1_000_000_000L;
+  private static final long MILLISECOND = 1_000_000L;
 
   /** Every header name this class writes, so a server can prepare them once. */
   public static final List<String> NAMES = List.of("RateLimit-Policy", "RateLimit", "RateLimit-Limit",
@@ -70,13 +71,13 @@ public final class QuotaHeaders {
    * whatever the style, so that no absolute time it sends contradicts the {@code Date} beside it.
    */
   public static QuotaHeaders of(DemoServerConfig config) {
-    long capacity = config.algorithm().usesBurst() ? config.burst() : config.limit();
+    long capacity = Policy.of(config).capacity(config.algorithm());
     return new QuotaHeaders(config.headers(), config.limit(), capacity, config.window().toNanos());
   }
 
   /** Whole seconds, rounded up. */
   public static long seconds(long nanos) {
-    return nanos <= 0 ? 0 : (nanos - 1) / SECOND + 1;
+    return Nanos.ceilDiv(nanos, SECOND);
   }
 
   /** The {@code Retry-After} value for a rejection: whole seconds, rounded up, at least 1. */
@@ -144,11 +145,11 @@ public final class QuotaHeaders {
       case NONE:
         break;
       case RETRY_AFTER_MS:
-        header.accept("retry-after-ms", Long.toString(Math.max(1, (retryAfterNanos + 999_999) / 1_000_000)));
+        header.accept("retry-after-ms", Long.toString(Math.max(1, Nanos.ceilDiv(retryAfterNanos, MILLISECOND))));
         header.accept("Retry-After", Long.toString(seconds));
         break;
       case RETRY_AFTER_DATE:
-        long admittedAtMillis = epochMillis + (retryAfterNanos + 999_999) / 1_000_000;
+        long admittedAtMillis = Nanos.saturatedAdd(epochMillis, Nanos.ceilDiv(retryAfterNanos, MILLISECOND));
         long admittedAtSecond = Math.floorDiv(admittedAtMillis + 999, 1000); // rounded up
         header.accept("Retry-After", retryDates.formatSecond(admittedAtSecond));
         break;
@@ -161,7 +162,7 @@ public final class QuotaHeaders {
   /**
    * Writes {@code Date} from the server's clock, on every answer. Not only skewed or date-speaking
    * servers need it: epoch resets are read against it, and Undertow's own cached Date froze in a
-   * process that had stopped an earlier server (the zoo starts one per cell), so its x-ratelimit
+   * process that had stopped an earlier server (the examples' zoo starts one per cell), so its x-ratelimit
    * servers sent a Date stuck in the past and every reset read ever longer.
    */
   public void writeDate(long epochMillis, BiConsumer<String, String> header) {

@@ -18,12 +18,4 @@ public interface RateLimiter {
    * at {@code nowNanos}, consuming quota when it is admitted.
    */
   Decision tryAcquire(long nowNanos, long cost);
-
-  /** Rounds a non-negative double duration in nanoseconds up to a long, saturating. */
-  static long ceilNanos(double nanos) {
-    if (!(nanos > 0)) {
-      return 0;
-    }
-    return nanos >= Long.MAX_VALUE ? Long.MAX_VALUE : (long) Math.ceil(nanos);
-  }
 }

@@ -47,23 +47,23 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * every decision answers within about two timeouts even if Redis hangs. The first success logs
  * the recovery, once.
  *
- * <p>The leaky meter runs the token bucket's script: the two make the same decisions. The leaky
- * queue is not offered with Redis.
+ * <p>Which script runs an algorithm, and which keys it touches, is the algorithm's to say
+ * ({@link Algorithm#redisScript()}).
  */
 public final class RedisStore implements LimiterStore {
   private static final Logger log = LoggerFactory.getLogger(RedisStore.class);
   static final long PROBE_INTERVAL_NANOS = Duration.ofMillis(200).toNanos();
 
   private final JedisPool pool;
-  private final String script;
+  private final RedisScript script;
+  private final String source;
   private final String sha;
-  private final String suffix;
-  private final boolean slidingLog;
   private final List<String> args;
   private final WhenDown whenDown;
   private final long capacity;
   private final MemoryStore local;
   private final String target;
+  private final LongSupplier nanos;
   private final AtomicBoolean down = new AtomicBoolean();
   private final AtomicLong nextProbe = new AtomicLong();
   private final AtomicInteger outagesLogged = new AtomicInteger();
@@ -71,6 +71,7 @@ public final class RedisStore implements LimiterStore {
 
   private RedisStore(URI uri, Algorithm algorithm, Policy policy, WhenDown whenDown, int nodes,
       Duration timeout, LongSupplier nanos, int maxKeys) {
+    this.script = algorithm.redisScript(); // first: refuses before a pool exists to leak
     int timeoutMillis = (int) Math.max(1, timeout.toMillis());
     GenericObjectPoolConfig<Jedis> poolConfig = new GenericObjectPoolConfig<>();
     poolConfig.setMaxTotal(64);
@@ -87,24 +88,24 @@ public final class RedisStore implements LimiterStore {
             .clientSetInfoConfig(ClientSetInfoConfig.DISABLED)
             .build());
     this.target = uri.getHost() + ":" + uri.getPort();
-    String name = scriptName(algorithm);
-    this.script = resource("common.lua") + "\n" + resource(name + ".lua");
-    this.sha = sha1(script);
-    this.suffix = ":" + suffixOf(algorithm);
-    this.slidingLog = algorithm == Algorithm.SLIDING_LOG;
+    this.source = resource("common.lua") + "\n" + resource(script.name() + ".lua");
+    this.sha = sha1(source);
     long windowMicros = Math.max(1, policy.windowNanos() / 1000);
     this.args = List.of(Long.toString(policy.limit()), Long.toString(windowMicros),
         Long.toString(policy.burst()));
     this.whenDown = whenDown;
     this.capacity = policy.capacity(algorithm);
     this.local = new MemoryStore(algorithm, policy.share(nodes), nanos, maxKeys);
+    this.nanos = nanos;
   }
 
   /**
-   * A store on the Redis at {@code config.store()} ({@code redis://HOST:PORT}). Does not contact
-   * Redis: a Redis that is down at start is handled like one that goes down later. The
-   * configuration has already refused algorithms without a script
-   * ({@link DemoServerConfig#REDIS_ALGORITHMS}).
+   * A store on the Redis at {@code config.store()} ({@code redis://HOST:PORT}), reading time only
+   * from {@code nanos} (the server's clock, which tests replace). Does not contact
+   * Redis: a Redis that is down at start is handled like one that goes down later.
+   *
+   * @throws IllegalStateException for an algorithm Redis cannot run (the configuration refuses it
+   *     first)
    */
   public static RedisStore open(DemoServerConfig config, Policy policy, LongSupplier nanos) {
     return new RedisStore(URI.create(config.store()), config.algorithm(), policy, config.whenDown(),
@@ -113,12 +114,8 @@ public final class RedisStore implements LimiterStore {
 
   @Override
   public Decision acquire(String key, long cost) {
-    if (down.get()) {
-      long now = System.nanoTime();
-      long next = nextProbe.get();
-      if (now - next < 0 || !nextProbe.compareAndSet(next, now + PROBE_INTERVAL_NANOS)) {
-        return fallback(key, cost);
-      }
+    if (down.get() && !takeProbe(nanos.getAsLong())) {
+      return fallback(key, cost);
     }
     try {
       Decision decision = eval(key, cost);
@@ -128,7 +125,7 @@ public final class RedisStore implements LimiterStore {
       }
       return decision;
     } catch (JedisException e) {
-      nextProbe.set(System.nanoTime() + PROBE_INTERVAL_NANOS);
+      nextProbe.set(Nanos.saturatedAdd(nanos.getAsLong(), PROBE_INTERVAL_NANOS));
       if (down.compareAndSet(false, true)) {
         outagesLogged.incrementAndGet();
         log.warn("rate limiter store {} unavailable, failing {}{}: {}", target, whenDown,
@@ -136,6 +133,18 @@ public final class RedisStore implements LimiterStore {
       }
       return fallback(key, cost);
     }
+  }
+
+  /**
+   * Whether this request, while the store is down, is the one that asks Redis again: the first
+   * at or after the probe time, and only one of any that race for it. The server's clock is a
+   * wall clock, so it can step back; a probe time further ahead than one interval means it did,
+   * and the probe is taken at once rather than postponed by the size of the step.
+   */
+  private boolean takeProbe(long now) {
+    long next = nextProbe.get();
+    boolean due = now - next >= 0 || next - now > PROBE_INTERVAL_NANOS;
+    return due && nextProbe.compareAndSet(next, Nanos.saturatedAdd(now, PROBE_INTERVAL_NANOS));
   }
 
   /** Whether the store is marked down now. */
@@ -154,23 +163,22 @@ public final class RedisStore implements LimiterStore {
   }
 
   private Decision eval(String key, long cost) {
-    String base = "rl:{" + key + "}" + suffix;
-    List<String> keys = slidingLog ? List.of(base, base + ":seq") : List.of(base);
+    List<String> keys = script.keys(key);
     List<String> argv = List.of(args.get(0), args.get(1), args.get(2), Long.toString(cost));
     Object result;
     try (Jedis jedis = pool.getResource()) {
       try {
         result = jedis.evalsha(sha, keys, argv);
       } catch (JedisNoScriptException e) {
-        result = jedis.eval(script, keys, argv);
+        result = jedis.eval(source, keys, argv);
       }
     }
     List<?> values = (List<?>) result;
     return new Decision(
         ((Number) values.get(0)).longValue() == 1,
         Math.max(0, ((Number) values.get(1)).longValue()),
-        ((Number) values.get(2)).longValue() * 1000,
-        ((Number) values.get(3)).longValue() * 1000,
+        Nanos.saturatedMultiply(((Number) values.get(2)).longValue(), 1000),
+        Nanos.saturatedMultiply(((Number) values.get(3)).longValue(), 1000),
         0);
   }
 
@@ -200,25 +208,6 @@ public final class RedisStore implements LimiterStore {
   public void close() {
     pool.close();
     local.close();
-  }
-
-  private static String scriptName(Algorithm algorithm) {
-    return algorithm == Algorithm.LEAKY_METER ? "token-bucket" : algorithm.cliName();
-  }
-
-  private static String suffixOf(Algorithm algorithm) {
-    switch (algorithm) {
-      case GCRA:
-        return "gcra";
-      case FIXED_WINDOW:
-        return "fw";
-      case SLIDING_LOG:
-        return "sl";
-      case SLIDING_COUNTER:
-        return "sc";
-      default:
-        return "tb";
-    }
   }
 
   private static String resource(String name) {

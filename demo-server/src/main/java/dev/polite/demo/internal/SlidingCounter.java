@@ -1,7 +1,5 @@
 package dev.polite.demo.internal;
 
-import static dev.polite.demo.internal.RateLimiter.ceilNanos;
-
 /**
  * A sliding window counter: two fixed-window counters, the previous window's weighted by how much
  * of it the sliding window still covers, assuming its requests were spread evenly:
@@ -12,14 +10,15 @@ import static dev.polite.demo.internal.RateLimiter.ceilNanos;
  * steady stream get 19 through in one 10-second span, because the estimate assumes the ten were
  * spread over the whole window; but the excess is spread out, never a 2x burst.
  */
-final class SlidingCounter implements RateLimiter {
+public final class SlidingCounter implements RateLimiter {
   private final long limit;
   private final long window;
   private long index = Long.MIN_VALUE;
   private long previous;
   private long current;
 
-  SlidingCounter(Policy policy) {
+  /** A fresh key's state under {@code policy}. */
+  public SlidingCounter(Policy policy) {
     this.limit = policy.limit();
     this.window = policy.windowNanos();
   }
@@ -64,13 +63,13 @@ final class SlidingCounter implements RateLimiter {
         return 0;
       }
       double fraction = 1 - (double) (limit - current - units) / previous;
-      return Math.max(0, ceilNanos(fraction * window - elapsed));
+      return Math.max(0, Nanos.ceil(fraction * window - elapsed));
     }
     long untilEnd = window - elapsed;
     if (current == 0 || units > limit) {
       return untilEnd;
     }
     double fraction = Math.max(0, 1 - (double) (limit - units) / current);
-    return untilEnd + ceilNanos(fraction * window);
+    return Nanos.saturatedAdd(untilEnd, Nanos.ceil(fraction * window));
   }
 }

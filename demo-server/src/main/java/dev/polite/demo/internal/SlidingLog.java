@@ -13,13 +13,14 @@ import java.util.ArrayDeque;
  * requests are not logged, so a client hammering a closed door does not push its own reopening
  * further away.
  */
-final class SlidingLog implements RateLimiter {
+public final class SlidingLog implements RateLimiter {
   private final long limit;
   private final long window;
   private final ArrayDeque<long[]> log = new ArrayDeque<>();
   private long used;
 
-  SlidingLog(Policy policy) {
+  /** A fresh key's state under {@code policy}. */
+  public SlidingLog(Policy policy) {
     this.limit = policy.limit();
     this.window = policy.windowNanos();
   }

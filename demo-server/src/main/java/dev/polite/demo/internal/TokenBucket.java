@@ -1,7 +1,5 @@
 package dev.polite.demo.internal;
 
-import static dev.polite.demo.internal.RateLimiter.ceilNanos;
-
 /**
  * A token bucket: capacity {@code burst}, refilling continuously at {@code limit / window}.
  *
@@ -14,20 +12,22 @@ import static dev.polite.demo.internal.RateLimiter.ceilNanos;
  *
  * <p>Tokens are fractional doubles. The comparison adds {@link RateLimiter#EPSILON}, since ten
  * refills of 0.1 make 0.9999999999999999 and a request due exactly on time would otherwise be
- * rejected (the reference's token bucket and GCRA disagreed, 19 against 20, without it).
+ * rejected: without it, this bucket and {@link Gcra}, which must agree request for request,
+ * admitted 19 and 20 of the same traffic.
  *
  * <p>{@code remaining} is the floor of the tokens, and the wait until the next whole token is
  * reported with every answer: a client that pauses that long when {@code remaining} is 0, and
  * otherwise paces at the refill rate, never meets a rejection.
  */
-final class TokenBucket implements RateLimiter {
+public final class TokenBucket implements RateLimiter {
   private final double capacity;
   private final double perNano;
   private double tokens;
   private long updated;
   private boolean started;
 
-  TokenBucket(Policy policy) {
+  /** A fresh key's state under {@code policy}. */
+  public TokenBucket(Policy policy) {
     this.capacity = policy.burst();
     this.perNano = policy.unitsPerNano();
     this.tokens = capacity;
@@ -46,7 +46,7 @@ final class TokenBucket implements RateLimiter {
       tokens = Math.max(0, tokens - cost);
       return Decision.allow(remaining(), nextUnit());
     }
-    return Decision.reject(remaining(), ceilNanos((cost - tokens) / perNano), nextUnit());
+    return Decision.reject(remaining(), Nanos.ceil((cost - tokens) / perNano), nextUnit());
   }
 
   private long remaining() {
@@ -58,6 +58,6 @@ final class TokenBucket implements RateLimiter {
     if (remaining >= capacity) {
       return 0;
     }
-    return ceilNanos((remaining + 1 - tokens) / perNano);
+    return Nanos.ceil((remaining + 1 - tokens) / perNano);
   }
 }

@@ -36,7 +36,7 @@ public final class TrafficStats {
   public void record(String key, boolean wasAdmitted) {
     long millis = epochMillis.getAsLong();
     (wasAdmitted ? admitted : rejected).incrementAndGet();
-    keys.get().get(key, millis * 1_000_000).record(Math.floorDiv(millis, 1000), wasAdmitted);
+    keys.get().get(key, Nanos.saturatedMultiply(millis, 1_000_000)).record(Math.floorDiv(millis, 1000), wasAdmitted);
   }
 
   /** Forgets every count and restarts the timeline's origin. */

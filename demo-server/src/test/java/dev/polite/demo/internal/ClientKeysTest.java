@@ -7,9 +7,9 @@ import java.net.InetAddress;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The reference's key rules, including the spoofing cases. */
+/** How a request's key is chosen, including a client that tries to choose its own. */
 class ClientKeysTest {
-  // The reference's proxies: our load balancer, another of ours, and loopback.
+  // Our proxies: our load balancer, another of ours, and loopback.
   private final ClientKeys keys =
       new ClientKeys(new TrustedProxies(List.of("127.0.0.1", "10.0.0.5", "198.51.100.2")));
 

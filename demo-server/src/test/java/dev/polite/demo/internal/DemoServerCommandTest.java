@@ -6,15 +6,29 @@ import dev.polite.demo.Algorithm;
 import dev.polite.demo.DemoServerConfig;
 import dev.polite.demo.HeaderStyle;
 import dev.polite.demo.WhenDown;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 class DemoServerCommandTest {
 
+  /** What one run of the command printed, and its exit code; nothing reaches the console. */
+  private record Run(int exit, String out, String err) {
+    static Run of(String... args) {
+      StringWriter out = new StringWriter();
+      StringWriter err = new StringWriter();
+      int exit = DemoServerCommand.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+      return new Run(exit, out.toString(), err.toString());
+    }
+  }
+
   private static DemoServerConfig parse(String... args) {
     DemoServerCommand command = new DemoServerCommand();
-    new CommandLine(command).parseArgs(args);
+    command.commandLine().parseArgs(args);
     return command.config();
   }
 
@@ -55,8 +69,17 @@ class DemoServerCommandTest {
   }
 
   @Test
+  void withoutFlagsTheBuildersDefaultsButAFixedPort() {
+    DemoServerConfig flags = parse();
+    DemoServerConfig code = DemoServerConfig.builder().build();
+    assertThat(flags.port()).isEqualTo(8080);
+    assertThat(code.port()).isZero();
+    assertThat(flags.toString()).isEqualTo(code.toBuilder().port(8080).build().toString());
+  }
+
+  @Test
   void helpListsEveryHeaderStyleAndTheClockSkew() {
-    String help = new CommandLine(new DemoServerCommand()).getUsageMessage();
+    String help = new DemoServerCommand().commandLine().getUsageMessage();
     for (HeaderStyle style : HeaderStyle.values()) {
       assertThat(help).contains(style.cliName());
     }
@@ -64,16 +87,50 @@ class DemoServerCommandTest {
   }
 
   @Test
-  void badFlagsExitTwo() {
-    assertThat(DemoServerCommand.run(new String[] {"--limit", "x"})).isEqualTo(2);
-    assertThat(DemoServerCommand.run(new String[] {"--algorithm", "nope"})).isEqualTo(2);
-    assertThat(DemoServerCommand.run(new String[] {"--window", "soon"})).isEqualTo(2);
-    assertThat(DemoServerCommand.run(new String[] {"--no-such-flag"})).isEqualTo(2);
-    assertThat(DemoServerCommand.run(new String[] {"--headers", "shopify"})).isEqualTo(2);
-    assertThat(DemoServerCommand.run(new String[] {"--clock-skew", "soon"})).isEqualTo(2);
-    assertThat(DemoServerCommand.run(new String[] {"--clock-skew", "2d"})).isEqualTo(2);
-    assertThat(DemoServerCommand.run(new String[] {"--algorithm", "leaky-queue", "--store", "redis://127.0.0.1:1"}))
-        .isEqualTo(2);
+  void badFlagsPrintTheReasonAndTheUsageAndExitTwo() {
+    assertBadFlag("limit: 'x' is not a whole number", "--limit", "x");
+    assertBadFlag("algorithm: unknown value 'nope'", "--algorithm", "nope");
+    assertBadFlag("window: 'soon' is not a duration", "--window", "soon");
+    assertBadFlag("headers: unknown value 'shopify'", "--headers", "shopify");
+    assertBadFlag("clock-skew: 'soon' is not a duration", "--clock-skew", "soon");
+    assertBadFlag("clockSkew: must be within a day either way, was PT48H", "--clock-skew", "2d");
+    assertBadFlag("algorithm: leaky-queue is not supported with a Redis store",
+        "--algorithm", "leaky-queue", "--store", "redis://127.0.0.1:1");
+  }
+
+  @Test
+  void anUnknownFlagSuggestsAKnownOneAndExitsTwo() {
+    Run run = Run.of("--node", "3");
+    assertThat(run.exit()).isEqualTo(2);
+    assertThat(run.err()).startsWith("Unknown options: '--node', '3'").contains("--nodes");
+  }
+
+  private static void assertBadFlag(String reason, String... args) {
+    Run run = Run.of(args);
+    assertThat(run.exit()).as("%s", run).isEqualTo(2);
+    assertThat(run.err()).startsWith(reason).contains("Usage: polite-demo-server");
+    assertThat(run.out()).isEmpty();
+  }
+
+  @Test
+  void aBusyPortIsOneLineAndExitOne() throws IOException {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+      int port = taken.getLocalPort();
+      Run run = Run.of("--port", Integer.toString(port));
+      assertThat(run.exit()).isEqualTo(1);
+      assertThat(run.err()).isEqualTo("polite-demo-server: port " + port + " is in use (try --port 0)"
+          + System.lineSeparator());
+      assertThat(run.out()).isEmpty();
+    }
+  }
+
+  @Test
+  void helpAndVersionGoToStdoutAndExitZero() {
+    Run help = Run.of("--help");
+    assertThat(help.exit()).isZero();
+    assertThat(help.out()).startsWith("Usage: polite-demo-server").contains("--max-keys");
+    assertThat(help.err()).isEmpty();
+    assertThat(Run.of("--version").out()).startsWith("polite-demo-server 0.1.0");
   }
 
   @Test

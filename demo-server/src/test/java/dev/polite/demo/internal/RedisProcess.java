@@ -105,10 +105,14 @@ final class RedisProcess implements AutoCloseable {
   }
 
   @Override
-  public void close() throws InterruptedException {
+  public void close() {
     if (process != null && process.isAlive()) {
       process.destroyForcibly();
-      process.waitFor();
+      try {
+        process.waitFor();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt(); // the process is killed; only the wait is cut short
+      }
     }
   }
 

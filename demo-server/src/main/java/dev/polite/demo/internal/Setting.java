@@ -1,0 +1,244 @@
+package dev.polite.demo.internal;
+
+import dev.polite.demo.DemoServerConfig;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+
+/**
+ * One setting of the demo server, declared once in {@link Settings}: the name its messages use,
+ * its default, the values it accepts and, when it has one, its command-line flag (how the flag is
+ * spelled and read, what the usage says of it, and which builder method takes its value). The
+ * configuration, its builder and the command are all written from these declarations, so a
+ * setting's default and rule each live in one place.
+ *
+ * <p>Refusals name the setting as the builder does ({@code maxKeys: must be at least 1, was 0});
+ * text that does not parse names the flag as the user typed it ({@code redis-timeout: 'x' is not
+ * a duration ...}).
+ *
+ * @param <T> the value's type, as the configuration returns it
+ */
+public final class Setting<T> {
+  /** How the command line gives a value: once, as a bare switch, or any number of times. */
+  private enum Shape { ONCE, SWITCH, REPEATED }
+
+  /** What the command line needs: the flag, its usage, its own default, where its value goes. */
+  private record Flag<T>(String name, String paramLabel, String description, @Nullable String defaultText,
+      BiConsumer<DemoServerConfig.Builder, T> setter) {}
+
+  /** How one value is read: from the flag's name (for messages) and every text given for it. */
+  private interface Reader<T> {
+    T read(String label, List<String> texts);
+  }
+
+  private final String name;
+  private final @Nullable String defaultText;
+  private final T defaultValue;
+  private final Shape shape;
+  private final String split;
+  private final Reader<T> reader;
+  private final UnaryOperator<T> check;
+  private final @Nullable Flag<T> flag;
+
+  private Setting(String name, @Nullable String defaultText, @Nullable T defaultValue, Shape shape,
+      String split, Reader<T> reader, UnaryOperator<T> check, @Nullable Flag<T> flag) {
+    this.name = name;
+    this.defaultText = defaultText;
+    this.shape = shape;
+    this.split = split;
+    this.reader = reader;
+    this.check = check;
+    this.flag = flag;
+    this.defaultValue = check(defaultValue != null ? defaultValue
+        : reader.read(name, defaultText == null ? List.of() : List.of(defaultText)));
+  }
+
+  private static <T> Setting<T> once(String name, String defaultText, Reader<T> read, UnaryOperator<T> check) {
+    return new Setting<>(name, defaultText, null, Shape.ONCE, "", read, check, null);
+  }
+
+  /** Text, such as a host name, refused with "{@code NAME: REFUSAL}" unless {@code ok}. */
+  static Setting<String> text(String name, String defaultText, Predicate<String> ok,
+      Function<String, String> refusal) {
+    return once(name, defaultText, (label, texts) -> texts.get(0), refusing(name, ok, refusal));
+  }
+
+  /** A whole number, refused with "{@code NAME: RULE, was VALUE}" unless {@code ok}. */
+  static Setting<Long> whole(String name, long defaultValue, Predicate<Long> ok, String rule) {
+    return once(name, Long.toString(defaultValue), (label, texts) -> wholeNumber(label, texts.get(0)),
+        refusing(name, ok, rule));
+  }
+
+  /** A whole number that fits an {@code int}, refused with "{@code NAME: RULE, was VALUE}" unless {@code ok}. */
+  static Setting<Integer> count(String name, int defaultValue, Predicate<Integer> ok, String rule) {
+    return once(name, Integer.toString(defaultValue), (label, texts) -> intNumber(label, texts.get(0)),
+        refusing(name, ok, rule));
+  }
+
+  /** A duration as {@link DurationText} reads it, refused with "{@code NAME: RULE, was VALUE}" unless {@code ok}. */
+  static Setting<Duration> duration(String name, String defaultText, Predicate<Duration> ok, String rule) {
+    return once(name, defaultText, (label, texts) -> DurationText.parse(label, texts.get(0)),
+        refusing(name, ok, rule));
+  }
+
+  /** A duration that may be negative ({@code -30s}), refused unless {@code ok}. */
+  static Setting<Duration> signedDuration(String name, String defaultText, Predicate<Duration> ok, String rule) {
+    return once(name, defaultText, (label, texts) -> DurationText.parseSigned(label, texts.get(0)),
+        refusing(name, ok, rule));
+  }
+
+  /** One of a set of named values, read by {@code parse}, which names what it accepts when it refuses. */
+  static <T> Setting<T> choice(String name, String defaultText, Function<String, T> parse) {
+    return once(name, defaultText, (label, texts) -> parse.apply(texts.get(0)), refusing(name, value -> true, ""));
+  }
+
+  /** Off unless the command line names it. */
+  static Setting<Boolean> onOff(String name) {
+    return new Setting<>(name, null, false, Shape.SWITCH, "", (label, texts) -> Boolean.parseBoolean(texts.get(0)),
+        refusing(name, value -> true, ""), null);
+  }
+
+  /**
+   * A value the command line gives any number of times (each time perhaps several, separated by
+   * {@code split}, a regular expression; empty for none), {@code read} into one value, empty unless
+   * given. {@code check} validates the whole value, naming the setting, and returns it frozen.
+   */
+  static <T> Setting<T> repeated(String name, String split, Function<List<String>, T> read, UnaryOperator<T> check) {
+    UnaryOperator<T> nonNull = refusing(name, value -> true, "");
+    return new Setting<>(name, null, null, Shape.REPEATED, split, (label, texts) -> read.apply(texts),
+        value -> check.apply(nonNull.apply(value)), null);
+  }
+
+  /** A value only code can give, such as a clock: no flag, anything but null. */
+  static <T> Setting<T> inProcess(String name, T defaultValue) {
+    return new Setting<>(name, null, defaultValue, Shape.ONCE, "", (label, texts) -> {
+      throw new IllegalStateException(name + " has no text form");
+    }, refusing(name, value -> true, ""), null);
+  }
+
+  /**
+   * This setting on the command line as {@code flag} (such as {@code --max-keys}), its value
+   * handed to {@code setter}. The description may say {@code ${DEFAULT-VALUE}}.
+   */
+  Setting<T> flag(String flag, String paramLabel, String description, BiConsumer<DemoServerConfig.Builder, T> setter) {
+    return new Setting<>(name, defaultText, defaultValue, shape, split, reader, check,
+        new Flag<>(flag, paramLabel, description, defaultText, setter));
+  }
+
+  /** The same flag defaulting to {@code text} on the command line only; the builder keeps its default. */
+  Setting<T> commandLineDefault(String text) {
+    Flag<T> f = Objects.requireNonNull(flag, "flag() first");
+    return new Setting<>(name, defaultText, defaultValue, shape, split, reader, check,
+        new Flag<>(f.name(), f.paramLabel(), f.description(), text, f.setter()));
+  }
+
+  /** The name refusals give, the builder method's: {@code maxKeys}. */
+  public String name() {
+    return name;
+  }
+
+  /** Whether a flag sets it (a clock, for one, only code can give). */
+  public boolean onCommandLine() {
+    return flag != null;
+  }
+
+  /** The value when none is given. */
+  public T defaultValue() {
+    return defaultValue;
+  }
+
+  /**
+   * {@code value} as the configuration keeps it (lists and maps as unmodifiable copies).
+   *
+   * @throws IllegalArgumentException naming the setting, for a value it refuses
+   */
+  public T check(@Nullable T value) {
+    return check.apply(value);
+  }
+
+  /** This setting's value in {@code values}, a map filled through {@link #check}. */
+  @SuppressWarnings("unchecked")
+  public T in(Map<Setting<?>, ?> values) {
+    return (T) values.get(this);
+  }
+
+  /** {@code value} as the configuration's description shows it: {@code max-keys=500}. */
+  public String shown(Object value) {
+    return (flag == null ? name : flag.name().substring(2)) + "=" + value;
+  }
+
+  /** Adds this setting's flag, if it has one, to {@code spec}. */
+  public void addTo(CommandSpec spec) {
+    if (flag == null) {
+      return;
+    }
+    OptionSpec.Builder option = OptionSpec.builder(flag.name()).description(flag.description());
+    switch (shape) {
+      case SWITCH -> option.arity("0").type(boolean.class);
+      case REPEATED -> option.paramLabel(flag.paramLabel()).hideParamSyntax(true)
+          .type(List.class).auxiliaryTypes(String.class).splitRegex(split);
+      case ONCE -> option.paramLabel(flag.paramLabel()).type(String.class).defaultValue(flag.defaultText());
+    }
+    spec.addOption(option.build());
+  }
+
+  /**
+   * Hands what the parsed command line in {@code spec} says of this setting to {@code builder}:
+   * the flag's value or the flag's default; nothing when there is neither.
+   *
+   * @throws IllegalArgumentException naming the flag or the setting, for a value it refuses
+   */
+  public void readFrom(CommandSpec spec, DemoServerConfig.Builder builder) {
+    if (flag == null) {
+      return;
+    }
+    Object given = spec.findOption(flag.name()).getValue();
+    if (given == null) {
+      return;
+    }
+    List<String> texts = given instanceof List<?> list
+        ? list.stream().map(String::valueOf).toList()
+        : List.of(given.toString());
+    flag.setter().accept(builder, reader.read(flag.name().substring(2), texts));
+  }
+
+  private static <T> UnaryOperator<T> refusing(String name, Predicate<T> ok, String rule) {
+    return refusing(name, ok, value -> rule + ", was " + value);
+  }
+
+  private static <T> UnaryOperator<T> refusing(String name, Predicate<T> ok, Function<T, String> refusal) {
+    return value -> {
+      if (value == null) {
+        throw new IllegalArgumentException(name + ": must not be null");
+      }
+      if (!ok.test(value)) {
+        throw new IllegalArgumentException(name + ": " + refusal.apply(value));
+      }
+      return value;
+    };
+  }
+
+  private static int intNumber(String label, String text) {
+    long number = wholeNumber(label, text);
+    if ((int) number != number) {
+      throw new IllegalArgumentException(label + ": '" + text + "' is too large");
+    }
+    return (int) number;
+  }
+
+  private static long wholeNumber(String label, String text) {
+    try {
+      return Long.parseLong(text.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(label + ": '" + text + "' is not a whole number", e);
+    }
+  }
+}

@@ -1,0 +1,186 @@
+package dev.polite.demo.internal;
+
+import dev.polite.demo.Algorithm;
+import dev.polite.demo.DemoServerConfig.Builder;
+import dev.polite.demo.HeaderStyle;
+import dev.polite.demo.WhenDown;
+import java.net.URI;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Every setting of the demo server, each declared once: name, default, rule, flag and usage.
+ * {@link dev.polite.demo.DemoServerConfig} keeps one value per setting, its builder checks each
+ * value against its setting, and the command line is made from this list, in this order.
+ */
+public final class Settings {
+  private static final Duration MILLISECOND = Duration.ofMillis(1);
+
+  public static final Setting<String> HOST = Setting.text("host", "127.0.0.1",
+          host -> !host.isBlank(), host -> "must not be blank")
+      .flag("--host", "ADDRESS", "Address to bind (default: ${DEFAULT-VALUE}).", Builder::host);
+
+  /** 0, a free port, in process; 8080 from the command line, where a fixed port is what people expect. */
+  public static final Setting<Integer> PORT = Setting.count("port", 0, port -> port >= 0 && port <= 65535,
+          "must be 0 to 65535")
+      .flag("--port", "PORT", "Port to bind; 0 picks a free one (default: ${DEFAULT-VALUE}).", Builder::port)
+      .commandLineDefault("8080");
+
+  public static final Setting<Algorithm> ALGORITHM = Setting.choice("algorithm", "token-bucket", Algorithm::parse)
+      .flag("--algorithm", "NAME", Algorithm.names() + " (default: ${DEFAULT-VALUE}).", Builder::algorithm);
+
+  public static final Setting<Long> LIMIT = Setting.whole("limit", 10, limit -> limit >= 1, "must be at least 1")
+      .flag("--limit", "N", "Requests (units) per window (default: ${DEFAULT-VALUE}).", Builder::limit);
+
+  public static final Setting<Duration> WINDOW = Setting.duration("window", "1s",
+          window -> window.compareTo(MILLISECOND) >= 0 && window.compareTo(Duration.ofDays(366)) <= 0,
+          "must be 1 ms to 366 days")
+      .flag("--window", "DURATION",
+          "The window: 500ms, 10s, 1m, PT1H... Buckets hold N and refill N per window (default: ${DEFAULT-VALUE}).",
+          Builder::window);
+
+  /** 0 stands for "the limit", so that a burst follows the limit it was not set apart from. */
+  public static final Setting<Long> BURST = Setting.whole("burst", 0, burst -> burst >= 0,
+          "must be at least 1 (or 0 for the limit)")
+      .flag("--burst", "B", "Bucket capacity when it differs from --limit (bucket algorithms only; default: the limit).",
+          Builder::burst);
+
+  public static final Setting<HeaderStyle> HEADERS = Setting.choice("headers", "ietf", HeaderStyle::parse)
+      .flag("--headers", "STYLE",
+          "ietf (draft-11 RateLimit + RateLimit-Policy)|legacy (RateLimit-Limit/-Remaining/-Reset)"
+              + "|x-ratelimit (GitHub style, epoch reset)|used-limit (Shopify's X-Shopify-Shop-Api-Call-Limit: used/limit)"
+              + "|retry-after (only Retry-After seconds on a 429)|retry-after-ms (retry-after-ms + Retry-After on a 429)"
+              + "|retry-after-date (Retry-After as an HTTP-date, with Date)|none (nothing at all: a bare 429)"
+              + " (default: ${DEFAULT-VALUE}).",
+          Builder::headers);
+
+  public static final Setting<Duration> CLOCK_SKEW = Setting.signedDuration("clockSkew", "0s",
+          skew -> skew.abs().compareTo(Duration.ofDays(1)) <= 0, "must be within a day either way")
+      .flag("--clock-skew", "DURATION",
+          "How far the server's stated clock (Date, HTTP-date Retry-After, epoch resets) runs ahead; "
+              + "negative for behind: 60s, -30s (default: ${DEFAULT-VALUE}).",
+          Builder::clockSkew);
+
+  public static final Setting<String> STORE = Setting.text("store", "memory",
+          store -> store.equals("memory") || isRedisUri(store),
+          store -> "must be 'memory' or 'redis://HOST:PORT', was '" + store + "'")
+      .flag("--store", "STORE", "memory|redis://HOST:PORT (default: ${DEFAULT-VALUE}).", Builder::store);
+
+  public static final Setting<WhenDown> WHEN_DOWN = Setting.choice("whenDown", "open", WhenDown::parse)
+      .flag("--when-down", "MODE",
+          "With Redis, when it does not answer: open|closed|local (limit ÷ nodes from memory) (default: ${DEFAULT-VALUE}).",
+          Builder::whenDown);
+
+  public static final Setting<Integer> NODES = Setting.count("nodes", 1, nodes -> nodes >= 1, "must be at least 1")
+      .flag("--nodes", "N", "Nodes sharing the limit, for --when-down local (default: ${DEFAULT-VALUE}).",
+          Builder::nodes);
+
+  /** Tens of milliseconds keep a dead Redis cheap; more than a second would hold every request. */
+  public static final Setting<Duration> REDIS_TIMEOUT = Setting.duration("redisTimeout", "20ms",
+          timeout -> timeout.compareTo(MILLISECOND) >= 0 && timeout.compareTo(Duration.ofSeconds(1)) <= 0,
+          "must be 1 ms to 1 s")
+      .flag("--redis-timeout", "DURATION", "Redis connect and read timeout (default: ${DEFAULT-VALUE}).",
+          Builder::redisTimeout);
+
+  public static final Setting<List<String>> TRUSTED_PROXIES = Setting.repeated("trustedProxies", ",",
+          List::copyOf, proxies -> {
+            new TrustedProxies(proxies); // refuses what is not an address or range, naming the setting
+            return List.copyOf(proxies);
+          })
+      .flag("--trusted-proxies", "ADDR[,ADDR...]",
+          "Proxies (addresses or CIDR ranges) whose X-Forwarded-For is believed, read from the right (default: none).",
+          Builder::trustedProxies);
+
+  public static final Setting<String> API_KEY_HEADER = Setting.text("apiKeyHeader", "X-Api-Key",
+          header -> header.matches("[!#$%&'*+.^_`|~0-9A-Za-z-]+"), header -> "must be a header name, was '" + header + "'")
+      .flag("--api-key-header", "NAME",
+          "Header carrying an API key, which beats the address as the key (default: ${DEFAULT-VALUE}).",
+          Builder::apiKeyHeader);
+
+  /** Path prefix to units; the builder adds one route at a time, so refusals name {@code routeCost}. */
+  public static final Setting<Map<String, Integer>> ROUTE_COSTS = Setting.repeated("routeCosts", "",
+          Settings::routeCosts, Settings::checkRouteCosts)
+      .flag("--cost", "PREFIX=UNITS",
+          "Weighted cost of a route, repeatable: --cost /api/export=5 (longest prefix wins; default cost 1).",
+          (builder, routes) -> routes.forEach(builder::routeCost));
+
+  public static final Setting<Integer> CONCURRENCY = Setting.count("concurrency", 0, most -> most >= 0,
+          "must be at least 0")
+      .flag("--concurrency", "N", "Most requests in flight per key; 0 = no limit (default: ${DEFAULT-VALUE}).",
+          Builder::concurrency);
+
+  public static final Setting<Duration> LATENCY = Setting.duration("latency", "0ms",
+          latency -> !latency.isNegative(), "must be zero or more")
+      .flag("--latency", "DURATION", "Simulated work per admitted request, holding no thread (default: ${DEFAULT-VALUE}).",
+          Builder::latency);
+
+  public static final Setting<Boolean> DRY_RUN = Setting.onOff("dryRun")
+      .flag("--dry-run", "", "Count and log would-be rejections, never reject.", Builder::dryRun);
+
+  public static final Setting<Integer> MAX_KEYS = Setting.count("maxKeys", 100_000, most -> most >= 1,
+          "must be at least 1")
+      .flag("--max-keys", "N", "Most keys held in memory, least recently used dropped first (default: ${DEFAULT-VALUE}).",
+          Builder::maxKeys);
+
+  /** Tests give a fake clock; the command line has no use for one. */
+  public static final Setting<Clock> CLOCK = Setting.inProcess("clock", Clock.systemUTC());
+
+  /** Every setting, in the order the usage lists their flags. */
+  public static final List<Setting<?>> ALL = List.of(HOST, PORT, ALGORITHM, LIMIT, WINDOW, BURST, HEADERS,
+      CLOCK_SKEW, STORE, WHEN_DOWN, NODES, REDIS_TIMEOUT, TRUSTED_PROXIES, API_KEY_HEADER, ROUTE_COSTS,
+      CONCURRENCY, LATENCY, DRY_RUN, MAX_KEYS, CLOCK);
+
+  private Settings() {}
+
+  /** Every setting's default. */
+  public static Map<Setting<?>, Object> defaults() {
+    Map<Setting<?>, Object> defaults = new LinkedHashMap<>();
+    for (Setting<?> setting : ALL) {
+      defaults.put(setting, setting.defaultValue());
+    }
+    return defaults;
+  }
+
+  private static Map<String, Integer> routeCosts(List<String> texts) {
+    Map<String, Integer> routes = new LinkedHashMap<>();
+    for (String text : texts) {
+      int eq = text.lastIndexOf('=');
+      if (eq <= 0) {
+        throw new IllegalArgumentException("cost: expected PREFIX=UNITS, was '" + text + "'");
+      }
+      try {
+        routes.put(text.substring(0, eq), Integer.parseInt(text.substring(eq + 1).trim()));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("cost: '" + text + "' has no whole number of units", e);
+      }
+    }
+    return routes;
+  }
+
+  private static Map<String, Integer> checkRouteCosts(Map<String, Integer> routes) {
+    for (Map.Entry<String, Integer> route : routes.entrySet()) {
+      String prefix = route.getKey();
+      if (prefix == null || !prefix.startsWith("/")) {
+        throw new IllegalArgumentException("routeCost: path prefix must start with '/', was '" + prefix + "'");
+      }
+      if (route.getValue() == null || route.getValue() < 1) {
+        throw new IllegalArgumentException(
+            "routeCost: cost of " + prefix + " must be at least 1, was " + route.getValue());
+      }
+    }
+    return Collections.unmodifiableMap(new LinkedHashMap<>(routes));
+  }
+
+  private static boolean isRedisUri(String store) {
+    try {
+      URI uri = URI.create(store);
+      return "redis".equals(uri.getScheme()) && uri.getHost() != null && uri.getPort() > 0;
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+}
