@@ -10,7 +10,8 @@ module dev.polite {
   requires transitive okhttp3;
   requires dev.failsafe.core;
   requires org.slf4j;
-  requires static org.jspecify;
+  // The API's nullness annotations: optional at run time, visible to every reader at compile time.
+  requires static transitive org.jspecify;
 
   exports dev.polite;
 }
