@@ -1,0 +1,101 @@
+package dev.polite.compat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.polite.compat.LocalServer.Reply;
+import java.lang.module.Configuration;
+import java.lang.module.ModuleDescriptor;
+import java.lang.module.ModuleFinder;
+import java.lang.module.ModuleReference;
+import java.lang.reflect.Method;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The built jar as a named module, {@code dev.polite}, beside the OkHttp under test (a module in
+ * 5.x, an automatic module {@code okhttp3} in 4.12): its graph resolves, it exports its API and
+ * nothing else, and a call goes through it with every class loaded from the module layer.
+ */
+class ModulePathTest {
+  /** The jar (or directory) each class was loaded from on the test's class path. */
+  private static Path[] jarsOf(String... classNames) throws ClassNotFoundException, URISyntaxException {
+    Set<Path> paths = new LinkedHashSet<>();
+    for (String name : classNames) {
+      Class<?> c = Class.forName(name);
+      paths.add(Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()));
+    }
+    return paths.toArray(Path[]::new);
+  }
+
+  private static ModuleLayer layer() throws Exception {
+    ModuleFinder finder = ModuleFinder.of(jarsOf(
+        "dev.polite.PoliteInterceptor",      // polite-sdk
+        "okhttp3.OkHttpClient",              // the OkHttp under test
+        "okio.Buffer",                       // its okio
+        "kotlin.Unit",                       // its Kotlin
+        "dev.failsafe.Failsafe",             // polite-sdk's dependencies
+        "org.slf4j.LoggerFactory",
+        "org.slf4j.simple.SimpleLogger"));   // a provider, so SLF4J does not warn
+    Set<String> roots = finder.findAll().stream()
+        .map(r -> r.descriptor().name())
+        .collect(Collectors.toSet());
+    Configuration cf = ModuleLayer.boot().configuration().resolveAndBind(finder, ModuleFinder.of(), roots);
+    // The platform loader as parent: nothing comes from the class path.
+    return ModuleLayer.boot().defineModulesWithOneLoader(cf, ClassLoader.getPlatformClassLoader());
+  }
+
+  @Test
+  void theJarIsTheModuleDevPoliteAndExportsOnlyItsApi() throws Exception {
+    ModuleReference polite = ModuleFinder.of(jarsOf("dev.polite.PoliteInterceptor")).findAll().iterator().next();
+    ModuleDescriptor d = polite.descriptor();
+
+    assertThat(d.name()).isEqualTo("dev.polite");
+    assertThat(d.isAutomatic()).isFalse();
+    assertThat(d.exports()).extracting(ModuleDescriptor.Exports::source).containsExactly("dev.polite");
+    assertThat(d.exports()).allMatch(e -> !e.isQualified());
+    assertThat(d.requires()).extracting(ModuleDescriptor.Requires::name)
+        .contains("okhttp3", "dev.failsafe.core", "org.slf4j");
+  }
+
+  @Test
+  void aCallGoesThroughPoliteOnTheModulePath() throws Exception {
+    ModuleLayer layer = layer();
+    Module polite = layer.findModule("dev.polite").orElseThrow();
+    Module okhttp = layer.findModule("okhttp3").orElseThrow();
+    assertThat(polite.canRead(okhttp)).isTrue();
+    assertThat(polite.isExported("dev.polite")).isTrue();
+    assertThat(polite.isExported("dev.polite.internal")).isFalse();
+
+    try (LocalServer server = new LocalServer(path -> Reply.ok())) {
+      ClassLoader loader = layer.findLoader("dev.polite");
+      Class<?> interceptorType = loader.loadClass("okhttp3.Interceptor");
+      Object interceptor = loader.loadClass("dev.polite.PoliteInterceptor").getMethod("create").invoke(null);
+      assertThat(interceptor.getClass().getModule()).isSameAs(polite);
+
+      Class<?> clientBuilderType = loader.loadClass("okhttp3.OkHttpClient$Builder");
+      Object clientBuilder = clientBuilderType.getConstructor().newInstance();
+      clientBuilderType.getMethod("addInterceptor", interceptorType).invoke(clientBuilder, interceptor);
+      Object client = clientBuilderType.getMethod("build").invoke(clientBuilder);
+
+      Class<?> requestBuilderType = loader.loadClass("okhttp3.Request$Builder");
+      Object requestBuilder = requestBuilderType.getConstructor().newInstance();
+      requestBuilderType.getMethod("url", String.class).invoke(requestBuilder, server.url("/module"));
+      Object request = requestBuilderType.getMethod("build").invoke(requestBuilder);
+
+      Class<?> clientType = loader.loadClass("okhttp3.OkHttpClient");
+      Object call = clientType.getMethod("newCall", loader.loadClass("okhttp3.Request")).invoke(client, request);
+      Method execute = loader.loadClass("okhttp3.Call").getMethod("execute");
+      try (AutoCloseable response = (AutoCloseable) execute.invoke(call)) {
+        assertThat(response.getClass().getModule()).isSameAs(okhttp);
+        assertThat(response.getClass().getMethod("code").invoke(response)).isEqualTo(200);
+      }
+      Object pool = clientType.getMethod("connectionPool").invoke(client);
+      pool.getClass().getMethod("evictAll").invoke(pool);
+      assertThat(server.paths()).containsExactly("/module");
+    }
+  }
+}
