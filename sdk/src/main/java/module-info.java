@@ -8,7 +8,8 @@
  */
 module dev.polite {
   requires transitive okhttp3;
-  requires dev.failsafe.core;
+  // PoliteInterceptor.Builder.failureRetries takes Failsafe's RetryPolicy: readers see Failsafe too.
+  requires transitive dev.failsafe.core;
   requires org.slf4j;
   // The API's nullness annotations: optional at run time, visible to every reader at compile time.
   requires static transitive org.jspecify;

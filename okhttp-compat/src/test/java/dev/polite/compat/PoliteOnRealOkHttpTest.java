@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.polite.PoliteInterceptor;
 import dev.polite.PoliteListener;
+import dev.polite.RateLimitHeaders;
 import dev.polite.RateLimitSignals;
 import dev.polite.compat.LocalServer.Reply;
 import java.io.IOException;
@@ -100,7 +101,7 @@ class PoliteOnRealOkHttpTest {
       try (Response r = client.newCall(get("/api/" + i)).execute()) {
         assertThat(r.code()).isEqualTo(200);
         assertThat(r.body().string()).isEqualTo("ok");
-        last = RateLimitSignals.of(r);
+        last = RateLimitHeaders.standard().parse(r);
       }
     }
 
