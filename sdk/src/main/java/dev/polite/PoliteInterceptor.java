@@ -130,7 +130,7 @@ public final class PoliteInterceptor implements Interceptor {
       Permit permit = state.acquire(cost, patience);
       Attempt attempt = attempt(chain, request, state, permit);
       long at = config.ticker().read();
-      RetryRules.Next next = retries.next(attempt, state.waitEstimate(cost, at),
+      RetryRules.Next next = retries.next(attempt, () -> state.waitEstimate(cost, at),
           needed -> patience.allows(needed, at));
       if (next.finish()) {
         return finish(state, attempt, next.gaveUp(), next.delay());

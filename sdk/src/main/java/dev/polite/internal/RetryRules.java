@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongPredicate;
+import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 import okhttp3.Request;
 import okhttp3.Response;
@@ -140,10 +141,11 @@ public final class RetryRules {
      * What follows {@code attempt}: {@link Next#finish()} with no reason when it is the answer to
      * return, with a reason when polite gives up, or the delay before the next attempt.
      *
-     * @param keyWaitNanos how long the key would make the next attempt wait for its turn
+     * @param keyWaitNanos how long the key would make the next attempt wait for its turn; asked
+     *     only when a retry is due, so an answer costs no look at the key
      * @param fits whether the call may still wait so many nanoseconds (its max wait and deadline)
      */
-    public Next next(Attempt attempt, long keyWaitNanos, LongPredicate fits) {
+    public Next next(Attempt attempt, LongSupplier keyWaitNanos, LongPredicate fits) {
       if (!attempt.retryable()) {
         budget.onSuccess();
         return Next.DONE;
@@ -175,7 +177,7 @@ public final class RetryRules {
         Execution<Response> e = execution;
         delay = serverDelayOr(attempt, e::getDelay);
       }
-      long needed = Math.max(delay.toNanos(), keyWaitNanos);
+      long needed = Math.max(delay.toNanos(), keyWaitNanos.getAsLong());
       if (!fits.test(needed)) {
         return giveUp(GiveUpReason.WAIT_TOO_LONG, Duration.ofNanos(needed));
       }
