@@ -46,7 +46,7 @@ public final class RateLimitSignals {
 
   private RateLimitSignals(Builder b) {
     this.retryAfter = b.retryAfter;
-    this.governing = b.governing == null ? null : b.governing.build();
+    this.governing = b.edited != null ? b.edited.build() : b.governing;
     this.policies = List.copyOf(b.policies);
     this.rejection = b.rejection;
     this.shouldRetry = b.shouldRetry;
@@ -220,7 +220,7 @@ public final class RateLimitSignals {
   public Builder toBuilder() {
     Builder b = new Builder();
     b.retryAfter = retryAfter;
-    b.governing = governing == null ? null : governing.toBuilder();
+    b.governing = governing;
     b.policies.addAll(policies);
     b.rejection = rejection;
     b.shouldRetry = shouldRetry;
@@ -280,7 +280,10 @@ public final class RateLimitSignals {
    */
   public static final class Builder {
     private @Nullable Duration retryAfter;
-    private RateLimitPolicy.@Nullable Builder governing;
+    // The governing policy as given, shared rather than copied (parsing makes one per response);
+    // a headline setter copies it into `edited` once, and the edits win.
+    private @Nullable RateLimitPolicy governing;
+    private RateLimitPolicy.@Nullable Builder edited;
     private final List<RateLimitPolicy> policies = new ArrayList<>(2);
     private boolean rejection;
     private @Nullable Boolean shouldRetry;
@@ -293,10 +296,10 @@ public final class RateLimitSignals {
     private Builder() {}
 
     private RateLimitPolicy.Builder headline() {
-      if (governing == null) {
-        governing = RateLimitPolicy.builder("");
+      if (edited == null) {
+        edited = governing == null ? RateLimitPolicy.builder("") : governing.toBuilder();
       }
-      return governing;
+      return edited;
     }
 
     /** The delay the server asked for; {@code null} clears it. */
@@ -356,7 +359,8 @@ public final class RateLimitSignals {
 
     /** Makes {@code policy} the governing one; {@code null} for none. */
     public Builder governedBy(@Nullable RateLimitPolicy policy) {
-      governing = policy == null ? null : policy.toBuilder();
+      governing = policy;
+      edited = null;
       return this;
     }
 
