@@ -7,6 +7,8 @@ import dev.polite.PoliteInterceptor;
 import dev.polite.PoliteListener;
 import dev.polite.RateLimitHeaders;
 import dev.polite.RateLimitSignals;
+import dev.polite.Sleeper;
+import dev.polite.Ticker;
 import dev.polite.compat.LocalServer.Reply;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -16,8 +18,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import okhttp3.Call;
@@ -158,14 +160,19 @@ class PoliteOnRealOkHttpTest {
   void cancellingAWaitingCallEndsItWithInterruptedIOException() throws Exception {
     // Real time here: a real OkHttp Call cancelled from another thread while polite waits.
     server = new LocalServer(path -> Reply.ok());
-    OkHttpClient client = client(PoliteInterceptor.builder().startingRate(0.1)); // one call per 10 s
+    CountDownLatch asleep = new CountDownLatch(1);
+    OkHttpClient client = client(PoliteInterceptor.builder().startingRate(0.1) // one call per 10 s
+        .clock(Ticker.system(), signallingSleeper(asleep)));
     try (Response r = client.newCall(get("/first")).execute()) {
       assertThat(r.code()).isEqualTo(200);
     }
     Call waiting = client.newCall(get("/second"));
-    ScheduledExecutorService canceller = Executors.newSingleThreadScheduledExecutor();
+    ExecutorService canceller = Executors.newSingleThreadExecutor();
     try {
-      canceller.schedule(waiting::cancel, 200, TimeUnit.MILLISECONDS);
+      canceller.execute(() -> {
+        awaitQuietly(asleep);
+        waiting.cancel();
+      });
       long start = System.nanoTime();
       assertThatThrownBy(waiting::execute).isInstanceOf(InterruptedIOException.class);
       assertThat(Duration.ofNanos(System.nanoTime() - start)).as("well before the 10 s pace").isLessThan(Duration.ofSeconds(5));
@@ -215,7 +222,9 @@ class PoliteOnRealOkHttpTest {
   @Test
   void cancellingAWaitingEnqueuedCallFailsItWithInterruptedIOException() throws Exception {
     server = new LocalServer(path -> Reply.ok());
-    OkHttpClient client = client(PoliteInterceptor.builder().startingRate(0.1));
+    CountDownLatch asleep = new CountDownLatch(1);
+    OkHttpClient client = client(PoliteInterceptor.builder().startingRate(0.1)
+        .clock(Ticker.system(), signallingSleeper(asleep)));
     try (Response r = client.newCall(get("/first")).execute()) {
       assertThat(r.code()).isEqualTo(200);
     }
@@ -233,11 +242,27 @@ class PoliteOnRealOkHttpTest {
         outcome.complete(response.code());
       }
     });
-    Thread.sleep(200);
+    assertThat(asleep.await(5, TimeUnit.SECONDS)).as("the call waits for its pace").isTrue();
     waiting.cancel();
 
     assertThat(outcome.get(5, TimeUnit.SECONDS)).isInstanceOf(InterruptedIOException.class);
     assertThat(server.paths()).containsExactly("/first");
     assertThat(bodies.unclosed()).isZero();
+  }
+
+  /** The system's sleeper, which first says that a call has begun to wait. */
+  private static Sleeper signallingSleeper(CountDownLatch asleep) {
+    return (deadline, stop) -> {
+      asleep.countDown();
+      Sleeper.system().sleepUntil(deadline, stop);
+    };
+  }
+
+  private static void awaitQuietly(CountDownLatch latch) {
+    try {
+      latch.await(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }
