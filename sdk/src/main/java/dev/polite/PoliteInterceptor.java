@@ -129,7 +129,7 @@ public final class PoliteInterceptor implements Interceptor {
     while (true) {
       Permit permit = state.acquire(cost, patience);
       Attempt attempt = attempt(chain, request, state, permit);
-      long at = config.ticker().read();
+      long at = attempt.at();
       RetryRules.Next next = retries.next(attempt, () -> state.waitEstimate(cost, at),
           needed -> patience.allows(needed, at));
       if (next.finish()) {
@@ -148,7 +148,8 @@ public final class PoliteInterceptor implements Interceptor {
       response = chain.proceed(request);
     } catch (IOException e) {
       state.onFailure();
-      Attempt failed = retryRules.judge(request, e, chain.call().isCanceled());
+      Attempt failed = retryRules.judge(request, e, chain.call().isCanceled(),
+          config.ticker().read());
       if (!failed.retryable()) {
         throw e;
       }
@@ -163,8 +164,8 @@ public final class PoliteInterceptor implements Interceptor {
     if (config.readRetryHintsFromBody() && signals.isRejection()) {
       signals = headers.withBody(signals, response.header("Content-Type"), peek(response));
     }
-    state.onAnswer(response.code(), signals, permit);
-    return retryRules.judge(request, response, signals);
+    long at = state.onAnswer(response.code(), signals, permit);
+    return retryRules.judge(request, response, signals, at);
   }
 
   /** A prefix of a rejection's body; the body itself stays readable for the caller. */

@@ -12,12 +12,14 @@ import org.jspecify.annotations.Nullable;
  * @param response the answer, or null when {@code failure} is set
  * @param failure the I/O error, or null when {@code response} is set
  * @param retryable whether the retry rules would try again
+ * @param at when the outcome was known, on the key's ticker
  */
 public record Attempt(
     @Nullable Response response,
     @Nullable IOException failure,
     RateLimitSignals signals,
-    boolean retryable) {
+    boolean retryable,
+    long at) {
 
   /** Whether the answer is a rate-limit rejection: a 429, or what the signals read as one. */
   public boolean rateLimited() {

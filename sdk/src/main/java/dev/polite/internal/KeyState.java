@@ -122,15 +122,22 @@ public final class KeyState {
     return permit;
   }
 
-  /** Learns from an answer to the call {@code permit} let go; see {@link KeyModel#onAnswer}. */
-  public void onAnswer(int status, RateLimitSignals signals, Permit permit) {
-    synchronized (this) {
-      model.onAnswer(status, signals, permit, config.ticker().read());
+  /**
+   * Learns from an answer to the call {@code permit} let go; see {@link KeyModel#onAnswer}.
+   *
+   * @return the time it was learned at, on the key's ticker, so the caller need not read it again
+   */
+  public long onAnswer(int status, RateLimitSignals signals, Permit permit) {
+    long now;
+    synchronized (this) { // read under the lock, so that the model sees time only move forward
+      now = config.ticker().read();
+      model.onAnswer(status, signals, permit, now);
       notifyAll();
     }
     if (signals.isRejection()) {
       model.notify(l -> l.rateLimited(key(), signals));
     }
+    return now;
   }
 
   /** A call let go by {@link #acquire} ended without an answer. */

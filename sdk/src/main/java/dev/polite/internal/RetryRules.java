@@ -88,21 +88,21 @@ public final class RetryRules {
         .build();
   }
 
-  /** Judges an answer. */
-  public Attempt judge(Request request, Response response, RateLimitSignals signals) {
+  /** Judges an answer known at {@code at}. */
+  public Attempt judge(Request request, Response response, RateLimitSignals signals, long at) {
     boolean refusal = response.code() == 429 || signals.isRejection();
     boolean retryable = refusal
         || (isFailure(response, null) && (response.code() == 503 || mayRepeat(request)));
-    return new Attempt(response, null, signals, retryable);
+    return new Attempt(response, null, signals, retryable, at);
   }
 
-  /** Judges an I/O error; {@code canceled} calls are never retried. */
-  public Attempt judge(Request request, IOException failure, boolean canceled) {
+  /** Judges an I/O error known at {@code at}; {@code canceled} calls are never retried. */
+  public Attempt judge(Request request, IOException failure, boolean canceled, long at) {
     boolean timeoutOfTheCall = failure instanceof InterruptedIOException
         && !(failure instanceof SocketTimeoutException);
     boolean retryable = !canceled && !timeoutOfTheCall && mayRepeat(request)
         && isFailure(null, failure);
-    return new Attempt(null, failure, RateLimitSignals.none(), retryable);
+    return new Attempt(null, failure, RateLimitSignals.none(), retryable, at);
   }
 
   /** Whether the failure policy handles the outcome, by Failsafe's own rule. */
@@ -141,9 +141,11 @@ public final class RetryRules {
      * What follows {@code attempt}: {@link Next#finish()} with no reason when it is the answer to
      * return, with a reason when polite gives up, or the delay before the next attempt.
      *
-     * @param keyWaitNanos how long the key would make the next attempt wait for its turn; asked
-     *     only when a retry is due, so an answer costs no look at the key
-     * @param fits whether the call may still wait so many nanoseconds (its max wait and deadline)
+     * @param keyWaitNanos how long the key would make the next attempt wait for its turn, from
+     *     {@link Attempt#at()}; asked only when a retry is due, so an answer costs no look at
+     *     the key
+     * @param fits whether the call may still wait so many nanoseconds from {@link Attempt#at()}
+     *     (its max wait and deadline)
      */
     public Next next(Attempt attempt, LongSupplier keyWaitNanos, LongPredicate fits) {
       if (!attempt.retryable()) {

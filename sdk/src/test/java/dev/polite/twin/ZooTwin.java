@@ -208,7 +208,7 @@ final class ZooTwin {
       wakeTheGate(now);
       Response response = new Response.Builder().request(REQUEST).protocol(Protocol.HTTP_1_1)
           .code(answer.status()).message("").headers(headers).build();
-      Attempt attempt = rules.judge(REQUEST, response, signals);
+      Attempt attempt = rules.judge(REQUEST, response, signals, now);
       RetryRules.Next next = retries.next(attempt, () -> model.waitEstimate(1, now), this::fits);
       if (next.finish()) {
         finish(now, next.gaveUp() == null && answer.status() < 400);
