@@ -93,7 +93,7 @@ class PoliteOnRealOkHttpTest {
 
   @Test
   void learnsTheAdvertisedLimitFromIetfHeadersAndPacesToIt() throws Exception {
-    // The reference's scenario: burst 5, 5 per second, 30 calls one at a time, polite told nothing.
+    // The classic scenario: burst 5, 5 per second, 30 calls one at a time, polite told nothing.
     TokenBucketServer limiter = new TokenBucketServer(clock, 5, 5);
     server = new LocalServer(limiter);
     OkHttpClient client = client(onFakeTime());

@@ -19,7 +19,7 @@ import okhttp3.Headers;
 
 /**
  * No single header value can make the parser report an absurd number. Real header sets from the
- * corpus vectors and the dialect tests have one value at a time turned hostile (huge, negative,
+ * documented examples and the dialect tests have one value at a time turned hostile (huge, negative,
  * overflowing, NaN, dates centuries away, empty, garbage): replaced whole, one number inside it
  * replaced, comma-joined to it, or repeated on a second line. Whatever comes out, the parser
  * never throws; every delay and window it reports, headline and per policy, is non-negative and
@@ -30,7 +30,7 @@ import okhttp3.Headers;
 class HostileValuesPropertiesTest {
   private static final SignalsReader PARSER = SignalsReader.standard();
 
-  /** Whole responses' rate-limit headers, name/value pairs, from the corpus and the dialect tests. */
+  /** Whole responses' rate-limit headers, name/value pairs, from the documented examples and the dialect tests. */
   static final String[][] SETS = {
     {"Retry-After", "120"},
     {"Retry-After", "Fri, 31 Dec 1999 23:59:59 GMT", "Date", "Fri, 31 Dec 1999 23:59:00 GMT"},

@@ -32,7 +32,7 @@ class ParserPropertiesTest {
   private static final Duration YEAR = Duration.ofDays(365);
   private static final SignalsReader PARSER = SignalsReader.standard();
 
-  /** Real header lines from the corpus, the seeds for mutation. */
+  /** Real header lines from the vendors' documented examples, the seeds for mutation. */
   static final String[][] REAL = {
     {"Retry-After", "120"}, {"Retry-After", "Fri, 31 Dec 1999 23:59:59 GMT"},
     {"Retry-After", "Sunday, 06-Nov-94 08:49:37 GMT"}, {"Retry-After", "Sun Nov  6 08:49:37 1994"},
