@@ -30,7 +30,10 @@ import okhttp3.Headers;
 class HostileValuesPropertiesTest {
   private static final SignalsReader PARSER = SignalsReader.standard();
 
-  /** Whole responses' rate-limit headers, name/value pairs, from the documented examples and the dialect tests. */
+  /**
+   * Whole responses' rate-limit headers, name/value pairs, from the documented examples and the
+   * dialect tests.
+   */
   static final String[][] SETS = {
     {"Retry-After", "120"},
     {"Retry-After", "Fri, 31 Dec 1999 23:59:59 GMT", "Date", "Fri, 31 Dec 1999 23:59:00 GMT"},
