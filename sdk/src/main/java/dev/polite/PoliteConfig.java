@@ -1,7 +1,6 @@
 package dev.polite;
 
 import dev.failsafe.RetryPolicy;
-import dev.polite.internal.Nanos;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.ToDoubleFunction;
@@ -148,11 +147,6 @@ public final class PoliteConfig {
   /** The most time polite adds to one call in all. */
   public Duration maxWait() {
     return maxWait;
-  }
-
-  /** {@link #maxWait()} in nanoseconds, saturated. */
-  public long maxWaitNanos() {
-    return Nanos.of(maxWait);
   }
 
   /** Whether giving up on a rate-limit rejection throws {@link RateLimitedException}. */

@@ -4,6 +4,7 @@ import dev.failsafe.RetryPolicy;
 import dev.polite.internal.Attempt;
 import dev.polite.internal.KeyState;
 import dev.polite.internal.KeyStates;
+import dev.polite.internal.Nanos;
 import dev.polite.internal.Patience;
 import dev.polite.internal.Permit;
 import dev.polite.internal.RetryRules;
@@ -67,10 +68,12 @@ public final class PoliteInterceptor implements Interceptor {
   private final RetryRules retryRules;
   private final RateLimitHeaders headers;
   private final PoliteListener listener;
+  private final long maxWaitNanos;
 
   private PoliteInterceptor(PoliteConfig config) {
     this.config = config;
     this.listener = config.listener();
+    this.maxWaitNanos = Nanos.of(config.maxWait());
     this.keys = new KeyStates(config);
     this.retryRules = new RetryRules(config);
     RateLimitHeaders parser = RateLimitHeaders.standard();
@@ -124,7 +127,7 @@ public final class PoliteInterceptor implements Interceptor {
     KeyState state = keys.get(key);
     long now = config.ticker().read();
     Patience patience = new Patience(config.ticker(), config.sleeper(), chain.call(),
-        Patience.deadlineOf(chain.call(), now), config.maxWaitNanos());
+        Patience.deadlineOf(chain.call(), now), maxWaitNanos);
     RetryRules.CallRetries retries = retryRules.forCall(state.retryBudget());
     while (true) {
       Permit permit = state.acquire(cost, patience);

@@ -23,6 +23,11 @@ public record Attempt(
 
   /** Whether the answer is a rate-limit rejection: a 429, or what the signals read as one. */
   public boolean rateLimited() {
-    return response != null && (response.code() == 429 || signals.isRejection());
+    return response != null && isRefusal(response, signals);
+  }
+
+  /** The one rule for a rate-limit refusal: a 429, or what the signals read as one. */
+  static boolean isRefusal(Response response, RateLimitSignals signals) {
+    return response.code() == 429 || signals.isRejection();
   }
 }

@@ -61,6 +61,7 @@ public final class KeyModel {
 
   private final String key;
   private final PoliteConfig config;
+  private final long maxWaitNanos; // read on every reservation: converted once
   private final TokenBucket bucket;
   private final RateController controller;
   private final RetryBudget retryBudget;
@@ -88,6 +89,7 @@ public final class KeyModel {
   public KeyModel(String key, PoliteConfig config, long now) {
     this.key = key;
     this.config = config;
+    this.maxWaitNanos = Nanos.of(config.maxWait());
     this.bucket = TokenBucket.full(config.startingRate(), config.startingBurst(), now);
     this.controller = config.rateController().create();
     this.retryBudget = new RetryBudget(config.retryBudgetTokens(), config.retryBudgetRatio());
@@ -152,7 +154,7 @@ public final class KeyModel {
    */
   public Reservation reserve(double cost, long now) {
     long wait = bucket.reserve(cost, now);
-    if (wait > config.maxWaitNanos() && now - lastGrantAt >= config.maxWaitNanos()) {
+    if (wait > maxWaitNanos && now - lastGrantAt >= maxWaitNanos) {
       // A pace no call can wait for (one per year, from a garbage window) would never let a
       // call through again to learn better. Like a long pause, it is re-verified: when nothing
       // has gone for the max wait, one call goes now, and its answer teaches the key anew.

@@ -33,6 +33,9 @@ final class KeyPause {
 
   private final String key;
   private final PoliteConfig config;
+  private final long maxWaitNanos;
+  private final long backoffBaseNanos;
+  private final long backoffCapNanos;
   private final AdmittedRate admitted;
 
   private boolean paused;
@@ -48,6 +51,9 @@ final class KeyPause {
   KeyPause(String key, PoliteConfig config, AdmittedRate admitted) {
     this.key = key;
     this.config = config;
+    this.maxWaitNanos = Nanos.of(config.maxWait());
+    this.backoffBaseNanos = Nanos.of(config.backoffBase());
+    this.backoffCapNanos = Nanos.of(config.backoffCap());
     this.admitted = admitted;
   }
 
@@ -93,7 +99,7 @@ final class KeyPause {
     if (cleared) {
       end(now);
     } else {
-      probeAt = Nanos.add(now, config.maxWaitNanos());
+      probeAt = Nanos.add(now, maxWaitNanos);
     }
   }
 
@@ -138,7 +144,7 @@ final class KeyPause {
     }
     lastBareRefusalAt = now;
     int doublings = Math.min(bareRefusals++, 30);
-    long backoff = Nanos.doubled(config.backoffBase().toNanos(), doublings, config.backoffCap().toNanos());
+    long backoff = Nanos.doubled(backoffBaseNanos, doublings, backoffCapNanos);
     return hold(Duration.ofNanos(backoff), true, 429, now);
   }
 
@@ -151,8 +157,8 @@ final class KeyPause {
     }
     boolean began = !paused;
     until = end;
-    probeAt = nanos > config.maxWaitNanos()
-        ? Nanos.add(now, config.maxWaitNanos()) : Long.MAX_VALUE;
+    probeAt = nanos > maxWaitNanos
+        ? Nanos.add(now, maxWaitNanos) : Long.MAX_VALUE;
     if (!paused) {
       paused = true;
       since = now;

@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.LongPredicate;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 import okhttp3.Request;
 import okhttp3.Response;
@@ -90,8 +91,7 @@ public final class RetryRules {
 
   /** Judges an answer known at {@code at}. */
   public Attempt judge(Request request, Response response, RateLimitSignals signals, long at) {
-    boolean refusal = response.code() == 429 || signals.isRejection();
-    boolean retryable = refusal
+    boolean retryable = Attempt.isRefusal(response, signals)
         || (isFailure(response, null) && (response.code() == 503 || mayRepeat(request)));
     return new Attempt(response, null, signals, retryable, at);
   }
@@ -204,7 +204,7 @@ public final class RetryRules {
     static final Next DONE = new Next(true, null, Duration.ZERO, 0);
   }
 
-  private Duration serverDelayOr(Attempt attempt, java.util.function.Supplier<Duration> otherwise) {
+  private Duration serverDelayOr(Attempt attempt, Supplier<Duration> otherwise) {
     Duration asked = serverDelay(attempt.signals());
     if (asked == null) {
       return otherwise.get();
