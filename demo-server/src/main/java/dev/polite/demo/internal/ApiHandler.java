@@ -67,6 +67,7 @@ public final class ApiHandler implements HttpHandler {
   private final long latencyNanos;
   private final LongSupplier epochMillis;
   private final long skewMillis;
+  private final boolean dryRun; // read on every request: the config holds its values in a map
   private final AtomicLong dryRunSecond = new AtomicLong(Long.MIN_VALUE);
   private final AtomicLong dryRunCount = new AtomicLong();
 
@@ -81,6 +82,7 @@ public final class ApiHandler implements HttpHandler {
     this.latencyNanos = Nanos.of(config.latency());
     this.epochMillis = epochMillis;
     this.skewMillis = config.clockSkew().toMillis();
+    this.dryRun = config.dryRun();
   }
 
   @Override
@@ -97,7 +99,7 @@ public final class ApiHandler implements HttpHandler {
     if (inFlight != null) {
       if (!inFlight.tryEnter(key)) {
         stats.record(key, false);
-        if (!config.dryRun()) {
+        if (!dryRun) {
           exchange.setStatusCode(429);
           headers.writeRetryAfter(CONCURRENCY_RETRY_NANOS, serverMillis, header);
           problem(exchange, "concurrency");
@@ -115,7 +117,7 @@ public final class ApiHandler implements HttpHandler {
     stats.record(key, decision.allowed());
     headers.write(decision, serverMillis, header);
     if (!decision.allowed()) {
-      if (!config.dryRun()) {
+      if (!dryRun) {
         exchange.setStatusCode(429);
         headers.writeRetryAfter(decision.retryAfterNanos(), serverMillis, header);
         problem(exchange, "rate");
