@@ -1,6 +1,7 @@
 package dev.polite;
 
 import dev.failsafe.RetryPolicy;
+import dev.polite.internal.SafeListener;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.ToDoubleFunction;
@@ -38,7 +39,8 @@ public final class PoliteConfig {
   double retryBudgetRatio = 0.1;
   Duration maxWait = Duration.ofSeconds(60);
   boolean throwWhenRateLimited;
-  PoliteListener listener = PoliteListener.none();
+  List<PoliteListener> listeners = List.of();
+  PoliteListener listener = PoliteListener.none(); // derived: the listeners, guarded
   int maxKeys = 10_000;
   Ticker ticker = Ticker.system();
   Sleeper sleeper = Sleeper.system();
@@ -66,7 +68,8 @@ public final class PoliteConfig {
     retryBudgetRatio = c.retryBudgetRatio;
     maxWait = c.maxWait;
     throwWhenRateLimited = c.throwWhenRateLimited;
-    listener = c.listener;
+    listeners = c.listeners;
+    listener = SafeListener.of(listeners);
     maxKeys = c.maxKeys;
     ticker = c.ticker;
     sleeper = c.sleeper;
@@ -154,7 +157,15 @@ public final class PoliteConfig {
     return throwWhenRateLimited;
   }
 
-  /** The listener, guarded: what it throws is logged and never fails a call. */
+  /** The listeners, in the order they hear each event. */
+  public List<PoliteListener> listeners() {
+    return listeners;
+  }
+
+  /**
+   * Every listener as one, guarded: what one throws is logged, never fails a call, and does not
+   * keep the others from hearing.
+   */
   public PoliteListener listener() {
     return listener;
   }

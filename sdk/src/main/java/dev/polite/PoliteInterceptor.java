@@ -1,6 +1,7 @@
 package dev.polite;
 
 import dev.failsafe.RetryPolicy;
+import dev.polite.internal.Acquisition;
 import dev.polite.internal.Attempt;
 import dev.polite.internal.KeyState;
 import dev.polite.internal.KeyStates;
@@ -8,14 +9,15 @@ import dev.polite.internal.Nanos;
 import dev.polite.internal.Patience;
 import dev.polite.internal.Permit;
 import dev.polite.internal.RetryRules;
-import dev.polite.internal.SafeListener;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.ToDoubleFunction;
 import java.util.random.RandomGenerator;
+import okhttp3.Call;
 import okhttp3.Interceptor;
 import okhttp3.Request;
 import okhttp3.Response;
@@ -122,30 +124,53 @@ public final class PoliteInterceptor implements Interceptor {
           + "not addNetworkInterceptor");
     }
     Request request = chain.request();
-    String key = Objects.requireNonNull(config.key().keyOf(request), "key function returned null");
-    double cost = config.cost().applyAsDouble(request);
-    KeyState state = keys.get(key);
+    Handoff handoff = request.tag(Handoff.class);
+    if (handoff != null && handoff.claim()) {
+      return handoff.attempted(attempt(chain, request, handoff.state(), handoff.permit(),
+          handoff.call()));
+    }
+    CallContext call = handoff != null ? handoff.call() : contextOf(request, chain.call());
+    KeyState state = keys.get(call.key());
     long now = config.ticker().read();
     Patience patience = new Patience(config.ticker(), config.sleeper(), chain.call(),
         Patience.deadlineOf(chain.call(), now), maxWaitNanos);
     RetryRules.CallRetries retries = retryRules.forCall(state.retryBudget());
     while (true) {
-      Permit permit = state.acquire(cost, patience);
-      Attempt attempt = attempt(chain, request, state, permit);
-      long at = attempt.at();
-      RetryRules.Next next = retries.next(attempt, () -> state.waitEstimate(cost, at),
-          needed -> patience.allows(needed, at));
+      Permit permit = state.acquire(new Acquisition(call, patience.waited()), patience);
+      Attempt attempt = attempt(chain, request, state, permit, call);
+      RetryRules.Next next = next(retries, attempt, state, call, patience);
       if (next.finish()) {
-        return finish(state, attempt, next.gaveUp(), next.delay());
+        return finish(call, attempt, next.gaveUp(), next.delay());
       }
-      listener.retryScheduled(key, next.attempts(), next.delay());
-      closeQuietly(attempt);
-      patience.sleep(next.delay().toNanos(), at);
+      patience.sleep(next.delay().toNanos(), attempt.at());
     }
   }
 
-  private Attempt attempt(Chain chain, Request request, KeyState state, Permit permit)
-      throws IOException {
+  /** The context of {@code request} (made by the application) on {@code call}. */
+  CallContext contextOf(Request request, @Nullable Call call) {
+    String key = Objects.requireNonNull(config.key().keyOf(request), "key function returned null");
+    return CallContext.of(key, request, call, config.cost().applyAsDouble(request));
+  }
+
+  /**
+   * Asks the call's retries what follows {@code attempt}; when it is a retry, tells the listener
+   * and closes the answer it will not return.
+   */
+  RetryRules.Next next(RetryRules.CallRetries retries, Attempt attempt, KeyState state,
+      CallContext call, Patience patience) {
+    long at = attempt.at();
+    RetryRules.Next next = retries.next(attempt, () -> state.waitEstimate(call.cost(), at),
+        needed -> patience.allows(needed, at));
+    if (!next.finish()) {
+      listener.retryScheduled(call, next.attempts(), next.delay());
+      closeQuietly(attempt);
+    }
+    return next;
+  }
+
+  /** Sends one attempt with its permit, and learns from what comes back. */
+  private Attempt attempt(Chain chain, Request request, KeyState state, Permit permit,
+      CallContext call) throws IOException {
     Response response;
     try {
       response = chain.proceed(request);
@@ -167,7 +192,7 @@ public final class PoliteInterceptor implements Interceptor {
     if (config.readRetryHintsFromBody() && signals.isRejection()) {
       signals = headers.withBody(signals, response.header("Content-Type"), peek(response));
     }
-    long at = state.onAnswer(response.code(), signals, permit);
+    long at = state.onAnswer(response.code(), signals, permit, call);
     return retryRules.judge(request, response, signals, at);
   }
 
@@ -185,12 +210,13 @@ public final class PoliteInterceptor implements Interceptor {
     return response.networkResponse() != null || response.cacheResponse() == null;
   }
 
-  private Response finish(KeyState state, Attempt attempt, @Nullable GiveUpReason reason,
+  /** Ends the call with {@code attempt}: its answer, its failure, or the give-up. */
+  Response finish(CallContext call, Attempt attempt, @Nullable GiveUpReason reason,
       Duration requested) throws IOException {
     if (reason != null) {
       Duration asked = attempt.signals().retryAfter() != null
           ? attempt.signals().retryAfter() : requested;
-      listener.gaveUp(state.key(), reason, asked);
+      listener.gaveUp(call, reason, asked);
     }
     if (attempt.failure() != null) {
       throw attempt.failure();
@@ -199,8 +225,8 @@ public final class PoliteInterceptor implements Interceptor {
     if (reason != null && attempt.rateLimited() && config.throwWhenRateLimited()) {
       response.close();
       Duration asked = attempt.signals().retryAfter();
-      throw new RateLimitedException(state.key(), asked != null ? asked : requested,
-          attempt.signals(), "polite: " + state.key() + " answered " + response.code()
+      throw new RateLimitedException(call.key(), asked != null ? asked : requested,
+          attempt.signals(), "polite: " + call.key() + " answered " + response.code()
           + " and polite gave up (" + reason + ")");
     }
     return response;
@@ -210,6 +236,37 @@ public final class PoliteInterceptor implements Interceptor {
     if (attempt.response() != null) {
       attempt.response().close();
     }
+  }
+
+  /**
+   * What this interceptor knows about {@code key} now, if it holds the key.
+   *
+   * <pre>{@code polite.snapshot("https://api.github.com:443").map(KeySnapshot::pace)}</pre>
+   */
+  public Optional<KeySnapshot> snapshot(String key) {
+    KeyState state = keys.find(key);
+    return state == null ? Optional.empty() : Optional.of(state.snapshot());
+  }
+
+  /**
+   * What this interceptor knows about every key it holds now, in no particular order.
+   *
+   * <pre>{@code polite.snapshots().forEach(k -> System.out.println(k.key() + " " + k.pace()))}</pre>
+   */
+  public List<KeySnapshot> snapshots() {
+    List<KeySnapshot> all = new ArrayList<>();
+    for (KeyState state : keys.all()) {
+      all.add(state.snapshot());
+    }
+    return all;
+  }
+
+  KeyStates keys() {
+    return keys;
+  }
+
+  RetryRules retryRules() {
+    return retryRules;
   }
 
   @Override
@@ -420,9 +477,17 @@ public final class PoliteInterceptor implements Interceptor {
       return this;
     }
 
-    /** Hears what polite does. Default: nothing hears. */
-    public Builder listener(PoliteListener listener) {
-      draft.listener = SafeListener.of(Objects.requireNonNull(listener, "listener"));
+    /**
+     * Adds a listener that hears what polite does; each hears every event, in the order added.
+     * Default: nothing hears.
+     *
+     * <pre>{@code builder.addListener(metrics).addListener(auditLog)}</pre>
+     */
+    public Builder addListener(PoliteListener listener) {
+      Objects.requireNonNull(listener, "listener");
+      List<PoliteListener> more = new ArrayList<>(draft.listeners);
+      more.add(listener);
+      draft.listeners = List.copyOf(more);
       return this;
     }
 

@@ -50,13 +50,13 @@ class CostAndSecretsTest extends HarnessTest {
     List<String> heard = new CopyOnWriteArrayList<>();
     PoliteListener listener = new PoliteListener() {
       @Override
-      public void rateLimited(String key, RateLimitSignals signals) {
-        heard.add(key + " " + signals);
+      public void rateLimited(CallContext call, RateLimitSignals signals) {
+        heard.add(call.key() + " " + signals);
       }
 
       @Override
-      public void gaveUp(String key, GiveUpReason reason, Duration requestedDelay) {
-        heard.add(key + " " + reason);
+      public void gaveUp(CallContext call, GiveUpReason reason, Duration requestedDelay) {
+        heard.add(call.key() + " " + reason);
       }
 
       @Override
@@ -65,7 +65,7 @@ class CostAndSecretsTest extends HarnessTest {
       }
     };
     OkHttpClient client = h.client(h.polite().key(RateLimitKey.header("Authorization"))
-        .listener(listener).throwWhenRateLimited(true));
+        .addListener(listener).throwWhenRateLimited(true));
     Request request = h.get("/a").newBuilder().header("Authorization", "Bearer " + secret).build();
 
     assertThatThrownBy(() -> client.newCall(request).execute())

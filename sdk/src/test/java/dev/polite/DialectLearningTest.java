@@ -134,7 +134,7 @@ class DialectLearningTest extends HarnessTest {
         }
       }
     };
-    OkHttpClient client = h.client(h.polite().maxAttempts(1).maxRateLimitRetries(0).listener(listener)
+    OkHttpClient client = h.client(h.polite().maxAttempts(1).maxRateLimitRetries(0).addListener(listener)
         .rateController(Harness.NO_DISCOVERY));
 
     try (Response r = client.newCall(h.get("/a")).execute()) {

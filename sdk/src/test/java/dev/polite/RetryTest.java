@@ -22,17 +22,17 @@ class RetryTest extends HarnessTest {
   private final List<String> events = new CopyOnWriteArrayList<>();
   private final PoliteListener recorder = new PoliteListener() {
     @Override
-    public void retryScheduled(String key, int attempt, Duration delay) {
+    public void retryScheduled(CallContext call, int attempt, Duration delay) {
       events.add("retry " + attempt);
     }
 
     @Override
-    public void gaveUp(String key, GiveUpReason reason, Duration requestedDelay) {
+    public void gaveUp(CallContext call, GiveUpReason reason, Duration requestedDelay) {
       events.add("gave up " + reason + " " + requestedDelay.toSeconds() + "s");
     }
 
     @Override
-    public void rateLimited(String key, RateLimitSignals signals) {
+    public void rateLimited(CallContext call, RateLimitSignals signals) {
       events.add("rate limited");
     }
 
@@ -55,7 +55,7 @@ class RetryTest extends HarnessTest {
     h.server.enqueue(status(429, "Retry-After", "2"));
     h.server.enqueue(status(429, "Retry-After", "1"));
     h.server.enqueue(status(200));
-    OkHttpClient client = h.client(h.polite().listener(recorder).rateController(Harness.NO_DISCOVERY));
+    OkHttpClient client = h.client(h.polite().addListener(recorder).rateController(Harness.NO_DISCOVERY));
 
     try (Response r = client.newCall(h.get("/a")).execute()) {
       assertThat(r.code()).isEqualTo(200);
@@ -92,7 +92,7 @@ class RetryTest extends HarnessTest {
   void remainingZeroPausesTheOtherCallsToTheKey() throws Exception {
     h.server.enqueue(status(200, "RateLimit", "\"default\";r=0;t=5"));
     h.server.enqueue(status(200));
-    OkHttpClient client = h.client(h.polite().listener(recorder));
+    OkHttpClient client = h.client(h.polite().addListener(recorder));
 
     try (Response r = client.newCall(h.get("/a")).execute()) {
       assertThat(r.code()).isEqualTo(200);
@@ -189,7 +189,7 @@ class RetryTest extends HarnessTest {
   @Test
   void aRetryAfterOfADayComesBackAtOnce() throws Exception {
     h.server.enqueue(status(429, "Retry-After", "86400"));
-    OkHttpClient client = h.client(h.polite().listener(recorder).rateController(Harness.NO_DISCOVERY));
+    OkHttpClient client = h.client(h.polite().addListener(recorder).rateController(Harness.NO_DISCOVERY));
 
     try (Response r = client.newCall(h.get("/a")).execute()) {
       assertThat(r.code()).isEqualTo(429);
@@ -264,7 +264,7 @@ class RetryTest extends HarnessTest {
     for (int i = 0; i < 4; i++) {
       h.server.enqueue(status(429, "Retry-After", "1", "X-Attempt", String.valueOf(i)));
     }
-    OkHttpClient client = h.client(h.polite().maxRateLimitRetries(3).listener(recorder));
+    OkHttpClient client = h.client(h.polite().maxRateLimitRetries(3).addListener(recorder));
 
     try (Response r = client.newCall(h.get("/a")).execute()) {
       assertThat(r.code()).isEqualTo(429);
@@ -283,7 +283,7 @@ class RetryTest extends HarnessTest {
       h.server.enqueue(status(429, "Retry-After", "1"));
       h.server.enqueue(status(200));
     }
-    OkHttpClient client = h.client(h.polite().rateController(Harness.NO_DISCOVERY).listener(recorder));
+    OkHttpClient client = h.client(h.polite().rateController(Harness.NO_DISCOVERY).addListener(recorder));
 
     for (int call = 0; call < 12; call++) {
       try (Response r = client.newCall(h.get("/a")).execute()) {
@@ -322,7 +322,7 @@ class RetryTest extends HarnessTest {
     for (int i = 0; i < 20; i++) {
       h.server.enqueue(status(503));
     }
-    OkHttpClient client = h.client(h.polite().listener(recorder));
+    OkHttpClient client = h.client(h.polite().addListener(recorder));
 
     for (int call = 0; call < 3; call++) {
       try (Response r = client.newCall(h.get("/a")).execute()) {
@@ -337,7 +337,7 @@ class RetryTest extends HarnessTest {
   @Test
   void theServerCanSayNotToRetry() throws Exception {
     h.server.enqueue(status(503, "Stripe-Should-Retry", "false"));
-    OkHttpClient client = h.client(h.polite().listener(recorder));
+    OkHttpClient client = h.client(h.polite().addListener(recorder));
 
     try (Response r = client.newCall(h.get("/a")).execute()) {
       assertThat(r.code()).isEqualTo(503);
@@ -352,16 +352,16 @@ class RetryTest extends HarnessTest {
     h.server.enqueue(status(200));
     PoliteListener broken = new PoliteListener() {
       @Override
-      public void retryScheduled(String key, int attempt, Duration delay) {
+      public void retryScheduled(CallContext call, int attempt, Duration delay) {
         throw new IllegalStateException("listener bug");
       }
 
       @Override
-      public void rateLimited(String key, RateLimitSignals signals) {
+      public void rateLimited(CallContext call, RateLimitSignals signals) {
         throw new IllegalStateException("listener bug");
       }
     };
-    OkHttpClient client = h.client(h.polite().listener(broken));
+    OkHttpClient client = h.client(h.polite().addListener(broken));
 
     try (Response r = client.newCall(h.get("/a")).execute()) {
       assertThat(r.code()).isEqualTo(200);
@@ -384,7 +384,7 @@ class RetryTest extends HarnessTest {
     h.server.enqueue(status(500));
     h.server.enqueue(status(500));
     h.server.enqueue(status(200));
-    OkHttpClient client = h.client(h.polite().listener(recorder).failureRetries(
+    OkHttpClient client = h.client(h.polite().addListener(recorder).failureRetries(
         RetryPolicy.<Response>builder()
             .handleResultIf(r -> r.code() == 500)
             .withMaxAttempts(3)
@@ -405,7 +405,7 @@ class RetryTest extends HarnessTest {
     for (int i = 0; i < 3; i++) {
       h.server.enqueue(status(500, "X-Attempt", String.valueOf(i)));
     }
-    OkHttpClient client = h.client(h.polite().listener(recorder).failureRetries(
+    OkHttpClient client = h.client(h.polite().addListener(recorder).failureRetries(
         RetryPolicy.<Response>builder().handleResultIf(r -> r.code() == 500).withMaxRetries(1).build()));
 
     try (Response r = client.newCall(h.get("/a")).execute()) {

@@ -3,6 +3,7 @@ package dev.polite.compat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.polite.CallContext;
 import dev.polite.PoliteInterceptor;
 import dev.polite.PoliteListener;
 import dev.polite.RateLimitHeaders;
@@ -54,19 +55,19 @@ class PoliteOnRealOkHttpTest {
     }
 
     @Override
-    public void rateLimited(String key, RateLimitSignals signals) {
+    public void rateLimited(CallContext call, RateLimitSignals signals) {
       lines.add("rateLimited");
     }
 
     @Override
-    public void retryScheduled(String key, int attempt, Duration delay) {
+    public void retryScheduled(CallContext call, int attempt, Duration delay) {
       lines.add("retry " + attempt + " after " + delay.toMillis() + " ms");
     }
   }
 
   private OkHttpClient client(PoliteInterceptor.Builder polite) {
     client = new OkHttpClient.Builder()
-        .addInterceptor(polite.listener(events).build())
+        .addInterceptor(polite.addListener(events).build())
         .addNetworkInterceptor(bodies)
         .build();
     return client;

@@ -1,11 +1,15 @@
 package dev.polite.internal;
 
+import dev.polite.KeySnapshot;
 import dev.polite.PoliteConfig;
 import dev.polite.PoliteListener;
 import dev.polite.RateController;
+import dev.polite.RateLimitPolicy;
 import dev.polite.RateLimitSignals;
 import dev.polite.TokenBucket;
 import java.time.Duration;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -84,6 +88,7 @@ public final class KeyModel {
   private long tickets;
   private long lastGrantAt;
   private RateLimitSignals lastSignals = RateLimitSignals.none();
+  private @Nullable RateLimitPolicy learnedPolicy;
 
   /** A key nobody has heard from, at ticker time {@code now}. */
   public KeyModel(String key, PoliteConfig config, long now) {
@@ -288,6 +293,7 @@ public final class KeyModel {
     }
     advertised = true;
     probing = false;
+    learnedPolicy = signals.governing();
     if (rate == bucket.rate() && burst == bucket.capacity()) {
       return;
     }
@@ -379,8 +385,24 @@ public final class KeyModel {
     notify(l -> l.policyLearned(key, rate, 1, signals));
   }
 
+  /** What the key knows at {@code now}. */
+  public KeySnapshot snapshot(long now) {
+    KeySnapshot.Source source;
+    if (advertised) {
+      source = KeySnapshot.Source.ADVERTISED;
+    } else if (!Double.isInfinite(controller.rate())) {
+      source = KeySnapshot.Source.DISCOVERED;
+    } else if (!Double.isInfinite(bucket.rate())) {
+      source = KeySnapshot.Source.STARTING;
+    } else {
+      source = KeySnapshot.Source.UNPACED;
+    }
+    return new KeySnapshot(key, bucket.rate(), bucket.capacity(), bucket.tokens(now),
+        Duration.ofNanos(pauseLeft(now)), learnedPolicy, source, inFlight());
+  }
+
   /** Tells the listener (a SafeListener: it cannot throw). */
-  void notify(java.util.function.Consumer<PoliteListener> event) {
+  void notify(Consumer<PoliteListener> event) {
     event.accept(config.listener());
   }
 

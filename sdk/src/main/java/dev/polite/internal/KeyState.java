@@ -1,17 +1,29 @@
 package dev.polite.internal;
 
+import dev.polite.CallContext;
 import dev.polite.GiveUpReason;
+import dev.polite.KeySnapshot;
 import dev.polite.PoliteConfig;
 import dev.polite.RateLimitSignals;
 import dev.polite.RateLimitedException;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The concurrent shell around one key's {@link KeyModel}: one lock, and the waiting. The model
  * decides (how long a pause lasts, whether the gate is open, what a call's tokens cost); this
- * class makes threads wait for it and wakes them when an answer may have changed it.
+ * class moves an attempt towards its permit one {@linkplain #step step} at a time and wakes the
+ * attempts waiting at the gate when an answer may have opened it.
+ *
+ * <h2>Steps, so that waiting need not hold a thread</h2>
+ * A step never waits: it grants the permit, or says how long until the next step is worth
+ * taking, or that only a signal (an answer, a failure, a freed place) can help. A blocking caller
+ * ({@link #acquire}) sleeps or waits on the monitor between steps; a scheduler
+ * ({@code PoliteCallFactory}) runs the next step as a task at that time, or when signalled, and
+ * holds no thread meanwhile. Both take the same steps, so they pace, pause and gate alike.
  *
  * <h2>Why one lock</h2>
  * Pace, pause, gate and counts change together when an answer arrives; one monitor per key keeps
@@ -20,8 +32,12 @@ import org.jspecify.annotations.Nullable;
  * <p>Thread-safe.
  */
 public final class KeyState {
+  /** What {@link #step} answers when only a signal can help: the gate is closed. */
+  public static final long AWAIT_SIGNAL = -1;
+
   private final PoliteConfig config;
   private final KeyModel model;
+  private final List<Runnable> signalWaiters = new ArrayList<>(); // guarded by this
   private volatile long lastUsed;
 
   KeyState(String key, PoliteConfig config, long now) {
@@ -49,101 +65,157 @@ public final class KeyState {
   }
 
   /**
-   * Waits until a call of {@code cost} may be sent: past any pause, through the gate, and with
-   * its tokens paid. On return the call counts as in flight and must end in {@link #onAnswer} or
+   * Waits until the attempt may be sent: past any pause, through the gate, and with its tokens
+   * paid. On return the call counts as in flight and must end in {@link #onAnswer} or
    * {@link #onFailure}.
    *
-   * @return the call's permit, to hand back with its answer
+   * @return the attempt's permit, to hand back with its answer
    * @throws RateLimitedException when the wait would exceed the call's patience
    * @throws java.io.InterruptedIOException when the call is cancelled or the thread interrupted
    */
-  public Permit acquire(double cost, Patience patience) throws IOException {
-    KeyModel.Reservation reservation = null;
-    boolean granted = false;
-    long due = Long.MIN_VALUE;
+  public Permit acquire(Acquisition attempt, Patience patience) throws IOException {
     try {
       while (true) {
         long sleep;
         long now;
         synchronized (this) {
           now = config.ticker().read();
-          lastUsed = now;
-          long pause = model.pauseLeft(now);
-          if (pause > 0) {
-            sleep = pause;
-          } else if (reservation != null && model.isStale(reservation)) {
-            // Reserved at a pace a refusal has since cut: queue again at the new one, or every
-            // call that had paid would go at once when the pause ends.
-            reservation = null;
-            due = Long.MIN_VALUE;
-            notifyAll();
-            continue;
-          } else if (reservation != null) {
-            granted = true;
-            return grant(due == Long.MIN_VALUE ? now : Math.min(now, due), patience, reservation);
-          } else if (model.gateClosed()) {
+          sleep = step(attempt, patience, now, null);
+          Permit permit = attempt.permit;
+          if (permit != null) {
+            return permit;
+          }
+          if (sleep == AWAIT_SIGNAL) {
             if (!patience.awaitSignal(this)) {
-              throw tooLong(null, "no answer yet from a call already in flight");
+              throw tooLong(attempt.call, null, "no answer yet from a call already in flight");
             }
             continue;
-          } else {
-            reservation = model.reserve(cost, now);
-            sleep = reservation.waitNanos();
-            if (sleep == 0) {
-              granted = true;
-              return grant(now, patience, reservation);
-            }
-          }
-          if (!patience.allows(sleep, now)) {
-            throw tooLong(Duration.ofNanos(sleep), pause > 0 ? "the key is paused" : "the key's pace");
-          }
-          if (reservation != null) {
-            due = Nanos.add(now, sleep);
           }
         }
         patience.sleep(sleep, now);
       }
     } finally {
-      if (reservation != null && !granted) {
-        // Never hold tokens or a place in flight for a call that is not going.
-        synchronized (this) {
-          model.cancel(reservation, cost, config.ticker().read());
-          notifyAll();
-        }
-      }
+      abandon(attempt); // nothing to do once granted
     }
-  }
-
-  private Permit grant(long at, Patience patience, KeyModel.Reservation reservation) {
-    Permit permit = model.grant(at, reservation);
-    if (patience.waited() > 0) {
-      model.notify(l -> l.paced(key(), Duration.ofNanos(patience.waited())));
-    }
-    return permit;
   }
 
   /**
-   * Learns from an answer to the call {@code permit} let go; see {@link KeyModel#onAnswer}.
+   * Moves the attempt one step towards its permit, without waiting. When granted, the attempt
+   * holds its {@link Acquisition#permit()} and counts as in flight.
+   *
+   * @param onSignal run (under this key's lock: it must only hand work on) at the next signal,
+   *     when the answer is {@link #AWAIT_SIGNAL}; null for a caller that waits on the monitor
+   * @return 0 when granted; else the nanoseconds from {@code now} until the next step is due, or
+   *     {@link #AWAIT_SIGNAL}
+   * @throws RateLimitedException when the wait needed exceeds the call's patience; the attempt
+   *     then holds nothing
+   */
+  public synchronized long step(Acquisition attempt, Patience patience, long now,
+      @Nullable Runnable onSignal) throws RateLimitedException {
+    lastUsed = now;
+    while (true) {
+      KeyModel.Reservation reservation = attempt.reservation;
+      long pause = model.pauseLeft(now);
+      long sleep;
+      if (pause > 0) {
+        sleep = pause;
+      } else if (reservation != null && model.isStale(reservation)) {
+        // Reserved at a pace a refusal has since cut: queue again at the new one, or every
+        // call that had paid would go at once when the pause ends.
+        attempt.reservation = null;
+        attempt.due = Long.MIN_VALUE;
+        signal();
+        continue;
+      } else if (reservation != null) {
+        grant(attempt, attempt.due == Long.MIN_VALUE ? now : Math.min(now, attempt.due), patience);
+        return 0;
+      } else if (model.gateClosed()) {
+        if (!patience.allows(1, now)) {
+          throw tooLong(attempt.call, null, "no answer yet from a call already in flight");
+        }
+        if (onSignal != null) {
+          signalWaiters.add(onSignal);
+        }
+        return AWAIT_SIGNAL;
+      } else {
+        reservation = model.reserve(attempt.cost, now);
+        attempt.reservation = reservation;
+        sleep = reservation.waitNanos();
+        if (sleep == 0) {
+          grant(attempt, now, patience);
+          return 0;
+        }
+      }
+      if (!patience.allows(sleep, now)) {
+        release(attempt, now);
+        throw tooLong(attempt.call, Duration.ofNanos(sleep),
+            pause > 0 ? "the key is paused" : "the key's pace");
+      }
+      if (reservation != null) {
+        attempt.due = Nanos.add(now, sleep);
+      }
+      return sleep;
+    }
+  }
+
+  /**
+   * Ends an attempt that will not be sent (cancelled, or out of patience): never hold tokens or a
+   * place in flight for it. Does nothing once the attempt was granted, or holds nothing.
+   */
+  public synchronized void abandon(Acquisition attempt) {
+    if (attempt.permit == null) {
+      release(attempt, config.ticker().read());
+    }
+  }
+
+  private void release(Acquisition attempt, long now) {
+    KeyModel.Reservation reservation = attempt.reservation;
+    if (reservation != null) {
+      model.cancel(reservation, attempt.cost, now);
+      attempt.reservation = null;
+      signal();
+    }
+  }
+
+  private void grant(Acquisition attempt, long at, Patience patience) {
+    attempt.permit = model.grant(at, attempt.reservation);
+    attempt.reservation = null;
+    Duration waited = Duration.ofNanos(Math.max(0, patience.waited() - attempt.waitedBefore));
+    model.notify(l -> l.sending(attempt.call, waited));
+  }
+
+  /**
+   * Learns from an answer to the attempt {@code permit} let go; see {@link KeyModel#onAnswer}.
    *
    * @return the time it was learned at, on the key's ticker, so the caller need not read it again
    */
-  public long onAnswer(int status, RateLimitSignals signals, Permit permit) {
+  public long onAnswer(int status, RateLimitSignals signals, Permit permit, CallContext call) {
     long now;
     synchronized (this) { // read under the lock, so that the model sees time only move forward
       now = config.ticker().read();
       model.onAnswer(status, signals, permit, now);
-      notifyAll();
+      signal();
     }
     if (signals.isRejection()) {
-      model.notify(l -> l.rateLimited(key(), signals));
+      model.notify(l -> l.rateLimited(call, signals));
     }
     return now;
   }
 
-  /** A call let go by {@link #acquire} ended without an answer. */
+  /** An attempt let go by {@link #acquire} or {@link #step} ended without an answer. */
   public synchronized void onFailure() {
     model.onFailure();
+    signal();
+  }
+
+  /** Wakes every attempt waiting at the gate: what held it closed may have changed. */
+  private void signal() {
     notifyAll();
+    if (!signalWaiters.isEmpty()) {
+      List<Runnable> woken = List.copyOf(signalWaiters);
+      signalWaiters.clear();
+      woken.forEach(Runnable::run);
+    }
   }
 
   /**
@@ -159,8 +231,13 @@ public final class KeyState {
     return model.lastSignals();
   }
 
-  private RateLimitedException tooLong(@Nullable Duration wait, String why) {
-    model.notify(l -> l.gaveUp(key(), GiveUpReason.WAIT_TOO_LONG, wait == null ? Duration.ZERO : wait));
+  /** What the key knows now. */
+  public synchronized KeySnapshot snapshot() {
+    return model.snapshot(config.ticker().read());
+  }
+
+  private RateLimitedException tooLong(CallContext call, @Nullable Duration wait, String why) {
+    model.notify(l -> l.gaveUp(call, GiveUpReason.WAIT_TOO_LONG, wait == null ? Duration.ZERO : wait));
     String message = "polite: not sending to " + key() + ": " + why
         + (wait == null ? " and the call may wait no longer" : "; that needs a wait of " + wait
             + ", more than the call may wait");

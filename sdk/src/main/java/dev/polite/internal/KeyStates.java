@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The keys one interceptor knows, bounded: past {@code maxKeys}, idle keys (none of their calls
@@ -29,11 +30,26 @@ public final class KeyStates {
     if (state != null) {
       return state;
     }
-    state = states.computeIfAbsent(key, k -> new KeyState(k, config, config.ticker().read()));
+    KeyState made = new KeyState(key, config, config.ticker().read());
+    state = states.putIfAbsent(key, made);
+    if (state != null) {
+      return state; // another thread made it first; ours was never seen
+    }
+    config.listener().keyAdded(key, made::snapshot);
     if (states.size() > maxKeys) {
       evictIdle();
     }
-    return state;
+    return made;
+  }
+
+  /** The state of {@code key} if it is held; null otherwise. */
+  public @Nullable KeyState find(String key) {
+    return states.get(key);
+  }
+
+  /** Every key held now. */
+  public List<KeyState> all() {
+    return List.copyOf(states.values());
   }
 
   /** How many keys are held. */
@@ -55,7 +71,9 @@ public final class KeyStates {
     int excess = states.size() - maxKeys * 9 / 10;
     for (int i = 0; i < idle.size() && i < excess; i++) {
       KeyState s = idle.get(i);
-      states.remove(s.key(), s);
+      if (states.remove(s.key(), s)) {
+        config.listener().keyForgotten(s.key());
+      }
     }
   }
 }

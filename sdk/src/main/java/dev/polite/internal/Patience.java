@@ -14,7 +14,7 @@ import okhttp3.Call;
  * and then abandoned. Waits end early when the call is cancelled or the thread interrupted, with
  * an {@link InterruptedIOException} as OkHttp itself throws.
  *
- * <p>Confined to the calling thread.
+ * <p>Confined to the calling thread, or to one asynchronous call's lock.
  */
 public final class Patience {
   private static final long SIGNAL_POLL_MILLIS = Sleeper.POLL_MILLIS;
@@ -41,6 +41,16 @@ public final class Patience {
   /** Whether a wait of {@code nanos} starting {@code now} fits both limits. */
   public boolean allows(long nanos, long now) {
     return nanos <= waitLeft && nanos <= deadline - now;
+  }
+
+  /** The longest wait from {@code now} that fits both limits; 0 when patience is spent. */
+  public long left(long now) {
+    return Math.max(0, Math.min(waitLeft, deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - now));
+  }
+
+  /** Nanoseconds from {@code now} to the call's deadline; {@link Long#MAX_VALUE} for none. */
+  public long deadlineLeft(long now) {
+    return deadline == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(0, deadline - now);
   }
 
   /** Nanoseconds this call has spent waiting so far. */
@@ -100,6 +110,15 @@ public final class Patience {
     if (Thread.currentThread().isInterrupted()) {
       throw interrupted();
     }
+  }
+
+  /**
+   * Counts a wait that a scheduler, not this thread, sat out: from {@code start} to {@code now}.
+   */
+  public void waited(long start, long now) {
+    long spent = Math.max(0, now - start);
+    waited += spent;
+    waitLeft -= spent;
   }
 
   private void account(long start) {

@@ -2,6 +2,7 @@ package dev.polite.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.polite.CallContext;
 import dev.polite.PoliteInterceptor;
 import dev.polite.RateLimitSignals;
 import dev.polite.Sleeper;
@@ -28,6 +29,8 @@ import org.junit.jupiter.api.RepeatedTest;
  * sleeps.
  */
 class KeyStateConcurrencyTest {
+  private static final CallContext CONTEXT = CallContext.of("k",
+      new Request.Builder().url("http://localhost/").build(), null, 1);
   private static final double RATE = 10;
   private static final double BURST = 5;
 
@@ -51,11 +54,11 @@ class KeyStateConcurrencyTest {
           for (int i = 0; i < 25; i++) {
             Patience patience = new Patience(ticker, sleeper, call, Long.MAX_VALUE,
                 TimeUnit.HOURS.toNanos(1));
-            Permit permit = state.acquire(1, patience);
+            Permit permit = state.acquire(new Acquisition(CONTEXT, 0), patience);
             granted.add(permit.sentAt());
             maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
             inFlight.decrementAndGet();
-            state.onAnswer(200, RateLimitSignals.none(), permit);
+            state.onAnswer(200, RateLimitSignals.none(), permit, CONTEXT);
           }
           return null;
         }));

@@ -2,6 +2,7 @@ package dev.polite.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.polite.CallContext;
 import dev.polite.PoliteInterceptor;
 import dev.polite.RateLimitPolicy;
 import dev.polite.RateLimitSignals;
@@ -17,6 +18,8 @@ import org.junit.jupiter.api.Test;
 
 /** How a key reconciles the server's remaining count with the calls it has in flight. */
 class KeyStateTest {
+  private static final CallContext CONTEXT = CallContext.of("k",
+      new Request.Builder().url("http://localhost/").build(), null, 1);
   private final AtomicLong now = new AtomicLong(1_000_000_000L);
   private final Ticker ticker = now::get;
   private final Sleeper sleeper = (deadline, stop) -> now.accumulateAndGet(deadline, Math::max);
@@ -27,7 +30,7 @@ class KeyStateTest {
       now.get());
 
   private Permit go() throws Exception {
-    return state.acquire(1, new Patience(ticker, sleeper, call, Long.MAX_VALUE, TimeUnit.HOURS.toNanos(1)));
+    return state.acquire(new Acquisition(CONTEXT, 0), new Patience(ticker, sleeper, call, Long.MAX_VALUE, TimeUnit.HOURS.toNanos(1)));
   }
 
   private static RateLimitSignals tenPerSecond(long remaining) {
@@ -42,43 +45,43 @@ class KeyStateTest {
 
   @Test
   void aCallAloneFromGrantToAnswerReportsTheExactCount() throws Exception {
-    state.onAnswer(200, tenPerSecond(9), go());
+    state.onAnswer(200, tenPerSecond(9), go(), CONTEXT);
     assertThat(hasTokens(9)).isTrue();
     assertThat(hasTokens(10)).isFalse();
 
-    state.onAnswer(200, tenPerSecond(2), go()); // the server knows better than our count of 8
+    state.onAnswer(200, tenPerSecond(2), go(), CONTEXT); // the server knows better than our count of 8
     assertThat(hasTokens(2)).isTrue();
     assertThat(hasTokens(3)).isFalse();
   }
 
   @Test
   void anOvertakenAnswerNeverRaisesTheCount() throws Exception {
-    state.onAnswer(200, tenPerSecond(9), go()); // learn the policy: 9 left
+    state.onAnswer(200, tenPerSecond(9), go(), CONTEXT); // learn the policy: 9 left
     Permit a = go();
     Permit b = go();
     // The server counted a, then b; b's answer arrives first. Not knowing that the server had
     // already counted a, the key also subtracts a, still in flight: 7 - 1.
-    state.onAnswer(200, tenPerSecond(7), b);
-    state.onAnswer(200, tenPerSecond(8), a);
+    state.onAnswer(200, tenPerSecond(7), b, CONTEXT);
+    state.onAnswer(200, tenPerSecond(8), a, CONTEXT);
     assertThat(hasTokens(6)).isTrue();
     assertThat(hasTokens(7)).as("a's stale 8 must not raise the count").isFalse();
   }
 
   @Test
   void callsStillInFlightAreSubtractedFromTheServersCount() throws Exception {
-    state.onAnswer(200, tenPerSecond(9), go());
+    state.onAnswer(200, tenPerSecond(9), go(), CONTEXT);
     Permit a = go();
     go(); // b, c, d in flight, unseen by the server when it answered a
     go();
     go();
-    state.onAnswer(200, tenPerSecond(3), a);
+    state.onAnswer(200, tenPerSecond(3), a, CONTEXT);
     assertThat(hasTokens(0)).isTrue();
     assertThat(hasTokens(1)).as("3 left, 3 already on their way").isFalse();
   }
 
   @Test
   void remainingZeroPausesTheKeyUntilTheReset() throws Exception {
-    state.onAnswer(200, tenPerSecond(0), go());
+    state.onAnswer(200, tenPerSecond(0), go(), CONTEXT);
     assertThat(state.waitEstimate(1, now.get())).isEqualTo(TimeUnit.SECONDS.toNanos(1));
   }
 }

@@ -1,0 +1,40 @@
+package dev.polite.internal;
+
+import dev.polite.CallContext;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One attempt's way to its permit, step by step: the reservation it holds while it waits for its
+ * tokens, and the permit once granted. {@link KeyState#step} moves it on; a thread blocks
+ * between steps ({@link KeyState#acquire}), a scheduler does not.
+ *
+ * <p>Guarded by its key's lock: only {@link KeyState} reads or writes it.
+ */
+public final class Acquisition {
+  final CallContext call;
+  final double cost;
+  final long waitedBefore;
+  KeyModel.@Nullable Reservation reservation;
+  long due = Long.MIN_VALUE;
+  volatile @Nullable Permit permit; // read without the lock by the attempt's owner
+
+  /**
+   * @param waitedBefore what the call had waited before this attempt (its patience's count), so
+   *     the attempt reports only its own wait
+   */
+  public Acquisition(CallContext call, long waitedBefore) {
+    this.call = call;
+    this.cost = call.cost();
+    this.waitedBefore = waitedBefore;
+  }
+
+  /** The call this attempt belongs to. */
+  public CallContext call() {
+    return call;
+  }
+
+  /** The permit, once {@link KeyState#step} granted it; null before. */
+  public @Nullable Permit permit() {
+    return permit;
+  }
+}
