@@ -1,0 +1,209 @@
+package dev.polite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import mockwebserver3.MockResponse;
+import mockwebserver3.RecordedRequest;
+import okhttp3.Call;
+import okhttp3.Callback;
+import okhttp3.OkHttpClient;
+import okhttp3.Response;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Asynchronous calls through {@link PoliteCallFactory}: their waits are tasks on a scheduler (a
+ * fake one, on the fake clock), not parked threads; they pace, retry and give up as the
+ * interceptor's own calls do, and a cancel ends them once.
+ */
+@Timeout(30)
+class PoliteCallFactoryTest extends HarnessTest {
+  private final FakeScheduler scheduler = new FakeScheduler(h.clock);
+  private final List<Outcome> outcomes = new CopyOnWriteArrayList<>();
+
+  /** What a callback heard: a code, or a failure, and on which thread. */
+  record Outcome(Call call, int code, @Nullable IOException failure, String thread) {}
+
+  private final Callback recorder = new Callback() {
+    @Override
+    public void onResponse(Call call, Response response) {
+      try (response) {
+        outcomes.add(new Outcome(call, response.code(), null, Thread.currentThread().getName()));
+      }
+    }
+
+    @Override
+    public void onFailure(Call call, IOException e) {
+      outcomes.add(new Outcome(call, 0, e, Thread.currentThread().getName()));
+    }
+  };
+
+  private static MockResponse ok() {
+    return new MockResponse.Builder().code(200).body("ok").build();
+  }
+
+  private PoliteCallFactory factory(OkHttpClient client) {
+    return PoliteCallFactory.builder(client).scheduler(scheduler).build();
+  }
+
+  private void runUntilAnswered(OkHttpClient client, int calls) throws InterruptedException {
+    scheduler.runUntil(() -> outcomes.size() >= calls, client.dispatcher());
+  }
+
+  @Test
+  void pacedCallsWaitAsTasksNotThreadsAndGoInTheOrderOfTheirPermits() throws Exception {
+    for (int i = 0; i < 10; i++) {
+      h.server.enqueue(ok());
+    }
+    OkHttpClient client = h.client(h.polite().startingRate(2));
+    PoliteCallFactory calls = factory(client);
+
+    for (int i = 0; i < 10; i++) {
+      calls.newCall(h.get("/" + i)).enqueue(recorder);
+    }
+    runUntilAnswered(client, 1);
+    scheduler.runDue();
+    // Nine calls wait for their pace, and not one of them holds a thread.
+    assertThat(scheduler.pending()).isGreaterThanOrEqualTo(1);
+    assertThat(client.dispatcher().runningCallsCount()).isZero();
+    assertThat(client.dispatcher().queuedCallsCount()).isZero();
+
+    runUntilAnswered(client, 10);
+    assertThat(outcomes).extracting(Outcome::code).containsOnly(200);
+    assertThat(h.sends).containsExactly(0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5);
+    List<String> paths = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      RecordedRequest recorded = h.server.takeRequest();
+      paths.add(recorded.getUrl().encodedPath());
+    }
+    assertThat(paths).containsExactly("/0", "/1", "/2", "/3", "/4", "/5", "/6", "/7", "/8", "/9");
+    assertThat(outcomes).allSatisfy(o -> assertThat(o.thread()).startsWith("OkHttp"));
+  }
+
+  @Test
+  void aRetryAfterA429IsScheduledNeverSoonerThanAsked() throws Exception {
+    h.server.enqueue(new MockResponse.Builder().code(429).addHeader("Retry-After", "2").build());
+    h.server.enqueue(ok());
+    List<String> heard = new CopyOnWriteArrayList<>();
+    OkHttpClient client = h.client(h.polite().addListener(new PoliteListener() {
+      @Override
+      public void retryScheduled(CallContext call, int attempt, Duration delay) {
+        heard.add("retry " + attempt + " of " + call.call());
+      }
+    }));
+    PoliteCallFactory calls = factory(client);
+    Call call = calls.newCall(h.get("/a"));
+
+    call.enqueue(recorder);
+    scheduler.runUntil(() -> h.sends.size() == 1 && client.dispatcher().runningCallsCount() == 0,
+        client.dispatcher());
+    assertThat(outcomes).as("the 429 is not the answer yet").isEmpty();
+    assertThat(scheduler.pending()).as("the retry waits as a task").isEqualTo(1);
+
+    runUntilAnswered(client, 1);
+    assertThat(outcomes).singleElement().satisfies(o -> {
+      assertThat(o.code()).isEqualTo(200);
+      assertThat(o.call()).isSameAs(call);
+    });
+    assertThat(h.sends.get(1) - h.sends.get(0)).isGreaterThanOrEqualTo(2.0);
+    assertThat(heard).containsExactly("retry 1 of " + call);
+  }
+
+  @Test
+  void cancellingACallThatWaitsReportsItOnceAndFreesItsTurn() throws Exception {
+    h.server.enqueue(ok());
+    h.server.enqueue(ok());
+    OkHttpClient client = h.client(h.polite().startingRate(0.1));
+    PoliteCallFactory calls = factory(client);
+    calls.newCall(h.get("/first")).enqueue(recorder);
+    runUntilAnswered(client, 1);
+    scheduler.runDue();
+
+    Call waiting = calls.newCall(h.get("/cancelled"));
+    waiting.enqueue(recorder);
+    assertThat(scheduler.pending()).isEqualTo(1);
+    waiting.cancel();
+    waiting.cancel();
+    runUntilAnswered(client, 2);
+    assertThat(outcomes.get(1).failure()).isInstanceOf(InterruptedIOException.class);
+    assertThat(outcomes.get(1).call()).isSameAs(waiting);
+    assertThat(scheduler.pending()).as("its task is gone").isZero();
+
+    // Its tokens went back: the next call waits one interval (10 s), not two.
+    calls.newCall(h.get("/next")).enqueue(recorder);
+    runUntilAnswered(client, 3);
+    assertThat(outcomes).hasSize(3);
+    assertThat(outcomes.get(2).code()).isEqualTo(200);
+    assertThat(h.sends).containsExactly(0.0, 10.0);
+  }
+
+  @Test
+  void aWaitLongerThanTheCallsTimeoutFailsAtOnceWithoutSending() throws Exception {
+    h.server.enqueue(new MockResponse.Builder().code(429).addHeader("Retry-After", "4").build());
+    OkHttpClient client = h.client(h.polite().maxRateLimitRetries(0)).newBuilder()
+        .callTimeout(Duration.ofSeconds(2)).build();
+    PoliteCallFactory calls = factory(client);
+    calls.newCall(h.get("/a")).enqueue(recorder);
+    runUntilAnswered(client, 1);
+    assertThat(outcomes.get(0).code()).isEqualTo(429);
+
+    calls.newCall(h.get("/b")).enqueue(recorder);
+    runUntilAnswered(client, 2);
+    assertThat(outcomes.get(1).failure()).isInstanceOf(RateLimitedException.class);
+    assertThat(outcomes.get(1).thread()).as("callbacks run on OkHttp's threads").startsWith("OkHttp");
+    assertThat(h.server.getRequestCount()).isEqualTo(1);
+    assertThat(h.clock.elapsedSeconds()).isZero();
+  }
+
+  @Test
+  void aCallWaitingAtTheFirstAnswerGateGoesWhenThatAnswerArrives() throws Exception {
+    h.server.enqueue(new MockResponse.Builder().code(200)
+        .addHeader("RateLimit-Policy", "\"default\";q=100;w=1")
+        .addHeader("RateLimit", "\"default\";r=99;t=1").build());
+    for (int i = 0; i < 5; i++) {
+      h.server.enqueue(ok());
+    }
+    OkHttpClient client = h.client(h.polite());
+    PoliteCallFactory calls = factory(client);
+    for (int i = 0; i < 6; i++) {
+      calls.newCall(h.get("/" + i)).enqueue(recorder);
+    }
+    runUntilAnswered(client, 6);
+    assertThat(outcomes).extracting(Outcome::code).containsOnly(200);
+    assertThat(h.overlappedFirst.get()).as("nothing went before the first answer").isZero();
+  }
+
+  @Test
+  void executeWaitsAsTheInterceptorDoesAndListenersSeeTheApplicationsCall() throws Exception {
+    h.server.enqueue(ok());
+    List<Call> heard = new CopyOnWriteArrayList<>();
+    OkHttpClient client = h.client(h.polite().addListener(new PoliteListener() {
+      @Override
+      public void sending(CallContext call, Duration waited) {
+        heard.add(call.call());
+      }
+    }));
+    Call call = factory(client).newCall(h.get("/a"));
+    try (Response response = call.execute()) {
+      assertThat(response.code()).isEqualTo(200);
+    }
+    assertThat(heard).containsExactly(call);
+    assertThat(call.isExecuted()).isTrue();
+    assertThatThrownBy(call::execute).isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
+  void aClientWithoutTheInterceptorIsRefused() {
+    assertThatThrownBy(() -> PoliteCallFactory.create(new OkHttpClient()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("addInterceptor");
+  }
+}
