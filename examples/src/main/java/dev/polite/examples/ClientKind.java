@@ -1,6 +1,7 @@
 package dev.polite.examples;
 
 import dev.polite.PoliteInterceptor;
+import dev.polite.PoliteListener;
 import dev.polite.adaptive.AdaptiveThrottle;
 import java.util.Arrays;
 import java.util.List;
@@ -75,6 +76,11 @@ public enum ClientKind {
     return story;
   }
 
+  /** Whether the kind's chain has a {@link PoliteInterceptor} (so it can make async calls). */
+  public boolean hasPolite() {
+    return this == POLITE || this == POLITE_ADAPTIVE;
+  }
+
   /**
    * Fresh application interceptors of this kind, with state of their own, in the order to add
    * them ({@code addInterceptor} in list order: the first sees the call first).
@@ -84,6 +90,12 @@ public enum ClientKind {
    *     has none)
    */
   public List<Interceptor> interceptors(double pacedRate, double pacedBurst) {
+    return interceptors(pacedRate, pacedBurst, PoliteListener.none());
+  }
+
+  /** As above, with {@code listener} added to polite's interceptor, for the kinds that have one. */
+  public List<Interceptor> interceptors(double pacedRate, double pacedBurst, PoliteListener listener) {
+    PoliteInterceptor polite = PoliteInterceptor.builder().addListener(listener).build();
     switch (this) {
       case NAIVE:
         return List.of(new RetryAtOnceInterceptor(PEER_ATTEMPTS));
@@ -96,10 +108,10 @@ public enum ClientKind {
       case POLITE_ADAPTIVE:
         // sdk-adaptive's documented order: the throttle first, so it judges each call once by its
         // final answer and a drop never waits for polite's pace.
-        return List.of(AdaptiveThrottle.create(), PoliteInterceptor.create());
+        return List.of(AdaptiveThrottle.create(), polite);
       case POLITE:
       default:
-        return List.of(PoliteInterceptor.create());
+        return List.of(polite);
     }
   }
 

@@ -1,7 +1,10 @@
 package dev.polite.examples;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import okhttp3.HttpUrl;
@@ -23,7 +26,8 @@ import picocli.CommandLine.Spec;
         "Sends N GET requests to a URL through one client, C at a time, and prints a summary.",
         "With --json the last stdout line is one JSON object: "
             + "client, requests, succeeded, failed, rejected, sent, retries, seconds "
-            + "(and local_drops when an adaptive throttle dropped calls on the client). "
+            + "(and local_drops when an adaptive throttle dropped calls on the client), threads_peak "
+            + "(the most live threads in this JVM during the run) and, with --async, async: true. "
             + "sent counts every attempt on the wire, retries the attempts beyond each call's first, "
             + "failed the calls that ended in an exception, rejected every rate-limit answer (429, or 403 with a spent limit).",
         "Exits 1 when a call failed (after printing) or the URL cannot be reached, 2 on bad options."},
@@ -62,6 +66,11 @@ public final class LoadCommand implements Callable<Integer> {
       description = "The paced client's burst (default: ${DEFAULT-VALUE}).")
   double burst;
 
+  @Option(names = "--async", description = "Make the calls with enqueue, through a PoliteCallFactory "
+      + "over the client (polite clients only): a call waits for its pace without holding a thread. "
+      + "Default: execute, one worker thread per call in flight.")
+  boolean async;
+
   @Option(names = "--json", description = "Print one JSON object (as the last stdout line) instead of the summary.")
   boolean json;
 
@@ -71,21 +80,31 @@ public final class LoadCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     RunResult result;
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    threads.resetPeakThreadCount();
+    int threadsPeak;
     try {
       result = new LoadRunner(new OkHttpClient(), client, rate, burst)
-          .run(url, requests, concurrency, ProgressLine.forConsole(err));
+          .run(url, requests, concurrency, ProgressLine.forConsole(err), async);
+      threadsPeak = threads.getPeakThreadCount();
     } catch (UnreachableException e) {
       err.println("error: " + e.getMessage());
       err.flush();
       return 1;
     }
     if (json) {
-      out.println(result.toJson(new ObjectMapper()));
+      ObjectMapper mapper = new ObjectMapper();
+      ObjectNode node = result.toJsonNode(mapper);
+      node.put("threads_peak", threadsPeak);
+      if (async) {
+        node.put("async", true);
+      }
+      out.println(mapper.writeValueAsString(node));
     } else {
       out.println(String.format(Locale.ROOT,
-          "%s: %d/%d ok  %d rejected  %d requests sent  %d retries  %.1f s%s",
-          client.cliName(), result.succeeded(), result.requests(), result.rejected(), result.sent(),
-          result.retries(), result.seconds(),
+          "%s%s: %d/%d ok  %d rejected  %d requests sent  %d retries  %.1f s  %d threads at most%s",
+          client.cliName(), async ? " (async)" : "", result.succeeded(), result.requests(),
+          result.rejected(), result.sent(), result.retries(), result.seconds(), threadsPeak,
           (result.failed() > 0 ? "  " + result.failed() + " failed" : "")
               + (result.dropped() > 0 ? "  " + result.dropped() + " dropped locally" : "")));
     }
@@ -104,6 +123,10 @@ public final class LoadCommand implements Callable<Integer> {
     }
     if (!(rate > 0) || Double.isInfinite(rate)) {
       throw new ParameterException(spec.commandLine(), "--rate must be positive, was " + rate);
+    }
+    if (async && !client.hasPolite()) {
+      throw new ParameterException(spec.commandLine(), "--async needs a client with polite in it "
+          + "(polite or polite-adaptive), not " + client.cliName());
     }
     if (!(burst >= 1) || Double.isInfinite(burst)) {
       throw new ParameterException(spec.commandLine(), "--burst must be at least 1, was " + burst);

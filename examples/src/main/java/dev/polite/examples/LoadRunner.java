@@ -1,5 +1,7 @@
 package dev.polite.examples;
 
+import dev.polite.PoliteCallFactory;
+import dev.polite.PoliteListener;
 import dev.polite.adaptive.ThrottledLocallyException;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -14,10 +16,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import okhttp3.Call;
+import okhttp3.Callback;
 import okhttp3.Dispatcher;
 import okhttp3.HttpUrl;
 import okhttp3.Interceptor;
@@ -45,6 +50,7 @@ public final class LoadRunner {
   private final ClientKind kind;
   private final double pacedRate;
   private final double pacedBurst;
+  private final PoliteListener listener;
 
   /**
    * @param base the client to derive from (its connection pool is shared)
@@ -53,6 +59,13 @@ public final class LoadRunner {
    * @param pacedBurst the paced client's burst
    */
   public LoadRunner(OkHttpClient base, ClientKind kind, double pacedRate, double pacedBurst) {
+    this(base, kind, pacedRate, pacedBurst, PoliteListener.none());
+  }
+
+  /** As above, with {@code listener} hearing polite's events, when the kind has polite in it. */
+  public LoadRunner(OkHttpClient base, ClientKind kind, double pacedRate, double pacedBurst,
+      PoliteListener listener) {
+    this.listener = listener;
     this.base = base;
     this.kind = kind;
     this.pacedRate = pacedRate;
@@ -61,62 +74,85 @@ public final class LoadRunner {
 
   /**
    * Sends {@code requests} GETs to {@code url}, {@code concurrency} at a time, and waits for all.
+   * Each call blocks a worker thread ({@code execute()}), as most applications call OkHttp.
    *
    * @param progress a live line to update every 100 ms, or null for none
    * @throws UnreachableException if the server could not be reached at all
    */
   public RunResult run(HttpUrl url, int requests, int concurrency, @Nullable ProgressLine progress)
       throws UnreachableException, InterruptedException {
+    return run(url, requests, concurrency, progress, false);
+  }
+
+  /**
+   * As {@link #run(HttpUrl, int, int, ProgressLine)}, or, when {@code async}, through
+   * {@code enqueue} on a {@link PoliteCallFactory} over the client: up to {@code concurrency}
+   * calls outstanding, and no thread per call. {@code async} needs a kind with polite in its chain.
+   */
+  public RunResult run(HttpUrl url, int requests, int concurrency, @Nullable ProgressLine progress,
+      boolean async) throws UnreachableException, InterruptedException {
     long start = System.nanoTime();
     AttemptCounter counter = new AttemptCounter(start);
     Dispatcher dispatcher = new Dispatcher();
-    dispatcher.setMaxRequests(Math.max(64, concurrency));
-    dispatcher.setMaxRequestsPerHost(Math.max(5, concurrency));
+    if (!async) {
+      // Blocking calls run on the workers' threads; the dispatcher only counts them.
+      dispatcher.setMaxRequests(Math.max(64, concurrency));
+      dispatcher.setMaxRequestsPerHost(Math.max(5, concurrency));
+    } // async: OkHttp's defaults (64, 5 per host) are the threads a user's enqueue gets
     OkHttpClient.Builder builder = base.newBuilder().dispatcher(dispatcher);
-    for (Interceptor interceptor : kind.interceptors(pacedRate, pacedBurst)) {
+    for (Interceptor interceptor : kind.interceptors(pacedRate, pacedBurst, listener)) {
       builder.addInterceptor(interceptor);
     }
     OkHttpClient client = builder.addNetworkInterceptor(counter).build();
     Request request = new Request.Builder().url(url).get().build();
+    Tally tally = new Tally();
 
+    ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(daemon("load-progress"));
+    if (progress != null) {
+      ticker.scheduleAtFixedRate(() -> progress.update(live(tally.done.get(), requests,
+          tally.succeeded.get(), counter, start)), 0, PROGRESS_MILLIS, TimeUnit.MILLISECONDS);
+    }
+    try {
+      if (async) {
+        enqueueAll(PoliteCallFactory.create(client), request, requests, concurrency, tally);
+      } else {
+        executeAll(client, request, requests, concurrency, tally);
+      }
+    } finally {
+      ticker.shutdownNow();
+      ticker.awaitTermination(1, TimeUnit.SECONDS);
+      if (progress != null) {
+        progress.clear();
+      }
+    }
+    double seconds = (System.nanoTime() - start) / 1e9;
+    IOException cause = tally.unreachable.get();
+    if (cause != null) {
+      throw new UnreachableException(url.toString(), cause);
+    }
+    return new RunResult(kind.cliName(), requests, tally.succeeded.get(), counter.rejected(),
+        counter.sent(), tally.retries.get(), tally.failed.get(), tally.dropped.get(), seconds,
+        counter.attempts());
+  }
+
+  private static void executeAll(OkHttpClient client, Request request, int requests,
+      int concurrency, Tally tally) throws InterruptedException {
     AtomicInteger next = new AtomicInteger();
-    AtomicInteger done = new AtomicInteger();
-    AtomicInteger succeeded = new AtomicInteger();
-    AtomicInteger failed = new AtomicInteger();
-    AtomicInteger dropped = new AtomicInteger();
-    AtomicLong retries = new AtomicLong();
-    AtomicReference<IOException> unreachable = new AtomicReference<>();
     Runnable worker = () -> {
-      while (unreachable.get() == null && next.getAndIncrement() < requests) {
+      while (tally.unreachable.get() == null && next.getAndIncrement() < requests) {
         CallAttempts attempts = new CallAttempts();
         try (Response response = client.newCall(CallAttempts.tag(request, attempts)).execute()) {
-          response.body().bytes(); // read it all, so the connection goes back to the pool
-          if (response.isSuccessful()) {
-            succeeded.incrementAndGet();
-          }
-        } catch (ThrottledLocallyException e) {
-          dropped.incrementAndGet(); // refused on our side: never sent, not the server's answer
+          tally.answered(response);
         } catch (IOException e) {
-          if (isUnreachable(e)) {
-            unreachable.compareAndSet(null, e);
-          } else {
-            failed.incrementAndGet();
-          }
+          tally.failed(e);
         } catch (RuntimeException e) {
-          failed.incrementAndGet(); // an interceptor broke OkHttp's rule; the call failed all the same
+          tally.failed.incrementAndGet(); // an interceptor broke OkHttp's rule; the call failed all the same
         } finally {
-          retries.addAndGet(attempts.retries());
-          done.incrementAndGet();
+          tally.ended(attempts);
         }
       }
     };
-
     ExecutorService workers = Executors.newFixedThreadPool(concurrency, daemon("load-worker"));
-    ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(daemon("load-progress"));
-    if (progress != null) {
-      ticker.scheduleAtFixedRate(() -> progress.update(live(done.get(), requests, succeeded.get(),
-          counter, start)), 0, PROGRESS_MILLIS, TimeUnit.MILLISECONDS);
-    }
     try {
       List<Future<?>> running = new ArrayList<>();
       for (int i = 0; i < concurrency; i++) {
@@ -129,19 +165,71 @@ public final class LoadRunner {
       throw new IllegalStateException("a load worker failed: " + e.getCause(), e.getCause());
     } finally {
       workers.shutdownNow();
-      ticker.shutdownNow();
-      ticker.awaitTermination(1, TimeUnit.SECONDS);
-      if (progress != null) {
-        progress.clear();
+    }
+  }
+
+  /** Keeps {@code concurrency} calls enqueued until all are made; this thread only enqueues. */
+  private static void enqueueAll(Call.Factory calls, Request request, int requests,
+      int concurrency, Tally tally) throws InterruptedException {
+    Semaphore outstanding = new Semaphore(concurrency);
+    int made = 0;
+    for (; made < requests && tally.unreachable.get() == null; made++) {
+      outstanding.acquire();
+      CallAttempts attempts = new CallAttempts();
+      calls.newCall(CallAttempts.tag(request, attempts)).enqueue(new Callback() {
+        @Override
+        public void onResponse(Call call, Response response) {
+          try (response) {
+            tally.answered(response);
+          } catch (IOException e) {
+            tally.failed(e);
+          } finally {
+            tally.ended(attempts);
+            outstanding.release();
+          }
+        }
+
+        @Override
+        public void onFailure(Call call, IOException e) {
+          tally.failed(e);
+          tally.ended(attempts);
+          outstanding.release();
+        }
+      });
+    }
+    outstanding.acquire(concurrency); // every call made has ended
+  }
+
+  /** What the calls came to, counted from every thread that ends one. */
+  private static final class Tally {
+    final AtomicInteger done = new AtomicInteger();
+    final AtomicInteger succeeded = new AtomicInteger();
+    final AtomicInteger failed = new AtomicInteger();
+    final AtomicInteger dropped = new AtomicInteger();
+    final AtomicLong retries = new AtomicLong();
+    final AtomicReference<IOException> unreachable = new AtomicReference<>();
+
+    void answered(Response response) throws IOException {
+      response.body().bytes(); // read it all, so the connection goes back to the pool
+      if (response.isSuccessful()) {
+        succeeded.incrementAndGet();
       }
     }
-    double seconds = (System.nanoTime() - start) / 1e9;
-    IOException cause = unreachable.get();
-    if (cause != null) {
-      throw new UnreachableException(url.toString(), cause);
+
+    void failed(IOException e) {
+      if (e instanceof ThrottledLocallyException) {
+        dropped.incrementAndGet(); // refused on our side: never sent, not the server's answer
+      } else if (isUnreachable(e)) {
+        unreachable.compareAndSet(null, e);
+      } else {
+        failed.incrementAndGet();
+      }
     }
-    return new RunResult(kind.cliName(), requests, succeeded.get(), counter.rejected(),
-        counter.sent(), retries.get(), failed.get(), dropped.get(), seconds, counter.attempts());
+
+    void ended(CallAttempts attempts) {
+      retries.addAndGet(attempts.retries());
+      done.incrementAndGet();
+    }
   }
 
   private String live(int done, int requests, int succeeded, AttemptCounter counter, long start) {

@@ -78,7 +78,35 @@ class LoadCommandTest {
         .isEqualTo(json.get("sent").asLong() - 8);
     assertThat(json.get("failed").asInt()).isZero();
     assertThat(json.fieldNames()).toIterable()
-        .containsExactly("client", "requests", "succeeded", "failed", "rejected", "sent", "retries", "seconds");
+        .containsExactly("client", "requests", "succeeded", "failed", "rejected", "sent", "retries", "seconds",
+            "threads_peak");
+  }
+
+  @Test
+  void asyncCallsWaitWithoutAThreadEach() {
+    try (DemoServer fast = DemoServer.builder().limit(50).window(Duration.ofSeconds(1)).burst(50).start()) {
+      String api = fast.url() + "/api/items";
+      Cli async = Cli.run("load", "--url", api, "--requests", "150", "--concurrency", "150", "--async", "--json");
+      Cli blocking = Cli.run("load", "--url", api, "--requests", "150", "--concurrency", "150", "--json");
+
+      assertThat(async.exit).as(async.toString()).isZero();
+      JsonNode a = async.lastJson();
+      JsonNode b = blocking.lastJson();
+      assertThat(a.get("async").asBoolean()).isTrue();
+      assertThat(a.get("succeeded").asInt()).isEqualTo(150);
+      assertThat(a.get("rejected").asLong()).isZero();
+      assertThat(b.get("succeeded").asInt()).isEqualTo(150);
+      // 150 calls in flight: a thread each when they block, a handful when they are enqueued.
+      assertThat(b.get("threads_peak").asInt()).isGreaterThanOrEqualTo(150);
+      assertThat(a.get("threads_peak").asInt()).isLessThan(b.get("threads_peak").asInt() - 100);
+    }
+  }
+
+  @Test
+  void asyncNeedsAPoliteClient() {
+    Cli cli = Cli.run("load", "--url", url, "--requests", "1", "--client", "naive", "--async");
+    assertThat(cli.exit).isEqualTo(2);
+    assertThat(cli.err).contains("--async needs a client with polite in it");
   }
 
   @Test
