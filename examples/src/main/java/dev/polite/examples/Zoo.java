@@ -32,10 +32,21 @@ public final class Zoo {
   public static final double CUT_MIN_SECONDS = 20;
 
   private final OkHttpClient base;
+  private final boolean async;
 
   /** @param base the client every cell's client derives from (its own pool is replaced per cell) */
   public Zoo(OkHttpClient base) {
+    this(base, false);
+  }
+
+  /**
+   * @param base as above
+   * @param async whether polite's clients make their calls with {@code enqueue} through a
+   *     {@link dev.polite.PoliteCallFactory} (the peers always block)
+   */
+  public Zoo(OkHttpClient base, boolean async) {
     this.base = base;
+    this.async = async;
   }
 
   /**
@@ -90,7 +101,8 @@ public final class Zoo {
       RunResult result;
       try {
         result = new LoadRunner(client, cell.client(), cell.toldRate(), cell.toldBurst())
-            .run(server.url(), cell.requests(), cell.concurrency(), progress);
+            .run(server.url(), cell.requests(), cell.concurrency(), progress,
+                async && cell.client().hasPolite());
       } catch (UnreachableException e) {
         throw new IOException(cell + ": " + e.getMessage(), e);
       } finally {

@@ -73,6 +73,10 @@ public final class ZooCommand implements Callable<Integer> {
       description = "Where to write the HTML report (default: ${DEFAULT-VALUE}).")
   Path report;
 
+  @Option(names = "--async", description = "polite's clients make their calls with enqueue through a "
+      + "PoliteCallFactory (waits hold no thread); the peers always block.")
+  boolean async;
+
   @Option(names = "--json", description = "Print one JSON object per cell, then one summary object, instead of the table.")
   boolean json;
 
@@ -110,7 +114,7 @@ public final class ZooCommand implements Callable<Integer> {
     }
     long start = System.nanoTime();
     ClientKind[] previous = {null};
-    List<ZooRow> rows = new Zoo(new OkHttpClient()).run(matrix.cells(), row -> {
+    List<ZooRow> rows = new Zoo(new OkHttpClient(), async).run(matrix.cells(), row -> {
       if (json) {
         out.println(row.toJsonNode(mapper).toString());
       } else {

@@ -10,38 +10,43 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The README's "Add it" snippet is {@code src/test/java/PoliteExample.java}, word for word: so it
- * compiles against the public API (with the OkHttp under test), and it runs.
+ * The README's whole programs are {@code src/test/java/PoliteExample.java} ("Add it") and
+ * {@code PoliteAsyncExample.java} ("Threads"), word for word: so they compile against the public
+ * API (with the OkHttp under test), and they run.
  */
 class ReadmeSnippetTest {
   private static final Pattern JAVA_BLOCK = Pattern.compile("```java\n(.*?)```", Pattern.DOTALL);
 
-  @Test
-  void theReadmeSnippetIsTheCompiledExample() throws Exception {
+  @ParameterizedTest
+  @ValueSource(strings = {"PoliteExample", "PoliteAsyncExample"})
+  void theReadmeSnippetIsTheCompiledExample(String name) throws Exception {
     String readme = Files.readString(Path.of(System.getProperty("polite.readme")));
-    String example = Files.readString(Path.of(System.getProperty("polite.snippet")));
+    Path examples = Path.of(System.getProperty("polite.snippet")).getParent();
+    String example = Files.readString(examples.resolve(name + ".java"));
     String snippet = null;
     Matcher m = JAVA_BLOCK.matcher(readme);
     while (m.find()) {
-      if (m.group(1).contains("class PoliteExample")) {
+      if (m.group(1).contains("class " + name + " ")) {
         snippet = m.group(1);
       }
     }
-    assertThat(snippet).as("a ```java block in README.md with class PoliteExample").isNotNull();
+    assertThat(snippet).as("a ```java block in README.md with class " + name).isNotNull();
     assertThat(snippet.strip()).isEqualTo(example.strip());
   }
 
-  @Test
-  void theExampleRunsOneCall() throws Exception {
+  @ParameterizedTest
+  @ValueSource(strings = {"PoliteExample", "PoliteAsyncExample"})
+  void theExampleRunsOneCall(String name) throws Exception {
     PrintStream out = System.out;
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
     try (LocalServer server = new LocalServer(path -> Reply.ok())) {
       System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
       try {
-        Class.forName("PoliteExample").getMethod("main", String[].class)
+        Class.forName(name).getMethod("main", String[].class)
             .invoke(null, (Object) new String[] {server.url("/hello")});
       } finally {
         System.setOut(out);
