@@ -9,6 +9,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import mockwebserver3.MockResponse;
 import mockwebserver3.RecordedRequest;
 import okhttp3.Call;
@@ -198,6 +200,84 @@ class PoliteCallFactoryTest extends HarnessTest {
     assertThat(heard).containsExactly(call);
     assertThat(call.isExecuted()).isTrue();
     assertThatThrownBy(call::execute).isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
+  void aFailureIsRetriedAfterItsBackoffAsATask() throws Exception {
+    h.server.enqueue(new MockResponse.Builder().code(503).build());
+    h.server.enqueue(ok());
+    OkHttpClient client = h.client(h.polite().rateController(Harness.NO_DISCOVERY));
+    PoliteCallFactory calls = factory(client);
+    calls.newCall(h.get("/a")).enqueue(recorder);
+    runUntilAnswered(client, 1);
+    assertThat(outcomes.get(0).code()).isEqualTo(200);
+    assertThat(h.codes).containsExactly(503, 200);
+    assertThat(scheduler.maxPending()).as("the backoff was a scheduled task").isGreaterThanOrEqualTo(1);
+  }
+
+  @Test
+  void cancellingACallOnTheWireCancelsTheAttemptAndReportsOnce() throws Exception {
+    CountDownLatch sent = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    h.server.enqueue(ok());
+    OkHttpClient client = h.client(h.polite()).newBuilder()
+        .addNetworkInterceptor(chain -> {
+          sent.countDown();
+          awaitQuietly(release);
+          return chain.proceed(chain.request());
+        }).build();
+    PoliteCallFactory calls = factory(client);
+    Call call = calls.newCall(h.get("/a"));
+    call.enqueue(recorder);
+    assertThat(sent.await(5, TimeUnit.SECONDS)).isTrue();
+    call.cancel();
+    release.countDown();
+    runUntilAnswered(client, 1);
+    scheduler.runUntil(() -> client.dispatcher().runningCallsCount() == 0, client.dispatcher());
+    assertThat(outcomes).singleElement().satisfies(o ->
+        assertThat(o.failure()).isInstanceOf(IOException.class));
+    assertThat(call.isCanceled()).isTrue();
+  }
+
+  @Test
+  void cancellingACallWaitingAtTheGateReportsItOnceAndLeavesTheGateAsItWas() throws Exception {
+    CountDownLatch firstSent = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    h.server.enqueue(ok());
+    h.server.enqueue(ok());
+    OkHttpClient client = h.client(h.polite()).newBuilder()
+        .addNetworkInterceptor(chain -> {
+          if (chain.request().url().encodedPath().equals("/first")) {
+            firstSent.countDown();
+            awaitQuietly(release);
+          }
+          return chain.proceed(chain.request());
+        }).build();
+    PoliteCallFactory calls = factory(client);
+    calls.newCall(h.get("/first")).enqueue(recorder);
+    assertThat(firstSent.await(5, TimeUnit.SECONDS)).isTrue();
+    Call atTheGate = calls.newCall(h.get("/gated"));
+    atTheGate.enqueue(recorder);
+    Call next = calls.newCall(h.get("/next"));
+    next.enqueue(recorder);
+
+    atTheGate.cancel();
+    release.countDown();
+    runUntilAnswered(client, 3);
+    assertThat(outcomes).filteredOn(o -> o.call() == atTheGate).singleElement()
+        .satisfies(o -> assertThat(o.failure()).isInstanceOf(InterruptedIOException.class));
+    assertThat(outcomes).filteredOn(o -> o.call() == next).singleElement()
+        .satisfies(o -> assertThat(o.code()).isEqualTo(200));
+    assertThat(h.server.getRequestCount()).isEqualTo(2);
+  }
+
+  private static void awaitQuietly(CountDownLatch latch) throws java.io.InterruptedIOException {
+    try {
+      latch.await(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted");
+    }
   }
 
   @Test
