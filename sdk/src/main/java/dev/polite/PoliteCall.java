@@ -148,6 +148,10 @@ final class PoliteCall implements Call {
           acquisition = new Acquisition(Objects.requireNonNull(context), patience.waited());
         }
         int next = ++turn;
+        if (scheduled != null) {
+          scheduled.cancel(); // the time-out of a gate wait that a signal ended; no-op if it is this
+          scheduled = null;
+        }
         try {
           long wait = key.step(acquisition, patience, now, () -> wake(next));
           Permit permit = acquisition.permit();
@@ -342,7 +346,6 @@ final class PoliteCall implements Call {
     return timeout;
   }
 
-  @SuppressWarnings("MethodDoesntCallSuperMethod")
   @Override
   public Call clone() {
     return factory.newCall(request);

@@ -181,6 +181,7 @@ class PoliteCallFactoryTest extends HarnessTest {
     runUntilAnswered(client, 6);
     assertThat(outcomes).extracting(Outcome::code).containsOnly(200);
     assertThat(h.overlappedFirst.get()).as("nothing went before the first answer").isZero();
+    assertThat(scheduler.pending()).as("no time-out of a gate wait outlives it").isZero();
   }
 
   @Test
