@@ -4,6 +4,7 @@ import dev.polite.CallContext;
 import dev.polite.GiveUpReason;
 import dev.polite.KeySnapshot;
 import dev.polite.PoliteConfig;
+import dev.polite.PoliteListener;
 import dev.polite.RateLimitSignals;
 import dev.polite.RateLimitedException;
 import java.io.IOException;
@@ -38,11 +39,13 @@ public final class KeyState {
   private final PoliteConfig config;
   private final KeyModel model;
   private final List<Runnable> signalWaiters = new ArrayList<>(); // guarded by this
+  private final boolean heard;
   private volatile long lastUsed;
 
   KeyState(String key, PoliteConfig config, long now) {
     this.config = config;
     this.model = new KeyModel(key, config, now);
+    this.heard = config.listener() != PoliteListener.none();
     this.lastUsed = now;
   }
 
@@ -180,8 +183,10 @@ public final class KeyState {
   private void grant(Acquisition attempt, long at, Patience patience) {
     attempt.permit = model.grant(at, attempt.reservation);
     attempt.reservation = null;
-    Duration waited = Duration.ofNanos(Math.max(0, patience.waited() - attempt.waitedBefore));
-    model.notify(l -> l.sending(attempt.call, waited));
+    if (heard) { // every attempt passes here: no event to build when nobody listens
+      Duration waited = Duration.ofNanos(Math.max(0, patience.waited() - attempt.waitedBefore));
+      model.notify(l -> l.sending(attempt.call, waited));
+    }
   }
 
   /**
