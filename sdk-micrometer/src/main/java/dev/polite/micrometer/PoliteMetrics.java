@@ -115,7 +115,11 @@ import org.jspecify.annotations.Nullable;
  * {@code CompositeMeterRegistry}: a composite warns when a registry is added after its meters
  * exist, and ours exist from the first key, which may well come before {@code bindTo}. A tag's
  * place is decided once per key, not re-decided as places free up, so that a key's series
- * never moves between its own tag and {@value #OTHER} while polite keeps it.
+ * never moves between its own tag and {@value #OTHER} while polite keeps it. polite can forget a
+ * key and, on another thread, add it back before the forgetting reaches its listeners; so this
+ * class counts the adds of each key not yet forgotten, and removes a key's meters only when the
+ * count falls to zero, or the live key would lose its tag to the old one's forgetting. For that
+ * count it keeps a small entry for every key polite holds, tagged or not.
  */
 public final class PoliteMetrics implements PoliteListener, MeterBinder {
   /** The {@code key} tag of the keys past the bound: {@value}. */
@@ -134,8 +138,13 @@ public final class PoliteMetrics implements PoliteListener, MeterBinder {
 
   /** Guards every change to {@link #keys}, {@link #registries}, {@link #other} and meters. */
   private final Object structure = new Object();
-  /** The tagged keys; read without a lock, written under {@link #structure}. */
-  private final ConcurrentHashMap<String, TaggedKey> keys = new ConcurrentHashMap<>();
+  /**
+   * Every key polite holds, tagged or not (as many as its {@code maxKeys}, one small entry each):
+   * read without a lock, written under {@link #structure}.
+   */
+  private final ConcurrentHashMap<String, HeldKey> keys = new ConcurrentHashMap<>();
+  /** How many keys have their own tag; guarded by {@link #structure}. */
+  private int tagged;
   /** The bound registries, in binding order; replaced, never changed, under the lock. */
   private volatile MeterRegistry[] registries = new MeterRegistry[0];
   /** The meters of {@value #OTHER}, one per registry; replaced, never changed. */
@@ -183,8 +192,11 @@ public final class PoliteMetrics implements PoliteListener, MeterBinder {
       }
       registries = append(registries, registry);
       other = append(other, new KeyMeters(registry, OTHER, tags, null));
-      for (TaggedKey key : keys.values()) {
-        key.meters = append(key.meters, new KeyMeters(registry, key.key, tags, key));
+      for (HeldKey key : keys.values()) {
+        KeyMeters[] own = key.meters;
+        if (own != null) {
+          key.meters = append(own, new KeyMeters(registry, key.key, tags, key));
+        }
       }
     }
   }
@@ -247,26 +259,28 @@ public final class PoliteMetrics implements PoliteListener, MeterBinder {
   public void keyAdded(String key, Supplier<KeySnapshot> state) {
     Objects.requireNonNull(state, "state");
     synchronized (structure) {
-      TaggedKey known = keys.get(key);
-      if (known != null) {
-        // The key again: added by a second interceptor, or polite forgot it and a call brought
-        // it back before the forgetting reached us. Its newest state is the live one.
-        known.state = state;
+      HeldKey held = keys.get(key);
+      if (held != null) {
+        // The key again, before its forgetting reached us: polite forgot it and a call brought
+        // it straight back (or a second interceptor holds it). Its newest state is the live
+        // one, and the forgetting on its way is for the old one.
+        held.holds++;
+        held.state = state;
         return;
       }
+      held = new HeldKey(key, state);
       // A key function may answer "other" itself; its own meters would be the shared ones,
       // which forgetting it would then remove.
-      if (keys.size() >= maxKeyTags || OTHER.equals(key)) {
-        return;
+      if (tagged < maxKeyTags && !OTHER.equals(key)) {
+        MeterRegistry[] bound = registries;
+        KeyMeters[] meters = new KeyMeters[bound.length];
+        for (int i = 0; i < bound.length; i++) {
+          meters[i] = new KeyMeters(bound[i], key, tags, held);
+        }
+        held.meters = meters;
+        tagged++;
       }
-      TaggedKey tagged = new TaggedKey(key, state);
-      MeterRegistry[] bound = registries;
-      KeyMeters[] meters = new KeyMeters[bound.length];
-      for (int i = 0; i < bound.length; i++) {
-        meters[i] = new KeyMeters(bound[i], key, tags, tagged);
-      }
-      tagged.meters = meters;
-      keys.put(key, tagged);
+      keys.put(key, held);
     }
   }
 
@@ -278,29 +292,37 @@ public final class PoliteMetrics implements PoliteListener, MeterBinder {
   @Override
   public void keyForgotten(String key) {
     synchronized (structure) {
-      TaggedKey tagged = keys.remove(key);
-      if (tagged == null) {
-        return; // counted under "other": nothing of its own to remove
+      HeldKey held = keys.get(key);
+      if (held == null || --held.holds > 0) {
+        return; // unknown, or added again since: still held
       }
-      for (KeyMeters m : tagged.meters) {
-        m.remove();
+      keys.remove(key);
+      KeyMeters[] own = held.meters;
+      if (own != null) {
+        held.meters = null; // a late event for it counts under "other"
+        for (KeyMeters m : own) {
+          m.remove();
+        }
+        tagged--;
       }
-      tagged.meters = NONE;
     }
   }
 
   /** The meters an event for {@code key} goes to: its own, or those of {@value #OTHER}. */
   private KeyMeters[] metersOf(String key) {
-    // A key not (or no longer) tagged, and the rare event that overtakes its key's keyAdded on
-    // another thread, count under "other": never lost, and never a tag past the bound.
-    TaggedKey tagged = keys.get(key);
-    return tagged != null ? tagged.meters : other;
+    // A key without a tag, and the rare event that overtakes its key's keyAdded on another
+    // thread, count under "other": never lost, and never a tag past the bound.
+    HeldKey held = keys.get(key);
+    KeyMeters[] own = held != null ? held.meters : null;
+    return own != null ? own : other;
   }
 
   @Override
   public String toString() {
-    return "PoliteMetrics{maxKeyTags=" + maxKeyTags + ", tags=" + tags + ", tagged=" + keys.size()
-        + ", registries=" + registries.length + '}';
+    synchronized (structure) {
+      return "PoliteMetrics{maxKeyTags=" + maxKeyTags + ", tags=" + tags + ", keys=" + keys.size()
+          + ", tagged=" + tagged + ", registries=" + registries.length + '}';
+    }
   }
 
   private static <T> T[] append(T[] array, T element) {
@@ -309,33 +331,38 @@ public final class PoliteMetrics implements PoliteListener, MeterBinder {
     return longer;
   }
 
-  /** A key with its own tag: its live state, and its meters in each bound registry. */
-  private static final class TaggedKey {
+  /**
+   * A key polite holds: its live state, how many times polite added it without forgetting it
+   * yet, and, if it has its own tag, its meters in each bound registry.
+   */
+  private static final class HeldKey {
     final String key;
     volatile Supplier<KeySnapshot> state;
-    volatile KeyMeters[] meters = NONE;
+    /** Null for a key counted under "other"; guarded by the structure lock when written. */
+    volatile KeyMeters @Nullable [] meters;
+    int holds = 1; // guarded by the structure lock
 
-    TaggedKey(String key, Supplier<KeySnapshot> state) {
+    HeldKey(String key, Supplier<KeySnapshot> state) {
       this.key = key;
       this.state = state;
     }
 
     /** The pace, or NaN when unpaced: +Inf would flatten every other line on a shared chart. */
-    static double pace(TaggedKey k) {
+    static double pace(HeldKey k) {
       return finiteOrNaN(k.state.get().pace());
     }
 
-    static double pauseNanos(TaggedKey k) {
+    static double pauseNanos(HeldKey k) {
       return k.state.get().pausedFor().toNanos();
     }
 
     /** The bucket, or NaN when unpaced: an unpaced key's bucket is never drawn from. */
-    static double tokens(TaggedKey k) {
+    static double tokens(HeldKey k) {
       KeySnapshot now = k.state.get();
       return Double.isInfinite(now.pace()) ? Double.NaN : finiteOrNaN(now.tokens());
     }
 
-    static double inFlight(TaggedKey k) {
+    static double inFlight(HeldKey k) {
       return k.state.get().inFlight();
     }
 
@@ -358,7 +385,7 @@ public final class PoliteMetrics implements PoliteListener, MeterBinder {
     /** Every meter above and the gauges, to remove them together. */
     final List<Meter> all = new ArrayList<>();
 
-    KeyMeters(MeterRegistry registry, String key, Tags common, @Nullable TaggedKey state) {
+    KeyMeters(MeterRegistry registry, String key, Tags common, @Nullable HeldKey state) {
       this.registry = registry;
       this.key = key;
       Tags tags = common.and(KEY, key);
@@ -380,20 +407,20 @@ public final class PoliteMetrics implements PoliteListener, MeterBinder {
             .register(registry));
       }
       if (state != null) {
-        // Micrometer holds a gauge's object weakly; the TaggedKey is held by the map of keys
+        // Micrometer holds a gauge's object weakly; the HeldKey is held by the map of keys
         // for as long as the gauge is registered, and removed with it.
-        add(Gauge.builder("polite.key.pace", state, TaggedKey::pace)
+        add(Gauge.builder("polite.key.pace", state, HeldKey::pace)
             .description("The key's pace in requests (cost units) per second; NaN while unpaced")
             .tags(tags).register(registry));
         add(TimeGauge.builder("polite.key.pause", state, TimeUnit.NANOSECONDS,
-                TaggedKey::pauseNanos)
+                HeldKey::pauseNanos)
             .description("How long every call to the key must still wait; zero when not paused")
             .tags(tags).register(registry));
-        add(Gauge.builder("polite.key.tokens", state, TaggedKey::tokens)
+        add(Gauge.builder("polite.key.tokens", state, HeldKey::tokens)
             .description("Tokens in the key's bucket; negative while calls wait on reserved "
                 + "tokens, NaN while unpaced")
             .tags(tags).register(registry));
-        add(Gauge.builder("polite.key.in.flight", state, TaggedKey::inFlight)
+        add(Gauge.builder("polite.key.in.flight", state, HeldKey::inFlight)
             .description("Calls to the key sent and not yet answered, or holding a reservation")
             .tags(tags).register(registry));
       }

@@ -86,6 +86,28 @@ class BindingTest {
   }
 
   @Test
+  void aKeyAddedAgainBeforeItsForgettingArrivesKeepsItsMeters() {
+    // polite forgets an idle key, and another thread's call brings it back before the
+    // forgetting reaches the listeners: added, added again, then forgotten once.
+    PoliteMetrics metrics = PoliteMetrics.builder().maxKeyTags(1).build();
+    metrics.bindTo(registry);
+    metrics.keyAdded("k", () -> snapshot("k", 1));
+    metrics.keyAdded("k", () -> snapshot("k", 2));
+    metrics.keyForgotten("k");
+
+    assertThat(registry.get("polite.key.pace").tag("key", "k").gauge().value())
+        .as("the live state's").isEqualTo(2.0);
+    metrics.rateLimited(call("k"), RateLimitSignals.none());
+    assertThat(registry.get("polite.calls.rejected").tag("key", "k").counter().count()).isOne();
+
+    metrics.keyForgotten("k");
+    assertThat(registry.find("polite.calls.rejected").tag("key", "k").counters()).isEmpty();
+    metrics.keyAdded("j", () -> snapshot("j", 3));
+    assertThat(registry.get("polite.key.pace").tag("key", "j").gauge().value())
+        .as("the one place, freed").isEqualTo(3.0);
+  }
+
+  @Test
   void aKeyNamedOtherIsCountedWithTheOthers() {
     PoliteMetrics metrics = PoliteMetrics.create();
     metrics.bindTo(registry);
