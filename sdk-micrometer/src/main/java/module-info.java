@@ -1,0 +1,17 @@
+/**
+ * polite's Micrometer meters: {@link dev.polite.micrometer.PoliteMetrics}, a
+ * {@link dev.polite.PoliteListener} and a Micrometer {@code MeterBinder} in one.
+ *
+ * <p>Micrometer is the application's own (micrometer-core, an automatic module named
+ * {@code micrometer.core}), as OkHttp is: polite-micrometer reads both, and so does every module
+ * that reads it, since its API speaks in their types.
+ */
+@SuppressWarnings({"requires-automatic", "requires-transitive-automatic"})
+module dev.polite.micrometer {
+  requires transitive dev.polite;
+  requires transitive micrometer.core;
+  // The API's nullness annotations: optional at run time, visible to every reader at compile time.
+  requires static transitive org.jspecify;
+
+  exports dev.polite.micrometer;
+}
