@@ -1,5 +1,8 @@
 package dev.polite.examples;
 
+import dev.polite.PoliteListener;
+import dev.polite.micrometer.PoliteMetrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
@@ -71,6 +74,10 @@ public final class LoadCommand implements Callable<Integer> {
       + "Default: execute, one worker thread per call in flight.")
   boolean async;
 
+  @Option(names = "--metrics", description = "Record polite's meters (polite-micrometer) in Micrometer's "
+      + "simple registry and print them after the run, before the summary (polite clients only).")
+  boolean metrics;
+
   @Option(names = "--json", description = "Print one JSON object (as the last stdout line) instead of the summary.")
   boolean json;
 
@@ -83,14 +90,21 @@ public final class LoadCommand implements Callable<Integer> {
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     threads.resetPeakThreadCount();
     int threadsPeak;
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    PoliteMetrics meters = PoliteMetrics.create();
+    meters.bindTo(registry);
     try {
-      result = new LoadRunner(new OkHttpClient(), client, rate, burst)
+      result = new LoadRunner(new OkHttpClient(), client, rate, burst,
+          metrics ? meters : PoliteListener.none())
           .run(url, requests, concurrency, ProgressLine.forConsole(err), async);
       threadsPeak = threads.getPeakThreadCount();
     } catch (UnreachableException e) {
       err.println("error: " + e.getMessage());
       err.flush();
       return 1;
+    }
+    if (metrics) {
+      registry.getMetersAsString().lines().sorted().forEach(out::println);
     }
     if (json) {
       ObjectMapper mapper = new ObjectMapper();
@@ -124,9 +138,9 @@ public final class LoadCommand implements Callable<Integer> {
     if (!(rate > 0) || Double.isInfinite(rate)) {
       throw new ParameterException(spec.commandLine(), "--rate must be positive, was " + rate);
     }
-    if (async && !client.hasPolite()) {
-      throw new ParameterException(spec.commandLine(), "--async needs a client with polite in it "
-          + "(polite or polite-adaptive), not " + client.cliName());
+    if ((async || metrics) && !client.hasPolite()) {
+      throw new ParameterException(spec.commandLine(), (async ? "--async" : "--metrics")
+          + " needs a client with polite in it (polite or polite-adaptive), not " + client.cliName());
     }
     if (!(burst >= 1) || Double.isInfinite(burst)) {
       throw new ParameterException(spec.commandLine(), "--burst must be at least 1, was " + burst);

@@ -103,6 +103,18 @@ class LoadCommandTest {
   }
 
   @Test
+  void metricsPrintsPolitesMetersBeforeTheJson() {
+    Cli cli = Cli.run("load", "--url", url, "--requests", "12", "--metrics", "--json");
+
+    assertThat(cli.exit).as(cli.toString()).isZero();
+    String key = url.substring(0, url.indexOf("/api/"));
+    assertThat(cli.out).contains("polite.calls.wait(TIMER)[key='" + key + "']; count=12.0")
+        .contains("polite.key.pace(GAUGE)[key='" + key + "']; value=5.0")
+        .contains("polite.calls.rejected(COUNTER)[key='" + key + "']; count=");
+    assertThat(cli.lastJson().get("succeeded").asInt()).isEqualTo(12);
+  }
+
+  @Test
   void asyncNeedsAPoliteClient() {
     Cli cli = Cli.run("load", "--url", url, "--requests", "1", "--client", "naive", "--async");
     assertThat(cli.exit).isEqualTo(2);
