@@ -56,8 +56,10 @@ class PoliteCallFactoryTest extends HarnessTest {
     return PoliteCallFactory.builder(client).scheduler(scheduler).build();
   }
 
+  /** Runs until {@code calls} callbacks have been heard and OkHttp has finished with them. */
   private void runUntilAnswered(OkHttpClient client, int calls) throws InterruptedException {
-    scheduler.runUntil(() -> outcomes.size() >= calls, client.dispatcher());
+    scheduler.runUntil(() -> outcomes.size() >= calls
+        && client.dispatcher().runningCallsCount() == 0, client.dispatcher());
   }
 
   @Test
