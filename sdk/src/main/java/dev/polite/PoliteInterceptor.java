@@ -171,6 +171,10 @@ public final class PoliteInterceptor implements Interceptor {
   /** Sends one attempt with its permit, and learns from what comes back. */
   private Attempt attempt(Chain chain, Request request, KeyState state, Permit permit,
       CallContext call) throws IOException {
+    RequestCost reservation = request.tag(RequestCost.class);
+    if (reservation != null && reservation.isReservation()) {
+      reservation.charged(call.cost(), state::settle);
+    }
     Response response;
     try {
       response = chain.proceed(request);

@@ -210,6 +210,18 @@ public final class KeyModel {
     return new Permit(at, reservation.ticket(), reservation.alone());
   }
 
+  /**
+   * Settles a call's cost: {@code unused} units go back to the bucket (up to its capacity), or,
+   * when negative, the excess is taken (into debt, which the next reservations wait out).
+   */
+  public void settle(double unused, long now) {
+    if (unused > 0) {
+      bucket.refund(unused, now);
+    } else if (unused < 0) {
+      bucket.reserve(-unused, now);
+    }
+  }
+
   /** The wait a call of {@code cost} would face now: the pause and the pace, ignoring the gate. */
   public long waitEstimate(double cost, long now) {
     return Math.max(pauseLeft(now), bucket.waitFor(cost, now));

@@ -213,6 +213,15 @@ public final class KeyState {
     signal();
   }
 
+  /**
+   * A call's cost was settled: {@code unused} units (negative when it cost more than it was
+   * charged) go back to the key's bucket now, for the calls that reserve after this.
+   */
+  public synchronized void settle(double unused) {
+    model.settle(unused, config.ticker().read());
+    signal();
+  }
+
   /** Wakes every attempt waiting at the gate: what held it closed may have changed. */
   private void signal() {
     notifyAll();
