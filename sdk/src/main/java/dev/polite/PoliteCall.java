@@ -109,6 +109,7 @@ final class PoliteCall implements Call {
     markExecuted();
     CallContext call = polite.contextOf(request, this);
     PoliteConfig config = polite.config();
+    int first;
     synchronized (this) {
       callback = responseCallback;
       context = call;
@@ -117,8 +118,9 @@ final class PoliteCall implements Call {
       patience = new Patience(config.ticker(), config.sleeper(), this,
           Patience.deadlineOf(this, now), Nanos.of(config.maxWait()));
       retries = polite.retryRules().forCall(state.retryBudget());
+      first = turn; // a cancel before enqueue moved it on; the step then reports the cancel
     }
-    step(0);
+    step(first);
   }
 
   private void markExecuted() {

@@ -150,6 +150,18 @@ class PoliteCallFactoryTest extends HarnessTest {
   }
 
   @Test
+  void aCallCancelledBeforeItIsEnqueuedReportsTheCancelOnce() throws Exception {
+    OkHttpClient client = h.client(h.polite());
+    Call call = factory(client).newCall(h.get("/never"));
+    call.cancel();
+    call.enqueue(recorder);
+    runUntilAnswered(client, 1);
+    assertThat(outcomes).singleElement()
+        .satisfies(o -> assertThat(o.failure()).isInstanceOf(InterruptedIOException.class));
+    assertThat(h.server.getRequestCount()).isZero();
+  }
+
+  @Test
   void aWaitLongerThanTheCallsTimeoutFailsAtOnceWithoutSending() throws Exception {
     h.server.enqueue(new MockResponse.Builder().code(429).addHeader("Retry-After", "4").build());
     OkHttpClient client = h.client(h.polite().maxRateLimitRetries(0)).newBuilder()

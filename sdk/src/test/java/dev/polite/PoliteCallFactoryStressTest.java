@@ -1,0 +1,116 @@
+package dev.polite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import mockwebserver3.Dispatcher;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import mockwebserver3.RecordedRequest;
+import okhttp3.Call;
+import okhttp3.Callback;
+import okhttp3.OkHttpClient;
+import okhttp3.Protocol;
+import okhttp3.Request;
+import okhttp3.Response;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Many asynchronous calls on real time and the system scheduler, a third of them cancelled at
+ * random moments (before, while and after they wait) against a server that refuses now and then:
+ * every callback is heard exactly once, and the key ends with nothing in flight, so no cancel
+ * leaks a place or a reservation.
+ */
+@Timeout(60)
+class PoliteCallFactoryStressTest {
+  @Test
+  void cancelsAtRandomMomentsLeaveNothingBehind() throws Exception {
+    AtomicInteger served = new AtomicInteger();
+    try (MockWebServer server = new MockWebServer()) {
+      server.setProtocols(List.of(Protocol.H2_PRIOR_KNOWLEDGE));
+      server.setDispatcher(new Dispatcher() {
+        @Override
+        public MockResponse dispatch(RecordedRequest request) {
+          return served.incrementAndGet() % 7 == 0
+              ? new MockResponse.Builder().code(429).addHeader("Retry-After", "0").build()
+              : new MockResponse.Builder().code(200).body("ok").build();
+        }
+      });
+      server.start();
+      PoliteInterceptor polite = PoliteInterceptor.builder().startingRate(400).startingBurst(5)
+          .backoff(Duration.ofMillis(1), Duration.ofMillis(20)).build();
+      OkHttpClient client = new OkHttpClient.Builder()
+          .protocols(List.of(Protocol.H2_PRIOR_KNOWLEDGE))
+          .addInterceptor(polite).build();
+      PoliteCallFactory calls = PoliteCallFactory.create(client);
+
+      int n = 400;
+      CountDownLatch ended = new CountDownLatch(n);
+      ConcurrentHashMap<Call, Integer> heard = new ConcurrentHashMap<>();
+      AtomicInteger twice = new AtomicInteger();
+      Callback callback = new Callback() {
+        @Override
+        public void onResponse(Call call, Response response) {
+          response.close();
+          hear(call);
+        }
+
+        @Override
+        public void onFailure(Call call, IOException e) {
+          hear(call);
+        }
+
+        private void hear(Call call) {
+          if (heard.merge(call, 1, Integer::sum) > 1) {
+            twice.incrementAndGet();
+          }
+          ended.countDown();
+        }
+      };
+      Random random = new Random(7);
+      List<Call> made = new java.util.concurrent.CopyOnWriteArrayList<>();
+      ScheduledExecutorService cancels = Executors.newSingleThreadScheduledExecutor();
+      try {
+        for (int i = 0; i < n; i++) {
+          Call call = calls.newCall(new Request.Builder().url(server.url("/" + i)).build());
+          made.add(call);
+          if (random.nextInt(3) == 0) {
+            int when = random.nextInt(4);
+            if (when == 0) {
+              call.cancel(); // before it is enqueued
+            } else {
+              cancels.schedule(call::cancel, random.nextInt(500), TimeUnit.MILLISECONDS);
+            }
+          }
+          call.enqueue(callback);
+        }
+        boolean all = ended.await(30, TimeUnit.SECONDS);
+        List<String> unheard = new java.util.ArrayList<>();
+        for (Call c : made) {
+          if (!heard.containsKey(c)) {
+            unheard.add(c.request().url().encodedPath() + (c.isCanceled() ? " (cancelled)" : ""));
+          }
+        }
+        assertThat(unheard).as("calls whose callback never heard").isEmpty();
+        assertThat(all).as("every callback heard").isTrue();
+      } finally {
+        cancels.shutdownNow();
+      }
+      assertThat(twice.get()).as("callbacks heard twice").isZero();
+      assertThat(heard).hasSize(n);
+      KeySnapshot key = polite.snapshots().get(0);
+      assertThat(key.inFlight()).as("places and reservations left behind").isZero();
+      assertThat(key.tokens()).isLessThanOrEqualTo(5.0);
+    }
+  }
+}
