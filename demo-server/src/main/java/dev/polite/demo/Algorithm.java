@@ -125,6 +125,15 @@ public enum Algorithm {
     return Arrays.stream(values()).map(Algorithm::cliName).collect(Collectors.joining("|"));
   }
 
+  /**
+   * Whether a request may give units back (a negative cost): the bucket family, where a refund
+   * is tokens returned, up to the capacity. A window counts requests that happened, and the
+   * queue's are already scheduled; neither has anything to give back.
+   */
+  public boolean takesRefunds() {
+    return this == TOKEN_BUCKET || this == GCRA || this == LEAKY_METER;
+  }
+
   @Override
   public String toString() {
     return cliName;

@@ -2,6 +2,7 @@ package dev.polite.demo;
 
 import static dev.polite.demo.internal.Settings.ALGORITHM;
 import static dev.polite.demo.internal.Settings.API_KEY_HEADER;
+import static dev.polite.demo.internal.Settings.COST_HEADER;
 import static dev.polite.demo.internal.Settings.BURST;
 import static dev.polite.demo.internal.Settings.CLOCK;
 import static dev.polite.demo.internal.Settings.CLOCK_SKEW;
@@ -141,6 +142,14 @@ public final class DemoServerConfig {
   /** The header carrying an API key; default {@code X-Api-Key}. */
   public String apiKeyHeader() {
     return API_KEY_HEADER.in(values);
+  }
+
+  /**
+   * The header a client names its request's cost in (a refund when negative); empty, the
+   * default, for none: the route decides.
+   */
+  public String costHeader() {
+    return COST_HEADER.in(values);
   }
 
   /** Path prefix to cost in units (the longest matching prefix wins; otherwise 1). */
@@ -287,6 +296,15 @@ public final class DemoServerConfig {
     /** The header that carries an API key. */
     public Builder apiKeyHeader(String apiKeyHeader) {
       return set(API_KEY_HEADER, apiKeyHeader);
+    }
+
+    /**
+     * Lets clients name their request's cost in {@code header}: a whole number of units up to the
+     * bucket's capacity, or a negative one to give back units reserved and not used (bucket
+     * algorithms). Empty turns it off.
+     */
+    public Builder costHeader(String header) {
+      return set(COST_HEADER, header);
     }
 
     /** Requests whose path starts with {@code pathPrefix} cost {@code cost} units (at least 1). */

@@ -51,6 +51,55 @@ class DemoServerTest {
     return JSON.readTree(get(server, "/stats").body());
   }
 
+  /**
+   * The reference's reserve-and-refund run: 10,000 units a minute; reserve 4,000 (6,000 left); a
+   * 7,000 call is refused with a retry in 6.0 s; the unused 2,400 come back (8,400 left), and the
+   * 7,000 call is allowed. Every algorithm of the bucket family agrees.
+   */
+  @Test
+  void aClientNamesItsCostAndGivesBackWhatItDidNotUse() throws Exception {
+    for (Algorithm algorithm : List.of(Algorithm.TOKEN_BUCKET, Algorithm.GCRA, Algorithm.LEAKY_METER)) {
+      DemoServer server = start(DemoServer.builder().algorithm(algorithm).limit(10_000)
+          .window(Duration.ofMinutes(1)).costHeader("X-Cost"));
+      HttpResponse<String> reserved = get(server, "/api/chat", "X-Cost", "4000");
+      assertThat(reserved.statusCode()).as(algorithm.cliName()).isEqualTo(200);
+      assertThat(JSON.readTree(reserved.body()).get("remaining").asLong()).isEqualTo(6_000);
+
+      HttpResponse<String> tooBig = get(server, "/api/chat", "X-Cost", "7000");
+      assertThat(tooBig.statusCode()).as(algorithm.cliName()).isEqualTo(429);
+      assertThat(tooBig.headers().firstValue("Retry-After")).hasValue("6");
+
+      HttpResponse<String> refund = get(server, "/api/chat", "X-Cost", "-2400");
+      assertThat(refund.statusCode()).isEqualTo(200);
+      assertThat(JSON.readTree(refund.body()).get("remaining").asLong()).isEqualTo(8_400);
+
+      HttpResponse<String> allowed = get(server, "/api/chat", "X-Cost", "7000");
+      assertThat(allowed.statusCode()).as(algorithm.cliName()).isEqualTo(200);
+      assertThat(JSON.readTree(allowed.body()).get("remaining").asLong()).isEqualTo(1_400);
+
+      HttpResponse<String> tooMuchBack = get(server, "/api/chat", "X-Cost", "-9000");
+      assertThat(JSON.readTree(tooMuchBack.body()).get("remaining").asLong())
+          .as("a refund stops at the capacity").isEqualTo(10_000);
+      assertThat(stats(server).get("admitted").asLong()).as("refunds are not requests").isEqualTo(2);
+    }
+  }
+
+  @Test
+  void aCostTheServerCannotTakeIsABadRequest() throws Exception {
+    DemoServer server = start(DemoServer.builder().limit(10).window(Duration.ofSeconds(10))
+        .costHeader("X-Cost"));
+    assertThat(get(server, "/api/a", "X-Cost", "eleven").statusCode()).isEqualTo(400);
+    assertThat(get(server, "/api/a", "X-Cost", "11").body()).contains("must be 1 to 10 units");
+    assertThat(get(server, "/api/a", "X-Cost", "0").statusCode()).isEqualTo(400);
+    assertThat(get(server, "/api/a", "X-Cost", "-11").statusCode()).isEqualTo(400);
+    DemoServer window = start(DemoServer.builder().algorithm(Algorithm.FIXED_WINDOW).limit(10)
+        .window(Duration.ofSeconds(10)).costHeader("X-Cost"));
+    assertThat(get(window, "/api/a", "X-Cost", "-1").body()).contains("takes no refunds");
+    assertThat(get(window, "/api/a", "X-Cost", "3").statusCode()).isEqualTo(200);
+    DemoServer off = start(DemoServer.builder().limit(10).window(Duration.ofSeconds(10)));
+    assertThat(get(off, "/api/a", "X-Cost", "-5").statusCode()).as("no cost header: ignored").isEqualTo(200);
+  }
+
   @Test
   void admitsTheLimitThenAnswers429WithRetryAfterAndQuotaHeaders() throws Exception {
     DemoServer server = start(DemoServer.builder().limit(5).window(Duration.ofSeconds(10)).burst(5));

@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,6 +65,7 @@ public final class ApiHandler implements HttpHandler {
   private final QuotaHeaders headers;
   private final InFlight inFlight;
   private final HttpString apiKeyHeader;
+  private final @Nullable CostHeader costHeader;
   private final long latencyNanos;
   private final LongSupplier epochMillis;
   private final long skewMillis;
@@ -79,6 +81,7 @@ public final class ApiHandler implements HttpHandler {
     this.headers = QuotaHeaders.of(config);
     this.inFlight = config.concurrency() > 0 ? new InFlight(config.concurrency()) : null;
     this.apiKeyHeader = HttpString.tryFromString(config.apiKeyHeader());
+    this.costHeader = CostHeader.of(config);
     this.latencyNanos = Nanos.of(config.latency());
     this.epochMillis = epochMillis;
     this.skewMillis = config.clockSkew().toMillis();
@@ -113,7 +116,25 @@ public final class ApiHandler implements HttpHandler {
         });
       }
     }
-    Decision decision = store.acquire(key, config.costOf(exchange.getRequestPath()));
+    long cost = config.costOf(exchange.getRequestPath());
+    if (costHeader != null) {
+      String named = exchange.getRequestHeaders().getFirst(costHeader.name());
+      if (named != null) {
+        String refused = costHeader.refusal(named);
+        if (refused != null) {
+          badRequest(exchange, refused);
+          return;
+        }
+        cost = Long.parseLong(named.trim());
+      }
+    }
+    Decision decision = store.acquire(key, cost);
+    if (cost < 0) {
+      // A refund is not a request: nothing to count, and always allowed.
+      headers.write(decision, serverMillis, header);
+      ok(exchange, decision);
+      return;
+    }
     stats.record(key, decision.allowed());
     headers.write(decision, serverMillis, header);
     if (!decision.allowed()) {
@@ -149,6 +170,12 @@ public final class ApiHandler implements HttpHandler {
   private static void ok(HttpServerExchange exchange, Decision decision) {
     exchange.getResponseHeaders().put(CONTENT_TYPE, "application/json");
     exchange.getResponseSender().send("{\"ok\":true,\"remaining\":" + decision.remaining() + "}");
+  }
+
+  private static void badRequest(HttpServerExchange exchange, String detail) {
+    exchange.setStatusCode(400);
+    exchange.getResponseHeaders().put(CONTENT_TYPE, "text/plain; charset=utf-8");
+    exchange.getResponseSender().send(detail + "\n");
   }
 
   private static void problem(HttpServerExchange exchange, String limit) {

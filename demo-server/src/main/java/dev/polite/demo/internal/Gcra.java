@@ -32,6 +32,8 @@ public final class Gcra implements RateLimiter {
       tat = nowNanos;
       started = true;
     }
+    // A refund (cost < 0) moves the TAT back; one behind now reads as a full bucket, so the
+    // capacity bounds what a refund can give.
     long base = Math.max(tat, nowNanos);
     long newTat = base + cost * interval;
     long allowAt = newTat - tolerance;

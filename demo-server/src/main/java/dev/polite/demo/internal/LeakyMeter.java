@@ -32,7 +32,7 @@ public final class LeakyMeter implements RateLimiter {
       started = true;
     }
     if (level + cost <= capacity + EPSILON) {
-      level = Math.min(capacity, level + cost);
+      level = Math.max(0, Math.min(capacity, level + cost)); // a refund stops at empty
       return Decision.allow(remaining(), nextUnit());
     }
     return Decision.reject(remaining(), Nanos.ceil((level + cost - capacity) / perNano), nextUnit());

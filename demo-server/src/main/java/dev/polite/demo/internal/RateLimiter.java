@@ -15,7 +15,9 @@ public interface RateLimiter {
 
   /**
    * Decides one request costing {@code cost} units (at least 1, at most the policy's capacity)
-   * at {@code nowNanos}, consuming quota when it is admitted.
+   * at {@code nowNanos}, consuming quota when it is admitted. For the algorithms that
+   * {@linkplain dev.polite.demo.Algorithm#takesRefunds take refunds}, a negative cost gives
+   * {@code -cost} units back, never past the capacity, and is always allowed.
    */
   Decision tryAcquire(long nowNanos, long cost);
 }

@@ -101,6 +101,15 @@ public final class Settings {
           "Header carrying an API key, which beats the address as the key (default: ${DEFAULT-VALUE}).",
           Builder::apiKeyHeader);
 
+  public static final Setting<String> COST_HEADER = Setting.text("costHeader", "",
+          header -> header.isEmpty() || header.matches("[!#$%&'*+.^_`|~0-9A-Za-z-]+"),
+          header -> "must be a header name, was '" + header + "'")
+      .flag("--cost-header", "NAME",
+          "Header a client names its request's cost in, overriding --cost: a whole number of units up "
+              + "to the bucket's capacity, or a negative one to refund units it reserved and did not use "
+              + "(bucket algorithms only; the bucket never exceeds its capacity). Default: none.",
+          Builder::costHeader);
+
   /** Path prefix to units; the builder adds one route at a time, so refusals name {@code routeCost}. */
   public static final Setting<Map<String, Integer>> ROUTE_COSTS = Setting.repeated("routeCosts", "",
           Settings::routeCosts, Settings::checkRouteCosts)
@@ -131,7 +140,7 @@ public final class Settings {
 
   /** Every setting, in the order the usage lists their flags. */
   public static final List<Setting<?>> ALL = List.of(HOST, PORT, ALGORITHM, LIMIT, WINDOW, BURST, HEADERS,
-      CLOCK_SKEW, STORE, WHEN_DOWN, NODES, REDIS_TIMEOUT, TRUSTED_PROXIES, API_KEY_HEADER, ROUTE_COSTS,
+      CLOCK_SKEW, STORE, WHEN_DOWN, NODES, REDIS_TIMEOUT, TRUSTED_PROXIES, API_KEY_HEADER, COST_HEADER, ROUTE_COSTS,
       CONCURRENCY, LATENCY, DRY_RUN, MAX_KEYS, CLOCK);
 
   private Settings() {}

@@ -43,7 +43,7 @@ public final class TokenBucket implements RateLimiter {
       started = true;
     }
     if (tokens + EPSILON >= cost) {
-      tokens = Math.max(0, tokens - cost);
+      tokens = Math.min(capacity, Math.max(0, tokens - cost)); // a refund stops at full
       return Decision.allow(remaining(), nextUnit());
     }
     return Decision.reject(remaining(), Nanos.ceil((cost - tokens) / perNano), nextUnit());

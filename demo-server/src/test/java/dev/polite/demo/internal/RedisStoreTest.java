@@ -96,6 +96,23 @@ class RedisStoreTest {
   }
 
   @Test
+  void theBucketScriptsTakeRefundsUpToTheCapacity() {
+    for (Algorithm algorithm : List.of(Algorithm.TOKEN_BUCKET, Algorithm.GCRA)) {
+      RedisStore store = store(algorithm, 10_000, Duration.ofMinutes(1), WhenDown.CLOSED, 1);
+      String key = "key:refund-" + algorithm.cliName();
+      // Redis's own clock runs on between the calls: a few milliseconds refill a unit or two.
+      assertThat(store.acquire(key, 4_000).remaining()).as(algorithm.cliName()).isBetween(6_000L, 6_010L);
+      Decision refused = store.acquire(key, 7_000);
+      assertThat(refused.allowed()).isFalse();
+      assertThat(refused.retryAfterNanos()).isBetween(Duration.ofMillis(5_900).toNanos(),
+          Duration.ofMillis(6_000).toNanos());
+      assertThat(store.acquire(key, -2_400).remaining()).as(algorithm.cliName()).isBetween(8_400L, 8_410L);
+      assertThat(store.acquire(key, 7_000).allowed()).as(algorithm.cliName()).isTrue();
+      assertThat(store.acquire(key, -9_000).remaining()).as("capped").isEqualTo(10_000);
+    }
+  }
+
+  @Test
   void keysAreHashTaggedAndExpire() {
     RedisStore bucket = store(Algorithm.TOKEN_BUCKET, 5, Duration.ofSeconds(10), WhenDown.OPEN, 1);
     RedisStore log = store(Algorithm.SLIDING_LOG, 5, Duration.ofSeconds(10), WhenDown.OPEN, 1);

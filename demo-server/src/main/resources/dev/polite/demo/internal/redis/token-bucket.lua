@@ -10,7 +10,7 @@ else
 end
 local allowed, retry = 0, 0
 if tokens + EPS >= cost then
-  tokens = math.max(0, tokens - cost)
+  tokens = math.min(burst, math.max(0, tokens - cost)) -- a refund (cost < 0) stops at full
   allowed = 1
 else
   retry = math.ceil((cost - tokens) / rate)

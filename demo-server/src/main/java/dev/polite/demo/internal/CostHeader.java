@@ -1,0 +1,64 @@
+package dev.polite.demo.internal;
+
+import dev.polite.demo.DemoServerConfig;
+import io.undertow.util.HttpString;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The header a client names its request's cost in ({@code --cost-header}), and what it may say:
+ * a whole number of units from 1 to the bucket's capacity (more could never be admitted), or,
+ * for the algorithms that take refunds, from -1 to minus the capacity: units reserved by an
+ * earlier request and not used, given back. A language-model API works this way: a call
+ * reserves its prompt plus its {@code max_tokens}, and the answer's usage settles it.
+ *
+ * <p>Immutable and thread-safe.
+ */
+final class CostHeader {
+  private final HttpString name;
+  private final long capacity;
+  private final boolean refunds;
+  private final String algorithm;
+
+  private CostHeader(HttpString name, long capacity, boolean refunds, String algorithm) {
+    this.name = name;
+    this.capacity = capacity;
+    this.refunds = refunds;
+    this.algorithm = algorithm;
+  }
+
+  /** The header {@code config} names, or null when clients may not name a cost. */
+  static @Nullable CostHeader of(DemoServerConfig config) {
+    if (config.costHeader().isEmpty()) {
+      return null;
+    }
+    return new CostHeader(HttpString.tryFromString(config.costHeader()),
+        Policy.of(config).capacity(config.algorithm()), config.algorithm().takesRefunds(),
+        config.algorithm().toString());
+  }
+
+  HttpString name() {
+    return name;
+  }
+
+  /** Why {@code value} is not a cost this server takes, or null when it is one. */
+  @Nullable String refusal(String value) {
+    long units;
+    try {
+      units = Long.parseLong(value.trim());
+    } catch (NumberFormatException e) {
+      return name + ": not a whole number of units: '" + shorten(value) + "'";
+    }
+    if (units == 0 || units > capacity || units < -capacity) {
+      return name + ": must be 1 to " + capacity + " units, or -1 to -" + capacity
+          + " to give units back; was " + units;
+    }
+    if (units < 0 && !refunds) {
+      return name + ": " + algorithm + " takes no refunds (token-bucket, gcra and leaky-meter do)";
+    }
+    return null;
+  }
+
+  private static String shorten(String value) {
+    return value.length() <= 40 ? value : value.substring(0, 40) + "...";
+  }
+}
