@@ -23,12 +23,15 @@ public final class CallContext {
   private final Request request;
   private final @Nullable Call call;
   private final double cost;
+  private final @Nullable RequestCost reservation;
 
-  private CallContext(String key, Request request, @Nullable Call call, double cost) {
+  private CallContext(String key, Request request, @Nullable Call call, double cost,
+      @Nullable RequestCost reservation) {
     this.key = Objects.requireNonNull(key, "key");
     this.request = Objects.requireNonNull(request, "request");
     this.call = call;
     this.cost = cost;
+    this.reservation = reservation;
   }
 
   /**
@@ -38,7 +41,18 @@ public final class CallContext {
    * <pre>{@code CallContext.of("https://api.example.com:443", request, call, 1)}</pre>
    */
   public static CallContext of(String key, Request request, @Nullable Call call, double cost) {
-    return new CallContext(key, request, call, cost);
+    return new CallContext(key, request, call, cost, null);
+  }
+
+  /** As {@link #of}, for a request whose cost is a reservation to settle. */
+  static CallContext of(String key, Request request, @Nullable Call call, double cost,
+      @Nullable RequestCost reservation) {
+    return new CallContext(key, request, call, cost, reservation);
+  }
+
+  /** The request's reservation, charged per attempt and settled by the application; or null. */
+  @Nullable RequestCost reservation() {
+    return reservation;
   }
 
   /** The key the request counts against, as the key function made it. */

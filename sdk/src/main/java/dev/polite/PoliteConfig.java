@@ -25,7 +25,7 @@ import org.jspecify.annotations.Nullable;
 public final class PoliteConfig {
   // Written only by PoliteInterceptor.Builder, on its own draft, before the copy that is built.
   RateLimitKey key = RateLimitKey.host();
-  ToDoubleFunction<Request> cost = RequestCost::of;
+  ToDoubleFunction<Request> cost = DEFAULT_COST;
   double startingRate = Double.POSITIVE_INFINITY;
   double startingBurst = 1;
   boolean cautiousStart = true;
@@ -48,6 +48,9 @@ public final class PoliteConfig {
   @Nullable RandomGenerator random;
   List<RateLimitDialect> dialects = List.of();
   boolean readRetryHintsFromBody;
+
+  /** The default cost function: the request's {@link RequestCost} tag, or 1. */
+  static final ToDoubleFunction<Request> DEFAULT_COST = RequestCost::of;
 
   PoliteConfig() {}
 

@@ -149,7 +149,11 @@ public final class PoliteInterceptor implements Interceptor {
   /** The context of {@code request} (made by the application) on {@code call}. */
   CallContext contextOf(Request request, @Nullable Call call) {
     String key = Objects.requireNonNull(config.key().keyOf(request), "key function returned null");
-    return CallContext.of(key, request, call, config.cost().applyAsDouble(request));
+    RequestCost tag = request.tag(RequestCost.class); // read once per call: the default cost too
+    double cost = config.cost() == PoliteConfig.DEFAULT_COST
+        ? (tag == null ? 1 : tag.units()) : config.cost().applyAsDouble(request);
+    return CallContext.of(key, request, call, cost,
+        tag != null && tag.isReservation() ? tag : null);
   }
 
   /**
@@ -171,8 +175,8 @@ public final class PoliteInterceptor implements Interceptor {
   /** Sends one attempt with its permit, and learns from what comes back. */
   private Attempt attempt(Chain chain, Request request, KeyState state, Permit permit,
       CallContext call) throws IOException {
-    RequestCost reservation = request.tag(RequestCost.class);
-    if (reservation != null && reservation.isReservation()) {
+    RequestCost reservation = call.reservation();
+    if (reservation != null) {
       reservation.charged(call.cost(), state::settle);
     }
     Response response;
