@@ -1,6 +1,7 @@
 package dev.polite.demo;
 
 import dev.polite.demo.internal.ApiHandler;
+import dev.polite.demo.internal.HttpFront;
 import dev.polite.demo.internal.LimiterStore;
 import dev.polite.demo.internal.MemoryStore;
 import dev.polite.demo.internal.Nanos;
@@ -8,14 +9,13 @@ import dev.polite.demo.internal.Policy;
 import dev.polite.demo.internal.RedisStore;
 import dev.polite.demo.internal.StatsJson;
 import dev.polite.demo.internal.TrafficStats;
-import io.undertow.Undertow;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.HttpString;
 import io.undertow.util.Methods;
+import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.BindException;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Clock;
 import java.util.function.LongSupplier;
@@ -39,7 +39,7 @@ public final class DemoServer implements AutoCloseable {
   private final DemoServerConfig config;
   private final LimiterStore store;
   private final TrafficStats stats;
-  private final Undertow undertow;
+  private final HttpFront front;
   private final int port;
 
   private DemoServer(DemoServerConfig config) {
@@ -53,18 +53,13 @@ public final class DemoServer implements AutoCloseable {
         : new MemoryStore(config.algorithm(), policy, nanos, config.maxKeys());
     this.stats = new TrafficStats(config.maxKeys(), epochMillis);
     ApiHandler api = new ApiHandler(config, store, stats, epochMillis);
-    Undertow server = Undertow.builder()
-        .addHttpListener(config.port(), config.host())
-        .setHandler(exchange -> route(exchange, api))
-        .build();
     try {
-      server.start();
-    } catch (RuntimeException e) {
+      this.front = HttpFront.start(config, exchange -> route(exchange, api));
+    } catch (IOException | RuntimeException e) {
       store.close();
       throw cannotListen(config, e);
     }
-    this.undertow = server;
-    this.port = ((InetSocketAddress) server.getListenerInfo().get(0).getAddress()).getPort();
+    this.port = front.port();
     log.info("demo server on port {}: {}", port, config);
   }
 
@@ -85,17 +80,17 @@ public final class DemoServer implements AutoCloseable {
   }
 
   /**
-   * What Undertow threw while starting: a bind failure (which it wraps in a bare RuntimeException)
-   * as one that says where it could not listen, anything else as it was.
+   * What starting threw: a bind failure as one that says where it could not listen, another I/O
+   * failure unchecked, anything else as it was.
    */
-  private static RuntimeException cannotListen(DemoServerConfig config, RuntimeException e) {
+  private static RuntimeException cannotListen(DemoServerConfig config, Exception e) {
     for (Throwable cause = e; cause != null; cause = cause.getCause()) {
       if (cause instanceof BindException bind) {
         return new UncheckedIOException("cannot listen on " + config.host() + ":" + config.port()
             + ": " + bind.getMessage(), bind);
       }
     }
-    return e;
+    return e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
   }
 
   /** The bound port (the free one picked when configured with 0). */
@@ -132,7 +127,7 @@ public final class DemoServer implements AutoCloseable {
   /** Stops accepting, closes connections and releases the store. */
   @Override
   public void close() {
-    undertow.stop();
+    front.close();
     store.close();
   }
 
