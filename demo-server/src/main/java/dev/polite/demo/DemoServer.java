@@ -132,6 +132,12 @@ public final class DemoServer implements AutoCloseable {
   }
 
   private void route(HttpServerExchange exchange, HttpHandler api) throws Exception {
+    if (!exchange.isRequestComplete()) {
+      // No endpoint reads a body, and Undertow would wait for the rest of it before the next
+      // request, with no timeout: a client dribbling a body would hold the connection for ever.
+      // Close after answering instead.
+      exchange.setPersistent(false);
+    }
     String path = exchange.getRequestPath();
     if (path.startsWith("/api/") || path.equals("/api")) {
       api.handleRequest(exchange);

@@ -108,6 +108,46 @@ class AbuseTest {
   }
 
   @Test
+  void aDribbledBodyIsAnsweredAndTheConnectionClosedNotHeld() throws Exception {
+    DemoServer server = start(DemoServer.builder());
+    Socket socket = connect(server, ATTACKER);
+    long closedAfter = millisUntilClosed(socket,
+        "POST /api/items HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000\r\n\r\nfirst bytes", Duration.ofSeconds(10));
+    assertThat(closedAfter).as("ms until a connection dribbling its body was closed").isLessThan(2_000L);
+  }
+
+  @Test
+  void malformedAndOversizedRequestsAreAnswered400AndClosedQuickly() throws Exception {
+    DemoServer server = start(DemoServer.builder());
+    String[] probes = {
+        "GARBAGE\r\n\r\n",
+        "GET /api/items HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header Name: x\r\n\r\n",
+        "GET /api/items HTTP/1.1\r\nHost: a b c\r\n\r\n",
+        "GET /api/items HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + "x".repeat(2 * 1024 * 1024) + "\r\n\r\n",
+    };
+    for (String probe : probes) {
+      Socket socket = connect(server, ATTACKER);
+      socket.setSoTimeout(5_000);
+      long start = System.nanoTime();
+      try {
+        socket.getOutputStream().write(probe.getBytes(StandardCharsets.ISO_8859_1));
+      } catch (IOException closedMidWrite) {
+        // the server may refuse an oversized request before it has all been sent
+      }
+      String status;
+      try {
+        status = new String(socket.getInputStream().readNBytes(12), StandardCharsets.ISO_8859_1);
+      } catch (IOException reset) {
+        status = "reset";
+      }
+      long millis = (System.nanoTime() - start) / 1_000_000;
+      assertThat(status).as("answer to %.40s", probe).isEqualTo("HTTP/1.1 400");
+      assertThat(millis).as("ms to answer %.40s", probe).isLessThan(2_000L);
+    }
+    assertThat(get(server, "/health", Duration.ofSeconds(5))).isEqualTo("HTTP/1.1 200");
+  }
+
+  @Test
   void oneClientCannotTakeMoreThanItsShareOfConnections() throws Exception {
     DemoServer server = start(DemoServer.builder().maxConnectionsPerClient(5));
     for (int i = 0; i < 5; i++) {
