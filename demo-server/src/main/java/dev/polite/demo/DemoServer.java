@@ -7,12 +7,11 @@ import dev.polite.demo.internal.MemoryStore;
 import dev.polite.demo.internal.Nanos;
 import dev.polite.demo.internal.Policy;
 import dev.polite.demo.internal.RedisStore;
-import dev.polite.demo.internal.StatsJson;
+import dev.polite.demo.internal.StatsHandler;
 import dev.polite.demo.internal.TrafficStats;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.HttpString;
-import io.undertow.util.Methods;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.BindException;
@@ -28,8 +27,10 @@ import org.slf4j.LoggerFactory;
  * <p>Usage: {@code try (DemoServer server = DemoServer.builder().limit(5).window(Duration.ofSeconds(1)).start()) { client.get(server.url().resolve("/api/items")); }}
  *
  * <p>Endpoints: every path under {@code /api/} is limited and answers 200 with a small JSON body
- * when admitted, 429 with {@code Retry-After} when not; {@code GET /stats} returns the counts as
- * JSON; {@code POST /stats/reset} clears them; {@code /health} is never limited. The server binds
+ * when admitted, 429 with {@code Retry-After} when not; {@code GET /stats} returns the totals and
+ * the busiest keys as JSON ({@code ?top=N} for up to 1,000, {@code ?key=KEY} for one);
+ * {@code POST /stats/reset} clears them (given the admin token, when one is configured);
+ * {@code /health} is never limited. The server binds
  * when started and is stopped by {@link #close()}.
  */
 public final class DemoServer implements AutoCloseable {
@@ -41,6 +42,7 @@ public final class DemoServer implements AutoCloseable {
   private final TrafficStats stats;
   private final HttpFront front;
   private final int port;
+  private final StatsHandler statsHandler;
 
   private DemoServer(DemoServerConfig config) {
     this.config = config;
@@ -53,6 +55,7 @@ public final class DemoServer implements AutoCloseable {
         : new MemoryStore(config.algorithm(), policy, nanos, config.maxKeys());
     this.stats = new TrafficStats(config.maxKeys(), epochMillis);
     ApiHandler api = new ApiHandler(config, store, stats, epochMillis);
+    this.statsHandler = new StatsHandler(config, stats, store::localKeys);
     try {
       this.front = HttpFront.start(config, exchange -> route(exchange, api));
     } catch (IOException | RuntimeException e) {
@@ -143,19 +146,8 @@ public final class DemoServer implements AutoCloseable {
       api.handleRequest(exchange);
     } else if (path.equals("/health")) {
       json(exchange, 200, "{\"status\":\"ok\"}");
-    } else if (path.equals("/stats")) {
-      if (!exchange.getRequestMethod().equals(Methods.GET)) {
-        json(exchange, 405, "{\"error\":\"use GET\"}");
-        return;
-      }
-      json(exchange, 200, StatsJson.write(stats.snapshot(), config, store.localKeys()));
-    } else if (path.equals("/stats/reset")) {
-      if (!exchange.getRequestMethod().equals(Methods.POST)) {
-        json(exchange, 405, "{\"error\":\"use POST\"}");
-        return;
-      }
-      stats.reset();
-      json(exchange, 200, "{\"reset\":true}");
+    } else if (path.equals("/stats") || path.equals("/stats/reset")) {
+      statsHandler.handleRequest(exchange);
     } else {
       json(exchange, 404, "{\"error\":\"not found; try /api/..., /stats or /health\"}");
     }

@@ -1,5 +1,6 @@
 package dev.polite.demo;
 
+import static dev.polite.demo.internal.Settings.ADMIN_TOKEN;
 import static dev.polite.demo.internal.Settings.ALGORITHM;
 import static dev.polite.demo.internal.Settings.API_KEY_HEADER;
 import static dev.polite.demo.internal.Settings.BURST;
@@ -201,6 +202,11 @@ public final class DemoServerConfig {
     return MAX_CONNECTIONS_PER_CLIENT.in(values);
   }
 
+  /** The token {@code POST /stats/reset} requires as {@code Authorization: Bearer TOKEN}; empty (the default) for none. */
+  public String adminToken() {
+    return ADMIN_TOKEN.in(values);
+  }
+
   /** The cost of a request to {@code path}: the longest matching route prefix's, else 1. */
   public int costOf(String path) {
     int cost = 1;
@@ -367,6 +373,14 @@ public final class DemoServerConfig {
     /** The most open connections from one address (trusted proxies exempt), at least 0 (0: no limit). */
     public Builder maxConnectionsPerClient(int maxConnectionsPerClient) {
       return set(MAX_CONNECTIONS_PER_CLIENT, maxConnectionsPerClient);
+    }
+
+    /**
+     * The token {@code POST /stats/reset} then requires as {@code Authorization: Bearer TOKEN}: at
+     * least 8 visible ASCII characters, or empty for none. It is never shown in the description.
+     */
+    public Builder adminToken(String adminToken) {
+      return set(ADMIN_TOKEN, adminToken);
     }
 
     /**

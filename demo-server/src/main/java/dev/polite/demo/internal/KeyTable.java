@@ -3,6 +3,7 @@ package dev.polite.demo.internal;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
 /**
@@ -81,6 +82,20 @@ public final class KeyTable<V> {
       }
     }
     return copy;
+  }
+
+  /**
+   * Shows {@code visitor} every key and value, one segment at a time under its lock, copying
+   * nothing: for a pass over many keys that keeps few of them. The visitor must be quick.
+   */
+  public void forEach(BiConsumer<String, V> visitor) {
+    for (Segment<V> segment : segments) {
+      synchronized (segment) {
+        for (Map.Entry<String, Entry<V>> entry : segment.map.entrySet()) {
+          visitor.accept(entry.getKey(), entry.getValue().value);
+        }
+      }
+    }
   }
 
   /** Forgets every key. */

@@ -170,6 +170,15 @@ public final class Settings {
               + "at once; 0 = no limit (default: ${DEFAULT-VALUE}).",
           Builder::maxConnectionsPerClient);
 
+  /** Empty for none: a demo on loopback needs none, a server others can reach should have one. */
+  public static final Setting<String> ADMIN_TOKEN = Setting.text("adminToken", "",
+          token -> token.isEmpty() || token.matches("[\\x21-\\x7e]{8,}"),
+          token -> "must be at least 8 visible ASCII characters (no spaces), or empty for none")
+      .flag("--admin-token", "TOKEN",
+          "When set, POST /stats/reset needs 'Authorization: Bearer TOKEN' (default: none, anyone may reset).",
+          Builder::adminToken)
+      .secret();
+
   /** Tests give a fake clock; the command line has no use for one. */
   public static final Setting<Clock> CLOCK = Setting.inProcess("clock", Clock.systemUTC());
 
@@ -177,7 +186,7 @@ public final class Settings {
   public static final List<Setting<?>> ALL = List.of(HOST, PORT, ALGORITHM, LIMIT, WINDOW, BURST, HEADERS,
       CLOCK_SKEW, STORE, WHEN_DOWN, NODES, REDIS_TIMEOUT, TRUSTED_PROXIES, API_KEY_HEADER, ROUTE_COSTS,
       CONCURRENCY, LATENCY, DRY_RUN, MAX_KEYS, PARSE_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS,
-      MAX_CONNECTIONS_PER_CLIENT, CLOCK);
+      MAX_CONNECTIONS_PER_CLIENT, ADMIN_TOKEN, CLOCK);
 
   private Settings() {}
 
