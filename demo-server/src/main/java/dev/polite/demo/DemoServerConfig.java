@@ -187,7 +187,7 @@ public final class DemoServerConfig {
     return PARSE_TIMEOUT.in(values);
   }
 
-  /** How long a connection may be silent, between requests or within one; default 30 s. */
+  /** How long a connection may go without a request under way; default 30 s. */
   public Duration idleTimeout() {
     return IDLE_TIMEOUT.in(values);
   }

@@ -29,7 +29,9 @@ import org.xnio.channels.AcceptingChannel;
  * <ul>
  *   <li>a request's line and headers must arrive within the parse timeout, so a half-sent
  *       request does not hold its connection (Undertow sets none by default);
- *   <li>a connection silent for the idle timeout is closed, between requests or within one;
+ *   <li>a connection with no request under way for the idle timeout is closed (Undertow's
+ *       no-request timeout, 60 s by default); the same value is its channel idle timeout, which
+ *       a wait the server itself imposes (latency, the leaky queue) does not trip;
  *   <li>at most {@code maxConnections} are open; beyond that XNIO stops accepting (new
  *       connections wait in the listen backlog) until one closes. The cap is lowered to leave
  *       room under the process's file limit, because an accept that fails for want of a file

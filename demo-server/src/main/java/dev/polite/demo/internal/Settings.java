@@ -143,8 +143,7 @@ public final class Settings {
           timeout -> timeout.compareTo(MILLISECOND) >= 0 && timeout.compareTo(Duration.ofDays(1)) <= 0,
           "must be 1 ms to 1 day")
       .flag("--idle-timeout", "DURATION",
-          "A connection with nothing read or written for this long is closed, between requests or in one "
-              + "(default: ${DEFAULT-VALUE}).",
+          "A connection with no request under way for this long is closed (default: ${DEFAULT-VALUE}).",
           Builder::idleTimeout);
 
   /**

@@ -37,6 +37,11 @@ public final class StatsHandler implements HttpHandler {
   private final IntSupplier keysHeld;
   private final byte[] expectedAuthorization;
 
+  /**
+   * @param config the configuration in force (shown, and its admin token)
+   * @param stats the counts to show and reset
+   * @param keysHeld how many keys the limiter holds now
+   */
   public StatsHandler(DemoServerConfig config, TrafficStats stats, IntSupplier keysHeld) {
     this.config = config;
     this.stats = stats;
