@@ -1,21 +1,20 @@
 package dev.polite.demo;
 
 import dev.polite.demo.internal.ApiHandler;
+import dev.polite.demo.internal.HttpFront;
 import dev.polite.demo.internal.LimiterStore;
 import dev.polite.demo.internal.MemoryStore;
 import dev.polite.demo.internal.Nanos;
 import dev.polite.demo.internal.Policy;
 import dev.polite.demo.internal.RedisStore;
-import dev.polite.demo.internal.StatsJson;
+import dev.polite.demo.internal.StatsHandler;
 import dev.polite.demo.internal.TrafficStats;
-import io.undertow.Undertow;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.HttpString;
-import io.undertow.util.Methods;
+import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.BindException;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Clock;
 import java.util.function.LongSupplier;
@@ -28,8 +27,10 @@ import org.slf4j.LoggerFactory;
  * <p>Usage: {@code try (DemoServer server = DemoServer.builder().limit(5).window(Duration.ofSeconds(1)).start()) { client.get(server.url().resolve("/api/items")); }}
  *
  * <p>Endpoints: every path under {@code /api/} is limited and answers 200 with a small JSON body
- * when admitted, 429 with {@code Retry-After} when not; {@code GET /stats} returns the counts as
- * JSON; {@code POST /stats/reset} clears them; {@code /health} is never limited. The server binds
+ * when admitted, 429 with {@code Retry-After} when not; {@code GET /stats} returns the totals and
+ * the busiest keys as JSON ({@code ?top=N} for up to 1,000, {@code ?key=KEY} for one);
+ * {@code POST /stats/reset} clears them (given the admin token, when one is configured);
+ * {@code /health} is never limited. The server binds
  * when started and is stopped by {@link #close()}.
  */
 public final class DemoServer implements AutoCloseable {
@@ -39,8 +40,9 @@ public final class DemoServer implements AutoCloseable {
   private final DemoServerConfig config;
   private final LimiterStore store;
   private final TrafficStats stats;
-  private final Undertow undertow;
+  private final HttpFront front;
   private final int port;
+  private final StatsHandler statsHandler;
 
   private DemoServer(DemoServerConfig config) {
     this.config = config;
@@ -53,18 +55,14 @@ public final class DemoServer implements AutoCloseable {
         : new MemoryStore(config.algorithm(), policy, nanos, config.maxKeys());
     this.stats = new TrafficStats(config.maxKeys(), epochMillis);
     ApiHandler api = new ApiHandler(config, store, stats, epochMillis);
-    Undertow server = Undertow.builder()
-        .addHttpListener(config.port(), config.host())
-        .setHandler(exchange -> route(exchange, api))
-        .build();
+    this.statsHandler = new StatsHandler(config, stats, store::localKeys);
     try {
-      server.start();
-    } catch (RuntimeException e) {
+      this.front = HttpFront.start(config, exchange -> route(exchange, api));
+    } catch (IOException | RuntimeException e) {
       store.close();
       throw cannotListen(config, e);
     }
-    this.undertow = server;
-    this.port = ((InetSocketAddress) server.getListenerInfo().get(0).getAddress()).getPort();
+    this.port = front.port();
     log.info("demo server on port {}: {}", port, config);
   }
 
@@ -85,17 +83,17 @@ public final class DemoServer implements AutoCloseable {
   }
 
   /**
-   * What Undertow threw while starting: a bind failure (which it wraps in a bare RuntimeException)
-   * as one that says where it could not listen, anything else as it was.
+   * What starting threw: a bind failure as one that says where it could not listen, another I/O
+   * failure unchecked, anything else as it was.
    */
-  private static RuntimeException cannotListen(DemoServerConfig config, RuntimeException e) {
+  private static RuntimeException cannotListen(DemoServerConfig config, Exception e) {
     for (Throwable cause = e; cause != null; cause = cause.getCause()) {
       if (cause instanceof BindException bind) {
         return new UncheckedIOException("cannot listen on " + config.host() + ":" + config.port()
             + ": " + bind.getMessage(), bind);
       }
     }
-    return e;
+    return e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
   }
 
   /** The bound port (the free one picked when configured with 0). */
@@ -132,29 +130,24 @@ public final class DemoServer implements AutoCloseable {
   /** Stops accepting, closes connections and releases the store. */
   @Override
   public void close() {
-    undertow.stop();
+    front.close();
     store.close();
   }
 
   private void route(HttpServerExchange exchange, HttpHandler api) throws Exception {
+    if (!exchange.isRequestComplete()) {
+      // No endpoint reads a body, and Undertow would wait for the rest of it before the next
+      // request, with no timeout: a client dribbling a body would hold the connection for ever.
+      // Close after answering instead.
+      exchange.setPersistent(false);
+    }
     String path = exchange.getRequestPath();
     if (path.startsWith("/api/") || path.equals("/api")) {
       api.handleRequest(exchange);
     } else if (path.equals("/health")) {
       json(exchange, 200, "{\"status\":\"ok\"}");
-    } else if (path.equals("/stats")) {
-      if (!exchange.getRequestMethod().equals(Methods.GET)) {
-        json(exchange, 405, "{\"error\":\"use GET\"}");
-        return;
-      }
-      json(exchange, 200, StatsJson.write(stats.snapshot(), config, store.localKeys()));
-    } else if (path.equals("/stats/reset")) {
-      if (!exchange.getRequestMethod().equals(Methods.POST)) {
-        json(exchange, 405, "{\"error\":\"use POST\"}");
-        return;
-      }
-      stats.reset();
-      json(exchange, 200, "{\"reset\":true}");
+    } else if (path.equals("/stats") || path.equals("/stats/reset")) {
+      statsHandler.handleRequest(exchange);
     } else {
       json(exchange, 404, "{\"error\":\"not found; try /api/..., /stats or /health\"}");
     }

@@ -1,5 +1,6 @@
 package dev.polite.demo;
 
+import static dev.polite.demo.internal.Settings.ADMIN_TOKEN;
 import static dev.polite.demo.internal.Settings.ALGORITHM;
 import static dev.polite.demo.internal.Settings.API_KEY_HEADER;
 import static dev.polite.demo.internal.Settings.COST_HEADER;
@@ -10,10 +11,14 @@ import static dev.polite.demo.internal.Settings.CONCURRENCY;
 import static dev.polite.demo.internal.Settings.DRY_RUN;
 import static dev.polite.demo.internal.Settings.HEADERS;
 import static dev.polite.demo.internal.Settings.HOST;
+import static dev.polite.demo.internal.Settings.IDLE_TIMEOUT;
 import static dev.polite.demo.internal.Settings.LATENCY;
 import static dev.polite.demo.internal.Settings.LIMIT;
+import static dev.polite.demo.internal.Settings.MAX_CONNECTIONS;
+import static dev.polite.demo.internal.Settings.MAX_CONNECTIONS_PER_CLIENT;
 import static dev.polite.demo.internal.Settings.MAX_KEYS;
 import static dev.polite.demo.internal.Settings.NODES;
+import static dev.polite.demo.internal.Settings.PARSE_TIMEOUT;
 import static dev.polite.demo.internal.Settings.PORT;
 import static dev.polite.demo.internal.Settings.REDIS_TIMEOUT;
 import static dev.polite.demo.internal.Settings.ROUTE_COSTS;
@@ -186,6 +191,31 @@ public final class DemoServerConfig {
     return CLOCK_SKEW.in(values);
   }
 
+  /** Time a client has to send a request's line and headers; default 10 s. */
+  public Duration parseTimeout() {
+    return PARSE_TIMEOUT.in(values);
+  }
+
+  /** How long a connection may go without a request under way; default 30 s. */
+  public Duration idleTimeout() {
+    return IDLE_TIMEOUT.in(values);
+  }
+
+  /** The most open connections (lowered at start to fit the file limit); default 10,000. */
+  public int maxConnections() {
+    return MAX_CONNECTIONS.in(values);
+  }
+
+  /** The most open connections from one address, trusted proxies exempt; 0 for none; default 1,000. */
+  public int maxConnectionsPerClient() {
+    return MAX_CONNECTIONS_PER_CLIENT.in(values);
+  }
+
+  /** The token {@code POST /stats/reset} requires as {@code Authorization: Bearer TOKEN}; empty (the default) for none. */
+  public String adminToken() {
+    return ADMIN_TOKEN.in(values);
+  }
+
   /** The cost of a request to {@code path}: the longest matching route prefix's, else 1. */
   public int costOf(String path) {
     int cost = 1;
@@ -341,6 +371,34 @@ public final class DemoServerConfig {
      */
     public Builder clockSkew(Duration clockSkew) {
       return set(CLOCK_SKEW, clockSkew);
+    }
+
+    /** Time a client has to send a request's line and headers, 1 ms to 1 h; then it is closed. */
+    public Builder parseTimeout(Duration parseTimeout) {
+      return set(PARSE_TIMEOUT, parseTimeout);
+    }
+
+    /** How long a connection may be silent before it is closed, 1 ms to a day. */
+    public Builder idleTimeout(Duration idleTimeout) {
+      return set(IDLE_TIMEOUT, idleTimeout);
+    }
+
+    /** The most open connections, at least 1; more wait in the listen backlog. */
+    public Builder maxConnections(int maxConnections) {
+      return set(MAX_CONNECTIONS, maxConnections);
+    }
+
+    /** The most open connections from one address (trusted proxies exempt), at least 0 (0: no limit). */
+    public Builder maxConnectionsPerClient(int maxConnectionsPerClient) {
+      return set(MAX_CONNECTIONS_PER_CLIENT, maxConnectionsPerClient);
+    }
+
+    /**
+     * The token {@code POST /stats/reset} then requires as {@code Authorization: Bearer TOKEN}: at
+     * least 8 visible ASCII characters, or empty for none. It is never shown in the description.
+     */
+    public Builder adminToken(String adminToken) {
+      return set(ADMIN_TOKEN, adminToken);
     }
 
     /**

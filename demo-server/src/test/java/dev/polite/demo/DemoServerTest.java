@@ -182,6 +182,63 @@ class DemoServerTest {
   }
 
   @Test
+  void statsShowTheBusiestKeysABoundedTopOrOneKey() throws Exception {
+    DemoServer server = start(DemoServer.builder().limit(100).window(Duration.ofMinutes(1)));
+    for (int client = 1; client <= 25; client++) {
+      for (int i = 0; i < client; i++) { // client n sends n requests: the busiest are the last
+        get(server, "/api/a", "X-Api-Key", "client-" + client);
+      }
+    }
+    JsonNode stats = stats(server);
+    assertThat(stats.get("keysCounted").asInt()).isEqualTo(25);
+    assertThat(stats.get("keysShown").asInt()).isEqualTo(20);
+    List<String> shown = new ArrayList<>();
+    stats.get("keys").fieldNames().forEachRemaining(shown::add);
+    assertThat(shown).hasSize(20).first().isEqualTo(server.stats().apiKey("client-25").key());
+    assertThat(stats.get("keys").get(shown.get(0)).get("admitted").asLong()).isEqualTo(25);
+
+    assertThat(JSON.readTree(get(server, "/stats?top=3").body()).get("keys").size()).isEqualTo(3);
+    assertThat(JSON.readTree(get(server, "/stats?top=0").body()).get("keys").size()).isZero();
+    assertThat(JSON.readTree(get(server, "/stats?top=1000").body()).get("keys").size()).isEqualTo(25);
+    for (String bad : List.of("1001", "-1", "x", "99999999999")) {
+      HttpResponse<String> refused = get(server, "/stats?top=" + bad);
+      assertThat(refused.statusCode()).as("top=%s", bad).isEqualTo(400);
+      assertThat(refused.body()).contains("top: must be a whole number from 0 to 1000");
+    }
+    String alice = server.stats().apiKey("client-7").key();
+    JsonNode one = JSON.readTree(get(server, "/stats?key=" + alice).body());
+    assertThat(one.get("keys").size()).isEqualTo(1);
+    assertThat(one.get("keys").get(alice).get("admitted").asLong()).isEqualTo(7);
+    assertThat(JSON.readTree(get(server, "/stats?key=ip:192.0.2.1").body()).get("keys").size()).isZero();
+    // The in-process API still sees every key.
+    assertThat(server.stats().keys()).hasSize(25);
+  }
+
+  @Test
+  void withAnAdminTokenOnlyItsBearerMayResetTheStats() throws Exception {
+    DemoServer server = start(DemoServer.builder().adminToken("s3cret-token"));
+    get(server, "/api/a");
+    assertThat(server.config().toString()).contains("admin-token=***").doesNotContain("s3cret");
+    for (String authorization : new String[] {null, "Bearer wrong-token", "s3cret-token", "Bearer s3cret-token-2"}) {
+      HttpRequest.Builder reset = HttpRequest.newBuilder(server.url().resolve("/stats/reset"))
+          .POST(HttpRequest.BodyPublishers.noBody());
+      if (authorization != null) {
+        reset.header("Authorization", authorization);
+      }
+      HttpResponse<String> refused = http.send(reset.build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(refused.statusCode()).as("Authorization: %s", authorization).isEqualTo(401);
+      assertThat(refused.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(v -> assertThat(v).startsWith("Bearer"));
+    }
+    assertThat(server.stats().admitted()).isEqualTo(1);
+    HttpResponse<String> reset = http.send(HttpRequest.newBuilder(server.url().resolve("/stats/reset"))
+        .header("Authorization", "Bearer s3cret-token").POST(HttpRequest.BodyPublishers.noBody()).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(reset.statusCode()).isEqualTo(200);
+    assertThat(server.stats().admitted()).isZero();
+    assertThatThrownBy(() -> DemoServer.builder().adminToken("short")).hasMessageStartingWith("adminToken: must be");
+  }
+
+  @Test
   void apiKeysChooseTheKeyAndAreNotShownVerbatim() throws Exception {
     DemoServer server = start(DemoServer.builder().limit(1).window(Duration.ofMinutes(1)));
     assertThat(get(server, "/api/a", "X-Api-Key", "sk_live_alice").statusCode()).isEqualTo(200);

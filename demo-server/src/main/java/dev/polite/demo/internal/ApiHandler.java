@@ -3,11 +3,16 @@ package dev.polite.demo.internal;
 import dev.polite.demo.DemoServerConfig;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
+import io.undertow.server.ServerConnection;
+import io.undertow.util.AttachmentKey;
 import io.undertow.util.HeaderMap;
 import io.undertow.util.HeaderValues;
+import io.undertow.util.Headers;
 import io.undertow.util.HttpString;
 import io.undertow.util.SameThreadExecutor;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -47,6 +52,13 @@ public final class ApiHandler implements HttpHandler {
   private static final String PROBLEM = "{\"type\":\"https://iana.org/assignments/http-problem-types#quota-exceeded\","
       + "\"title\":\"Too Many Requests\",\"status\":429,\"violated-policies\":[\"default\"]";
 
+  /** The 429 bodies, prepared once: a flood of rejections should cost as little as possible. */
+  private static final ByteBuffer RATE_PROBLEM = prepared(PROBLEM + ",\"limit\":\"rate\"}");
+  private static final ByteBuffer CONCURRENCY_PROBLEM = prepared(PROBLEM + ",\"limit\":\"concurrency\"}");
+  private static final String PROBLEM_JSON = "application/problem+json";
+  private static final String NO_STORE = "no-store";
+  private static final AttachmentKey<String> PEER_KEY = AttachmentKey.create(String.class);
+
   /** A slot frees when a request in flight ends, which no one can know: ask for a second. */
   private static final long CONCURRENCY_RETRY_NANOS = 1_000_000_000L;
 
@@ -69,6 +81,7 @@ public final class ApiHandler implements HttpHandler {
   private final long latencyNanos;
   private final LongSupplier epochMillis;
   private final long skewMillis;
+  private final boolean trustsSomeProxy;
   private final boolean dryRun; // read on every request: the config holds its values in a map
   private final AtomicLong dryRunSecond = new AtomicLong(Long.MIN_VALUE);
   private final AtomicLong dryRunCount = new AtomicLong();
@@ -86,6 +99,7 @@ public final class ApiHandler implements HttpHandler {
     this.epochMillis = epochMillis;
     this.skewMillis = config.clockSkew().toMillis();
     this.dryRun = config.dryRun();
+    this.trustsSomeProxy = !config.trustedProxies().isEmpty();
   }
 
   @Override
@@ -105,7 +119,7 @@ public final class ApiHandler implements HttpHandler {
         if (!dryRun) {
           exchange.setStatusCode(429);
           headers.writeRetryAfter(CONCURRENCY_RETRY_NANOS, serverMillis, header);
-          problem(exchange, "concurrency");
+          problem(exchange, CONCURRENCY_PROBLEM);
           return;
         }
         wouldReject(key);
@@ -141,7 +155,7 @@ public final class ApiHandler implements HttpHandler {
       if (!dryRun) {
         exchange.setStatusCode(429);
         headers.writeRetryAfter(decision.retryAfterNanos(), serverMillis, header);
-        problem(exchange, "rate");
+        problem(exchange, RATE_PROBLEM);
         return;
       }
       wouldReject(key);
@@ -155,16 +169,34 @@ public final class ApiHandler implements HttpHandler {
         () -> exchange.getIoThread().executeAfter(() -> ok(exchange, decision), delay, TimeUnit.NANOSECONDS));
   }
 
+  private static ByteBuffer prepared(String body) {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    return ByteBuffer.allocateDirect(bytes.length).put(bytes).flip().asReadOnlyBuffer();
+  }
+
   private static HttpString headerName(String name) {
     HttpString known = HEADER_NAMES.get(name);
     return known != null ? known : HttpString.tryFromString(name);
   }
 
   private String keyOf(HttpServerExchange exchange) {
-    HeaderValues forwarded = exchange.getRequestHeaders().get(FORWARDED_FOR);
+    HeaderMap request = exchange.getRequestHeaders();
+    String apiKey = request.getFirst(apiKeyHeader);
+    HeaderValues forwarded = request.get(FORWARDED_FOR);
+    if (apiKey == null && (forwarded == null || !trustsSomeProxy)) {
+      // Keyed by the peer, which a connection keeps: work its key out once per connection, not
+      // once per request (a keep-alive client sends thousands on one)
+      ServerConnection connection = exchange.getConnection();
+      String peerKey = connection.getAttachment(PEER_KEY);
+      if (peerKey == null) {
+        peerKey = keys.keyOf(null, exchange.getSourceAddress().getAddress(), List.of());
+        connection.putAttachment(PEER_KEY, peerKey);
+      }
+      return peerKey;
+    }
     List<String> forwardedFor = forwarded == null ? List.of() : new ArrayList<>(forwarded);
     InetSocketAddress peer = exchange.getSourceAddress();
-    return keys.keyOf(exchange.getRequestHeaders().getFirst(apiKeyHeader), peer.getAddress(), forwardedFor);
+    return keys.keyOf(apiKey, peer.getAddress(), forwardedFor);
   }
 
   private static void ok(HttpServerExchange exchange, Decision decision) {
@@ -174,14 +206,15 @@ public final class ApiHandler implements HttpHandler {
 
   private static void badRequest(HttpServerExchange exchange, String detail) {
     exchange.setStatusCode(400);
-    exchange.getResponseHeaders().put(CONTENT_TYPE, "text/plain; charset=utf-8");
+    exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "text/plain; charset=utf-8");
     exchange.getResponseSender().send(detail + "\n");
   }
 
-  private static void problem(HttpServerExchange exchange, String limit) {
-    exchange.getResponseHeaders().put(CONTENT_TYPE, "application/problem+json");
-    exchange.getResponseHeaders().put(CACHE_CONTROL, "no-store");
-    exchange.getResponseSender().send(PROBLEM + ",\"limit\":\"" + limit + "\"}");
+  private static void problem(HttpServerExchange exchange, ByteBuffer body) {
+    HeaderMap response = exchange.getResponseHeaders();
+    response.put(Headers.CONTENT_TYPE, PROBLEM_JSON);
+    response.put(CACHE_CONTROL, NO_STORE);
+    exchange.getResponseSender().send(body.duplicate()); // a view: the prepared body is never consumed
   }
 
   private void wouldReject(String key) {

@@ -44,6 +44,21 @@ public final class QuotaHeaders {
   private final HttpDate retryDates = new HttpDate();
 
   /** Headers for a limit of {@code limit} per window whose bucket also holds {@code limit}. */
+  /**
+   * What a rejection says most often, written once: an empty IETF quota and a Retry-After of a
+   * few seconds. Formatting numbers was about 4 % of a 429's time in a profile of a flood.
+   */
+  private static final int PREPARED = 4096;
+  private static final String[] SECONDS = new String[PREPARED];
+  private static final String[] EMPTY_RATE_LIMIT = new String[PREPARED];
+
+  static {
+    for (int i = 0; i < PREPARED; i++) {
+      SECONDS[i] = Integer.toString(i);
+      EMPTY_RATE_LIMIT[i] = "\"default\";r=0;t=" + i;
+    }
+  }
+
   public QuotaHeaders(HeaderStyle style, long limit, long windowNanos) {
     this(style, limit, limit, windowNanos);
   }
@@ -103,7 +118,7 @@ public final class QuotaHeaders {
     switch (style) {
       case IETF:
         header.accept("RateLimit-Policy", policyHeader);
-        header.accept("RateLimit", "\"default\";r=" + r + ";t=" + t);
+        header.accept("RateLimit", r == 0 && t < PREPARED ? EMPTY_RATE_LIMIT[(int) t] : "\"default\";r=" + r + ";t=" + t);
         break;
       case LEGACY:
         header.accept("RateLimit-Limit", Long.toString(limit));
@@ -154,7 +169,7 @@ public final class QuotaHeaders {
         header.accept("Retry-After", retryDates.formatSecond(admittedAtSecond));
         break;
       default:
-        header.accept("Retry-After", Long.toString(seconds));
+        header.accept("Retry-After", seconds < PREPARED ? SECONDS[(int) seconds] : Long.toString(seconds));
         break;
     }
   }

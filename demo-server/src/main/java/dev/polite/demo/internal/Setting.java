@@ -47,10 +47,17 @@ public final class Setting<T> {
   private final Reader<T> reader;
   private final UnaryOperator<T> check;
   private final @Nullable Flag<T> flag;
+  private final boolean secret;
 
   private Setting(String name, @Nullable String defaultText, @Nullable T defaultValue, Shape shape,
       String split, Reader<T> reader, UnaryOperator<T> check, @Nullable Flag<T> flag) {
+    this(name, defaultText, defaultValue, shape, split, reader, check, flag, false);
+  }
+
+  private Setting(String name, @Nullable String defaultText, @Nullable T defaultValue, Shape shape,
+      String split, Reader<T> reader, UnaryOperator<T> check, @Nullable Flag<T> flag, boolean secret) {
     this.name = name;
+    this.secret = secret;
     this.defaultText = defaultText;
     this.shape = shape;
     this.split = split;
@@ -130,14 +137,19 @@ public final class Setting<T> {
    */
   Setting<T> flag(String flag, String paramLabel, String description, BiConsumer<DemoServerConfig.Builder, T> setter) {
     return new Setting<>(name, defaultText, defaultValue, shape, split, reader, check,
-        new Flag<>(flag, paramLabel, description, defaultText, setter));
+        new Flag<>(flag, paramLabel, description, defaultText, setter), secret);
   }
 
   /** The same flag defaulting to {@code text} on the command line only; the builder keeps its default. */
   Setting<T> commandLineDefault(String text) {
     Flag<T> f = Objects.requireNonNull(flag, "flag() first");
     return new Setting<>(name, defaultText, defaultValue, shape, split, reader, check,
-        new Flag<>(f.name(), f.paramLabel(), f.description(), text, f.setter()));
+        new Flag<>(f.name(), f.paramLabel(), f.description(), text, f.setter()), secret);
+  }
+
+  /** The same setting, its value never shown (the configuration's description, and so the log, says {@code ***}). */
+  Setting<T> secret() {
+    return new Setting<>(name, defaultText, defaultValue, shape, split, reader, check, flag, true);
   }
 
   /** The name refusals give, the builder method's: {@code maxKeys}. */
@@ -172,7 +184,7 @@ public final class Setting<T> {
 
   /** {@code value} as the configuration's description shows it: {@code max-keys=500}. */
   public String shown(Object value) {
-    return (flag == null ? name : flag.name().substring(2)) + "=" + value;
+    return (flag == null ? name : flag.name().substring(2)) + "=" + (secret ? "***" : value);
   }
 
   /** Adds this setting's flag, if it has one, to {@code spec}. */

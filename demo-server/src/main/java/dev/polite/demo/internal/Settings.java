@@ -135,13 +135,66 @@ public final class Settings {
       .flag("--max-keys", "N", "Most keys held in memory, least recently used dropped first (default: ${DEFAULT-VALUE}).",
           Builder::maxKeys);
 
+  /**
+   * A request's line and headers must arrive within this; a client that sends half a request and
+   * stops is closed then, so it cannot hold a connection (and a file descriptor) for ever.
+   */
+  public static final Setting<Duration> PARSE_TIMEOUT = Setting.duration("parseTimeout", "10s",
+          timeout -> timeout.compareTo(MILLISECOND) >= 0 && timeout.compareTo(Duration.ofHours(1)) <= 0,
+          "must be 1 ms to 1 h")
+      .flag("--parse-timeout", "DURATION",
+          "Time a client has to send a request's line and headers before the connection is closed "
+              + "(default: ${DEFAULT-VALUE}).",
+          Builder::parseTimeout);
+
+  /** Undertow's own default is 60 s between requests, and no limit on a silent read or write. */
+  public static final Setting<Duration> IDLE_TIMEOUT = Setting.duration("idleTimeout", "30s",
+          timeout -> timeout.compareTo(MILLISECOND) >= 0 && timeout.compareTo(Duration.ofDays(1)) <= 0,
+          "must be 1 ms to 1 day")
+      .flag("--idle-timeout", "DURATION",
+          "A connection with no request under way for this long is closed (default: ${DEFAULT-VALUE}).",
+          Builder::idleTimeout);
+
+  /**
+   * Below the usual file limit (the JVM raises its soft limit to the hard one, often 1,048,576 but
+   * 20,000 or even 1,024 on some machines); the server lowers it further when the limit is lower,
+   * since running out of descriptors makes the accept loop back off for up to 30 s.
+   */
+  public static final Setting<Integer> MAX_CONNECTIONS = Setting.count("maxConnections", 10_000, most -> most >= 1,
+          "must be at least 1")
+      .flag("--max-connections", "N",
+          "Most open connections; beyond it new ones wait in the listen backlog (default: ${DEFAULT-VALUE}; "
+              + "lowered to fit the process's file limit).",
+          Builder::maxConnections);
+
+  /**
+   * One address may not take every connection: a flood of half-sent requests from one client then
+   * leaves room for everyone else, health checks included. Trusted proxies are exempt.
+   */
+  public static final Setting<Integer> MAX_CONNECTIONS_PER_CLIENT = Setting.count("maxConnectionsPerClient", 1_000,
+          most -> most >= 0, "must be at least 0")
+      .flag("--max-connections-per-client", "N",
+          "Most open connections from one address (an IPv6 /64), trusted proxies exempt; more are closed "
+              + "at once; 0 = no limit (default: ${DEFAULT-VALUE}).",
+          Builder::maxConnectionsPerClient);
+
+  /** Empty for none: a demo on loopback needs none, a server others can reach should have one. */
+  public static final Setting<String> ADMIN_TOKEN = Setting.text("adminToken", "",
+          token -> token.isEmpty() || token.matches("[\\x21-\\x7e]{8,}"),
+          token -> "must be at least 8 visible ASCII characters (no spaces), or empty for none")
+      .flag("--admin-token", "TOKEN",
+          "When set, POST /stats/reset needs 'Authorization: Bearer TOKEN' (default: none, anyone may reset).",
+          Builder::adminToken)
+      .secret();
+
   /** Tests give a fake clock; the command line has no use for one. */
   public static final Setting<Clock> CLOCK = Setting.inProcess("clock", Clock.systemUTC());
 
   /** Every setting, in the order the usage lists their flags. */
   public static final List<Setting<?>> ALL = List.of(HOST, PORT, ALGORITHM, LIMIT, WINDOW, BURST, HEADERS,
-      CLOCK_SKEW, STORE, WHEN_DOWN, NODES, REDIS_TIMEOUT, TRUSTED_PROXIES, API_KEY_HEADER, COST_HEADER, ROUTE_COSTS,
-      CONCURRENCY, LATENCY, DRY_RUN, MAX_KEYS, CLOCK);
+      CLOCK_SKEW, STORE, WHEN_DOWN, NODES, REDIS_TIMEOUT, TRUSTED_PROXIES, API_KEY_HEADER, COST_HEADER,
+      ROUTE_COSTS, CONCURRENCY, LATENCY, DRY_RUN, MAX_KEYS, PARSE_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS,
+      MAX_CONNECTIONS_PER_CLIENT, ADMIN_TOKEN, CLOCK);
 
   private Settings() {}
 

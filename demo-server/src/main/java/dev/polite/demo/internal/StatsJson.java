@@ -2,20 +2,19 @@ package dev.polite.demo.internal;
 
 import dev.polite.demo.DemoServerConfig;
 import dev.polite.demo.KeyStats;
-import dev.polite.demo.StatsSnapshot;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 
 /**
- * The {@code GET /stats} body: the configuration in force, totals, and per key the admitted and
- * rejected counts with a per-second timeline ({@code t} is seconds since counting started).
+ * The {@code GET /stats} body: the configuration in force, totals, how many keys are counted, and
+ * for the keys shown (the busiest, or the one asked for) the admitted and rejected counts with a
+ * per-second timeline ({@code t} is seconds since counting started), busiest first.
  * Written by hand: a handful of numbers and keys does not need a JSON library on the classpath.
  */
 public final class StatsJson {
   private StatsJson() {}
 
-  public static String write(StatsSnapshot stats, DemoServerConfig config, int keysHeld) {
+  /** The body for {@code stats} under {@code config}, with {@code keysHeld} keys in the limiter. */
+  public static String write(TrafficStats.Top stats, DemoServerConfig config, int keysHeld) {
     StringBuilder json = new StringBuilder(256 + stats.keys().size() * 128);
     json.append("{\"algorithm\":").append(quote(config.algorithm().cliName()))
         .append(",\"limit\":").append(config.limit())
@@ -29,11 +28,11 @@ public final class StatsJson {
         .append(",\"startedEpochSecond\":").append(stats.startedEpochSecond())
         .append(",\"admitted\":").append(stats.admitted())
         .append(",\"rejected\":").append(stats.rejected())
+        .append(",\"keysCounted\":").append(stats.keysCounted())
+        .append(",\"keysShown\":").append(stats.keys().size())
         .append(",\"keys\":{");
-    List<Map.Entry<String, KeyStats>> keys = new ArrayList<>(stats.keys().entrySet());
-    keys.sort(Map.Entry.comparingByKey());
     boolean firstKey = true;
-    for (Map.Entry<String, KeyStats> entry : keys) {
+    for (Map.Entry<String, KeyStats> entry : stats.keys().entrySet()) {
       KeyStats key = entry.getValue();
       json.append(firstKey ? "" : ",").append(quote(entry.getKey()))
           .append(":{\"admitted\":").append(key.admitted())

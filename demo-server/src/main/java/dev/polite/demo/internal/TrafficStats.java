@@ -4,9 +4,12 @@ import dev.polite.demo.KeyStats;
 import dev.polite.demo.StatsSnapshot;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
@@ -47,6 +50,63 @@ public final class TrafficStats {
     startedEpochSecond = Math.floorDiv(epochMillis.getAsLong(), 1000);
   }
 
+  /**
+   * The totals and the {@code most} keys with the most requests (admitted and rejected), busiest
+   * first (ties by key), without copying the others: one pass over the keys with a heap of
+   * {@code most}, so its cost grows with the keys held but what it returns does not.
+   */
+  public Top top(int most) {
+    PriorityQueue<Ranked> busiest = new PriorityQueue<>(Math.max(1, most + 1), BUSIEST.reversed());
+    int[] counted = {0};
+    keys.get().forEach((key, counter) -> {
+      counted[0]++;
+      if (most == 0) {
+        return;
+      }
+      Ranked ranked = new Ranked(key, counter, counter.total());
+      if (busiest.size() < most) {
+        busiest.add(ranked);
+      } else if (BUSIEST.compare(ranked, busiest.peek()) < 0) {
+        busiest.poll();
+        busiest.add(ranked);
+      }
+    });
+    List<Ranked> ranked = new ArrayList<>(busiest);
+    ranked.sort(BUSIEST);
+    Map<String, KeyStats> perKey = new LinkedHashMap<>();
+    for (Ranked r : ranked) {
+      perKey.put(r.key(), r.counter().toStats(r.key()));
+    }
+    return new Top(perKey, counted[0], admitted.get(), rejected.get(), startedEpochSecond);
+  }
+
+  /** The totals and {@code key}'s counts alone, if it was counted. */
+  public Top key(String key) {
+    Map<String, KeyStats> perKey = new LinkedHashMap<>();
+    Counter counter = keys.get().peek(key);
+    if (counter != null) {
+      perKey.put(key, counter.toStats(key));
+    }
+    return new Top(perKey, keys.get().size(), admitted.get(), rejected.get(), startedEpochSecond);
+  }
+
+  /**
+   * What {@code GET /stats} shows: some keys' counts, in order, of {@code keysCounted} keys.
+   *
+   * @param keys the keys shown, busiest first
+   * @param keysCounted how many keys are counted now (at most max-keys)
+   * @param admitted all admitted requests
+   * @param rejected all refused requests
+   * @param startedEpochSecond when counting started
+   */
+  public record Top(Map<String, KeyStats> keys, int keysCounted, long admitted, long rejected,
+      long startedEpochSecond) {}
+
+  private record Ranked(String key, Counter counter, long total) {}
+
+  private static final Comparator<Ranked> BUSIEST =
+      Comparator.comparingLong(Ranked::total).reversed().thenComparing(Ranked::key);
+
   /** A consistent-enough copy of every count. */
   public StatsSnapshot snapshot() {
     Map<String, KeyStats> perKey = new HashMap<>();
@@ -75,6 +135,10 @@ public final class TrafficStats {
         rejected++;
         last[2]++;
       }
+    }
+
+    synchronized long total() {
+      return admitted + rejected;
     }
 
     synchronized KeyStats toStats(String key) {

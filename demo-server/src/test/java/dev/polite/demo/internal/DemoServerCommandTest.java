@@ -55,6 +55,23 @@ class DemoServerCommandTest {
   }
 
   @Test
+  void abuseLimitsHaveSaneDefaultsAndFlags() {
+    DemoServerConfig defaults = parse();
+    assertThat(defaults.parseTimeout()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(defaults.idleTimeout()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(defaults.maxConnections()).isEqualTo(10_000);
+    assertThat(defaults.maxConnectionsPerClient()).isEqualTo(1_000);
+    DemoServerConfig config = parse("--parse-timeout", "2s", "--idle-timeout", "5s", "--max-connections", "300",
+        "--max-connections-per-client", "0");
+    assertThat(config.parseTimeout()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(config.idleTimeout()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(config.maxConnections()).isEqualTo(300);
+    assertThat(config.maxConnectionsPerClient()).isZero();
+    assertBadFlag("maxConnections: must be at least 1, was 0", "--max-connections", "0");
+    assertBadFlag("parseTimeout: must be 1 ms to 1 h", "--parse-timeout", "2h");
+  }
+
+  @Test
   void headerStylesAndASignedClockSkew() {
     DemoServerConfig config = parse("--headers", "retry-after-date", "--clock-skew", "60s");
     assertThat(config.headers()).isEqualTo(HeaderStyle.RETRY_AFTER_DATE);

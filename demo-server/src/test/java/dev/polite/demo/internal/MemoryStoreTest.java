@@ -3,6 +3,8 @@ package dev.polite.demo.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.polite.demo.Algorithm;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -25,6 +27,38 @@ class MemoryStoreTest {
     }
     most = Math.max(most, store.localKeys());
     assertThat(most).isLessThanOrEqualTo(maxKeys).isGreaterThan(maxKeys / 2);
+  }
+
+  @Test
+  void aKeyFloodLeavesTheHeldKeysAndTheLiveHeapBounded() {
+    // The original probe: 2.8 million keys, live heap 52 MB after GC. Here a million keys through
+    // both tables a request touches (the limiter's and the stats'), at the default max-keys.
+    AtomicLong now = new AtomicLong(1_000 * SECOND);
+    int maxKeys = 100_000;
+    MemoryStore store = new MemoryStore(Algorithm.TOKEN_BUCKET, new Policy(10, SECOND, 10), now::get, maxKeys);
+    TrafficStats stats = new TrafficStats(maxKeys, () -> now.get() / 1_000_000);
+    for (int i = 0; i < 1_000_000; i++) {
+      String key = "key:flood-" + i;
+      stats.record(key, store.acquire(key, 1).allowed());
+      now.addAndGet(1_000);
+    }
+    assertThat(store.localKeys()).isLessThanOrEqualTo(maxKeys);
+    assertThat(stats.top(0).keysCounted()).isLessThanOrEqualTo(maxKeys);
+    long liveBytes = liveHeapBytes();
+    assertThat(liveBytes / (1024 * 1024)).as("live heap MB after a million-key flood").isLessThan(200);
+    assertThat(store.acquire("key:flood-999999", 1)).isNotNull(); // keeps both tables reachable until here
+    assertThat(stats.top(1).keys()).hasSize(1);
+  }
+
+  /** The heap in use after collections settle: a bound, not a measurement (GC is a request). */
+  private static long liveHeapBytes() {
+    MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+    long used = Long.MAX_VALUE;
+    for (int i = 0; i < 3; i++) {
+      memory.gc();
+      used = Math.min(used, memory.getHeapMemoryUsage().getUsed());
+    }
+    return used;
   }
 
   @Test
