@@ -29,6 +29,7 @@ final class LocalRedis implements AutoCloseable {
   private final Process process;
   private final int port;
   private final Path dir;
+  private volatile boolean frozen;
 
   private LocalRedis(Process process, int port, Path dir) {
     this.process = process;
@@ -78,6 +79,29 @@ final class LocalRedis implements AutoCloseable {
     return "redis://127.0.0.1:" + port;
   }
 
+  /**
+   * Freezes redis-server (SIGSTOP): the kernel still accepts connections for it, and nothing
+   * answers, as a Redis that hangs or a host that drops packets. {@link #close()} thaws it first.
+   */
+  void freeze() throws IOException, InterruptedException {
+    signal("STOP");
+    frozen = true;
+  }
+
+  /** Thaws a frozen redis-server (SIGCONT). */
+  void thaw() throws IOException, InterruptedException {
+    signal("CONT");
+    frozen = false;
+  }
+
+  private void signal(String name) throws IOException, InterruptedException {
+    int exit = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid()))
+        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+    if (exit != 0) {
+      throw new IllegalStateException("kill -" + name + " " + process.pid() + " exited " + exit);
+    }
+  }
+
   private void awaitPong() throws InterruptedException {
     long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
     while (System.nanoTime() < deadline) {
@@ -111,6 +135,16 @@ final class LocalRedis implements AutoCloseable {
   /** Stops redis-server, waits for it to exit and removes its directory. */
   @Override
   public void close() {
+    if (frozen) {
+      try {
+        thaw(); // a stopped process leaves SIGTERM pending; SIGKILL below covers a failed thaw
+      } catch (IOException | RuntimeException e) {
+        process.destroyForcibly();
+      } catch (InterruptedException e) {
+        process.destroyForcibly();
+        Thread.currentThread().interrupt();
+      }
+    }
     process.destroy();
     try {
       if (!process.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)) {
