@@ -80,9 +80,9 @@ public final class NaiveLesson implements Callable<Integer> {
     LessonOutput out = new LessonOutput(spec.commandLine().getOut(), json);
     out.text("naive: a HashMap of counters keyed by client and window number, 10 per 10 s; "
         + "each situation, then the demo server's answer");
-    windowBoundary(out);
     OkHttpClient http = new OkHttpClient.Builder().retryOnConnectionFailure(false).build();
-    try (LocalRedis redis = LocalRedis.start()) {
+    try (LocalRedis redis = LocalRedis.start()) { // first: without redis-server, say so before any line
+      windowBoundary(out);
       fourServers(out, http, redis);
       behindAProxy(out, http);
       sharedStore(out, http, redis);
