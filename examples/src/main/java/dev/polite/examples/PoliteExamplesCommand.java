@@ -1,5 +1,6 @@
 package dev.polite.examples;
 
+import dev.polite.examples.lessons.LessonsCommand;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
@@ -8,15 +9,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * The top of the command line: names the four commands (and {@code help COMMAND}), prints the
+ * The top of the command line: names the five commands (and {@code help COMMAND}), prints the
  * version, and prints the usage when given no command.
  *
  * <p>Usage: {@code java -jar polite-examples.jar --help}
  */
 @Command(name = "polite-examples",
-    description = "Measures clients of a rate-limited API: the comparison demo, a load tool, the overload scenarios and the zoo of limiters.",
+    description = "Measures clients of a rate-limited API: the comparison demo, a load tool, the overload scenarios, the zoo of limiters and the reference's lessons.",
     subcommands = {CompareCommand.class, LoadCommand.class, OverloadCommand.class, ZooCommand.class,
-        HelpCommand.class},
+        LessonsCommand.class, HelpCommand.class},
     versionProvider = ExamplesVersion.class,
     usageHelpAutoWidth = true)
 public final class PoliteExamplesCommand implements Callable<Integer> {
@@ -31,7 +32,7 @@ public final class PoliteExamplesCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    spec.commandLine().getErr().println("Missing command: compare, load, overload, zoo or help COMMAND.");
+    spec.commandLine().getErr().println("Missing command: compare, load, overload, zoo, lessons or help COMMAND.");
     spec.commandLine().usage(spec.commandLine().getErr());
     return 2;
   }

@@ -1,0 +1,36 @@
+package dev.polite.examples.lessons;
+
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.HelpCommand;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code lessons}: the reference text's lessons, one subcommand each, every one printing its
+ * numbers beside the reference's (or, with {@code --json}, one JSON object per measured thing).
+ * A new lesson is one more class in {@code subcommands}.
+ *
+ * <p>Usage: {@code java -jar polite-examples.jar lessons algorithms --json}
+ */
+@Command(name = "lessons",
+    description = "The reference text's lessons, runnable, each beside the reference's numbers.",
+    subcommands = {NaiveLesson.class, AlgorithmsLesson.class, RaceLesson.class, RedisDownLesson.class, HelpCommand.class},
+    usageHelpAutoWidth = true)
+public final class LessonsCommand implements Callable<Integer> {
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+  boolean help;
+
+  @Override
+  public Integer call() {
+    spec.commandLine().getErr().println("Missing lesson: "
+        + String.join(", ", spec.subcommands().keySet().stream().filter(name -> !name.equals("help")).toList())
+        + " or help LESSON.");
+    spec.commandLine().usage(spec.commandLine().getErr());
+    return 2;
+  }
+}
