@@ -16,7 +16,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "lessons",
     description = "The reference text's lessons, runnable, each beside the reference's numbers.",
-    subcommands = {NaiveLesson.class, AlgorithmsLesson.class, RaceLesson.class, RedisDownLesson.class, HelpCommand.class},
+    subcommands = {NaiveLesson.class, AlgorithmsLesson.class, RaceLesson.class, RedisDownLesson.class,
+        RefundLesson.class, HelpCommand.class},
     usageHelpAutoWidth = true)
 public final class LessonsCommand implements Callable<Integer> {
   @Spec

@@ -1,4 +1,4 @@
-package dev.polite.examples;
+package dev.polite.examples.lessons;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -14,9 +14,15 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.Callable;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
+import org.jspecify.annotations.Nullable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * The reference's reserve-and-refund lesson, on both sides, on real parts.
@@ -32,9 +38,15 @@ import okhttp3.Response;
  * its reservation too ({@link RequestCost#settle}), it goes at once; when it did not, polite
  * still counts the 4,000 as spent and waits 6.0 s for tokens nobody used.
  *
- * <p>Usage: {@code List<RefundLesson.Row> rows = new RefundLesson().run();}
+ * <p>Usage: {@code java -jar polite-examples.jar lessons refund [--json]}
  */
-public final class RefundLesson {
+@Command(name = "refund",
+    description = {"Reserve, then refund, on both sides: the demo server at 10,000 units a minute with "
+        + "X-Cost (reserve 4,000; a 7,000 call; refund 2,400; the 7,000 call again), then a polite client "
+        + "that settles its reservation (RequestCost.settle) against one that does not: the wait it saves.",
+        "With --json: one object per step."},
+    usageHelpAutoWidth = true)
+public final class RefundLesson implements Callable<Integer> {
   static final long QUOTA = 10_000;
   static final Duration WINDOW = Duration.ofMinutes(1);
   static final String COST = "X-Cost";
@@ -52,6 +64,31 @@ public final class RefundLesson {
   public record Row(String side, String step, String ours, String reference, double value) {}
 
   private final OkHttpClient plain = new OkHttpClient();
+
+  @Spec
+  @Nullable CommandSpec spec;
+
+  @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
+  boolean help;
+
+  @Option(names = "--json", description = "Print one JSON object per step instead of the lines.")
+  boolean json;
+
+  @Override
+  public Integer call() throws IOException {
+    LessonOutput out = new LessonOutput(java.util.Objects.requireNonNull(spec).commandLine().getOut(), json);
+    out.text("refund: 10,000 units a minute; a request names its cost in X-Cost, a negative one gives units back");
+    for (Row row : run()) {
+      out.row(String.format(Locale.ROOT, "  %-7s %-34s %-32s (reference: %s)", row.side(), row.step(),
+              row.ours(), row.reference()),
+          LessonOutput.fields("lesson", "refund", "side", row.side(), "step", row.step(), "ours", row.ours(),
+              "value", row.value(), "reference", row.reference()));
+    }
+    out.text("");
+    out.text("The server gives back what a request reserved and did not use; the client must too, or it waits");
+    out.text("for tokens nobody used: RequestCost.reserve(4_000) as the request's tag, then cost.settle(1_600).");
+    return 0;
+  }
 
   /** Runs both sides against fresh demo servers; takes about 7 s (one real 6 s wait). */
   public List<Row> run() throws IOException {
@@ -109,9 +146,9 @@ public final class RefundLesson {
       String ours = String.format(Locale.ROOT, "%s after waiting %.1f s", big.code == 200 ? "allowed"
           : big.code + "", waited);
       rows.add(settle
-          ? new Row("client", "settled: the next 7,000 call", ours, "allowed at once after the refund", waited)
+          ? new Row("client", "settled: the next 7,000 call", ours, "allowed after the refund", waited)
           : new Row("client", "not settled: the next 7,000 call", ours,
-              "(the reference's 6.0 s, for tokens nobody used)", waited));
+              "retry in 6.0 s, unrefunded", waited));
     }
   }
 
