@@ -13,9 +13,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
+import picocli.CommandLine.Mixin;
 
 /**
  * {@code lessons algorithms}: every algorithm the demo server has ({@link Algorithm#values()}),
@@ -50,18 +48,12 @@ public final class AlgorithmsLesson implements Callable<Integer> {
       Algorithm.SLIDING_LOG, 10,
       Algorithm.SLIDING_COUNTER, 19));
 
-  @Spec
-  CommandSpec spec;
-
-  @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
-  boolean help;
-
-  @Option(names = "--json", description = "Print one JSON object per algorithm instead of the table.")
-  boolean json;
+  @Mixin
+  LessonOptions options;
 
   @Override
   public Integer call() {
-    LessonOutput out = new LessonOutput(spec.commandLine().getOut(), json);
+    LessonOutput out = options.output();
     Map<String, List<Long>> patterns = patterns();
     out.text("algorithms: 10 per 10 s (a bucket holds 10, refilling 1/s), the demo server's limiter classes on a virtual clock");
     out.text("most admitted in any 10 s, on each traffic pattern:");

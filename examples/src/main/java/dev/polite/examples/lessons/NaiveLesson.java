@@ -21,9 +21,7 @@ import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
+import picocli.CommandLine.Mixin;
 import redis.clients.jedis.Jedis;
 
 /**
@@ -57,8 +55,8 @@ public final class NaiveLesson implements Callable<Integer> {
   private static final String PROXY = "127.0.0.1";
   private static final Map<String, String> USERS = users();
 
-  @Spec
-  CommandSpec spec;
+  @Mixin
+  LessonOptions options;
 
   /** The three users behind the proxy and the addresses the proxy sees them at, in order. */
   private static Map<String, String> users() {
@@ -69,15 +67,9 @@ public final class NaiveLesson implements Callable<Integer> {
     return users;
   }
 
-  @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
-  boolean help;
-
-  @Option(names = "--json", description = "Print one JSON object per measured thing instead of the lines.")
-  boolean json;
-
   @Override
   public Integer call() throws Exception {
-    LessonOutput out = new LessonOutput(spec.commandLine().getOut(), json);
+    LessonOutput out = options.output();
     out.text("naive: a HashMap of counters keyed by client and window number, 10 per 10 s; "
         + "each situation, then the demo server's answer");
     OkHttpClient http = new OkHttpClient.Builder().retryOnConnectionFailure(false).build();

@@ -23,6 +23,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -59,11 +60,8 @@ public final class RaceLesson implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
-  boolean help;
-
-  @Option(names = "--json", description = "Print one JSON object per measured thing instead of the lines.")
-  boolean json;
+  @Mixin
+  LessonOptions options;
 
   @Option(names = "--runs", paramLabel = "N", defaultValue = "5",
       description = "Runs of the twenty threads, 1 to 100 (default: ${DEFAULT-VALUE}).")
@@ -81,7 +79,7 @@ public final class RaceLesson implements Callable<Integer> {
     if (windows < 1 || windows > 30) {
       throw new ParameterException(spec.commandLine(), "--windows must be 1 to 30, was " + windows);
     }
-    LessonOutput out = new LessonOutput(spec.commandLine().getOut(), json);
+    LessonOutput out = options.output();
     try (LocalRedis redis = LocalRedis.start()) {
       String version;
       try (Jedis jedis = new Jedis("127.0.0.1", redis.port())) {

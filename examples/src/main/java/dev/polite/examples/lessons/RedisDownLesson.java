@@ -23,9 +23,7 @@ import okhttp3.Request;
 import okhttp3.Response;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
+import picocli.CommandLine.Mixin;
 import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.exceptions.JedisException;
 
@@ -56,18 +54,12 @@ public final class RedisDownLesson implements Callable<Integer> {
   /** What the outage's one log line says (the demo server's RedisStore). */
   private static final String OUTAGE_LINE = "unavailable, failing";
 
-  @Spec
-  CommandSpec spec;
-
-  @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
-  boolean help;
-
-  @Option(names = "--json", description = "Print one JSON object per measured thing instead of the lines.")
-  boolean json;
+  @Mixin
+  LessonOptions options;
 
   @Override
   public Integer call() throws Exception {
-    LessonOutput out = new LessonOutput(spec.commandLine().getOut(), json);
+    LessonOutput out = options.output();
     String script = script();
     int deadPort = LocalRedis.freePort();
     // Throwaway first calls, so neither client's measured decision pays for loading classes.

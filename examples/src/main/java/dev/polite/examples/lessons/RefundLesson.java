@@ -18,11 +18,8 @@ import java.util.concurrent.Callable;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
-import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
+import picocli.CommandLine.Mixin;
 
 /**
  * The reference's reserve-and-refund lesson, on both sides, on real parts.
@@ -65,18 +62,12 @@ public final class RefundLesson implements Callable<Integer> {
 
   private final OkHttpClient plain = new OkHttpClient();
 
-  @Spec
-  @Nullable CommandSpec spec;
-
-  @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
-  boolean help;
-
-  @Option(names = "--json", description = "Print one JSON object per step instead of the lines.")
-  boolean json;
+  @Mixin
+  LessonOptions options;
 
   @Override
   public Integer call() throws IOException {
-    LessonOutput out = new LessonOutput(java.util.Objects.requireNonNull(spec).commandLine().getOut(), json);
+    LessonOutput out = options.output();
     out.text("refund: 10,000 units a minute; a request names its cost in X-Cost, a negative one gives units back");
     for (Row row : run()) {
       out.row(String.format(Locale.ROOT, "  %-7s %-34s %-32s (reference: %s)", row.side(), row.step(),
