@@ -195,7 +195,7 @@ final class PoliteCall implements Call {
   }
 
   private Call newInner(Handoff handoff) {
-    Call call = factory.client().newCall(request.newBuilder().tag(Handoff.class, handoff).build());
+    Call call = factory.attempts().newCall(request.newBuilder().tag(Handoff.class, handoff).build());
     for (EventListener listener : eventListeners) {
       EventListeners.add(call, listener);
     }

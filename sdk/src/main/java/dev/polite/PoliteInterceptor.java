@@ -119,12 +119,21 @@ public final class PoliteInterceptor implements Interceptor {
 
   @Override
   public Response intercept(Chain chain) throws IOException {
+    return intercept(chain, null);
+  }
+
+  /**
+   * The request path; {@code handoff} is what a {@link PoliteCallFactory} call handed over (its
+   * own context, and for an asynchronous attempt the permit its scheduler won), or null for a
+   * call made on the client. Only the factory's client reads the tag, so a plain call pays no
+   * lookup for it.
+   */
+  Response intercept(Chain chain, @Nullable Handoff handoff) throws IOException {
     if (chain.connection() != null) {
       throw new IOException("PoliteInterceptor retries, so it must be added with addInterceptor, "
           + "not addNetworkInterceptor");
     }
     Request request = chain.request();
-    Handoff handoff = request.tag(Handoff.class);
     if (handoff != null && handoff.claim()) {
       return handoff.attempted(attempt(chain, request, handoff.state(), handoff.permit(),
           handoff.call()));
