@@ -1,13 +1,8 @@
 package dev.polite.examples.lessons;
 
 import dev.polite.demo.Algorithm;
-import dev.polite.demo.internal.Decision;
-import dev.polite.demo.internal.Policy;
-import dev.polite.demo.internal.RateLimiter;
-import java.util.ArrayList;
+import dev.polite.demo.internal.AlgorithmComparison;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -31,10 +26,6 @@ import picocli.CommandLine.Mixin;
         "With --json: one object per algorithm."},
     usageHelpAutoWidth = true)
 public final class AlgorithmsLesson implements Callable<Integer> {
-  private static final long SECOND = 1_000_000_000L;
-  private static final long WINDOW = 10 * SECOND;
-  /** 10 per 10 s; the bucket family holds 10 and refills one a second. */
-  private static final Policy POLICY = new Policy(10, WINDOW, 10);
 
   /**
    * The reference's "most in any 10 s" column. It has no leaky meter row: it says the meter
@@ -54,16 +45,12 @@ public final class AlgorithmsLesson implements Callable<Integer> {
   @Override
   public Integer call() {
     LessonOutput out = options.output();
-    Map<String, List<Long>> patterns = patterns();
     out.text("algorithms: 10 per 10 s (a bucket holds 10, refilling 1/s), the demo server's limiter classes on a virtual clock");
     out.text("most admitted in any 10 s, on each traffic pattern:");
     out.text(String.format(Locale.ROOT, "%-16s%17s%13s%19s%9s   %s", "algorithm", "window boundary", "burst of 20",
         "ten then a stream", "worst", "reference"));
     for (Algorithm algorithm : Algorithm.values()) {
-      Map<String, Integer> most = new LinkedHashMap<>();
-      for (Map.Entry<String, List<Long>> pattern : patterns.entrySet()) {
-        most.put(pattern.getKey(), mostInAnyWindow(served(algorithm, pattern.getValue())));
-      }
+      Map<String, Integer> most = AlgorithmComparison.mostInAnyWindow(algorithm);
       int worst = most.values().stream().max(Integer::compare).orElseThrow();
       @Nullable Integer reference = REFERENCE.get(algorithm);
       String referenceText = reference != null ? reference.toString()
@@ -80,57 +67,5 @@ public final class AlgorithmsLesson implements Callable<Integer> {
     out.text("sliding counter admit their 10 and then the stream's refills (10 + 9); the sliding log and the leaky queue");
     out.text("never more than 10 in any 10 s (the queue by delaying: it serves what it admits one a second).");
     return 0;
-  }
-
-  /** The reference's three patterns, as arrival times in nanoseconds of the virtual clock. */
-  static Map<String, List<Long>> patterns() {
-    Map<String, List<Long>> patterns = new LinkedHashMap<>();
-    List<Long> boundary = new ArrayList<>();
-    for (int i = 0; i < 20; i++) {
-      boundary.add(i < 10 ? 9_900_000_000L : 10 * SECOND); // ten just before the boundary, ten on it
-    }
-    patterns.put("window boundary", boundary);
-    List<Long> burst = new ArrayList<>();
-    for (int i = 0; i < 20; i++) {
-      burst.add(30 * SECOND); // a quiet key, then twenty at once
-    }
-    patterns.put("burst of 20", burst);
-    List<Long> stream = new ArrayList<>();
-    for (int i = 0; i < 10; i++) {
-      stream.add(9_900_000_000L);
-    }
-    for (long t = 10 * SECOND; t < 30 * SECOND; t += SECOND / 10) {
-      stream.add(t); // then a steady ten a second for twenty seconds
-    }
-    patterns.put("ten then a stream", stream);
-    return patterns;
-  }
-
-  /** When each admitted request is served: its arrival, plus the leaky queue's delay. */
-  private static List<Long> served(Algorithm algorithm, List<Long> arrivals) {
-    RateLimiter limiter = algorithm.newLimiter(POLICY);
-    List<Long> served = new ArrayList<>();
-    for (long at : arrivals) {
-      Decision decision = limiter.tryAcquire(at, 1);
-      if (decision.allowed()) {
-        served.add(at + decision.delayNanos());
-      }
-    }
-    return served;
-  }
-
-  /** The most served in any half-open span [s, s + 10 s); a busiest span starts at a request. */
-  private static int mostInAnyWindow(List<Long> served) {
-    int most = 0;
-    for (long start : served) {
-      int count = 0;
-      for (long t : served) {
-        if (t >= start && t < start + WINDOW) {
-          count++;
-        }
-      }
-      most = Math.max(most, count);
-    }
-    return most;
   }
 }
