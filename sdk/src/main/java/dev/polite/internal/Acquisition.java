@@ -28,11 +28,6 @@ public final class Acquisition {
     this.waitedBefore = waitedBefore;
   }
 
-  /** The call this attempt belongs to. */
-  public CallContext call() {
-    return call;
-  }
-
   /** The permit, once {@link KeyState#step} granted it; null before. */
   public @Nullable Permit permit() {
     return permit;
