@@ -41,6 +41,7 @@ final class RedisSharedKey implements SharedKey {
   private Lease lease = Lease.NONE;
   private @Nullable Ask asking;
   private long lastAskAt = Long.MIN_VALUE;
+  private long lastHeardAt = Long.MIN_VALUE;
   private double back;
   private double myRate = NONE;
   private double myBurst = NONE;
@@ -66,7 +67,7 @@ final class RedisSharedKey implements SharedKey {
   public synchronized long take(double cost, double sendRate, int inFlight, long now) {
     this.inFlight = inFlight;
     if (fleet.isFallingBack()) {
-      if (asking == null && now - lastAskAt >= settings.retryEveryNanos()) {
+      if (asking == null && since(lastAskAt, now) >= settings.retryEveryNanos()) {
         ask(want(cost, sendRate), now);
       }
       if (fleet.isFallingBack()) {
@@ -74,11 +75,12 @@ final class RedisSharedKey implements SharedKey {
       }
     }
     if (fleetRate <= 0) {
-      // No pace anywhere in the fleet: calls go; only learn what the fleet knows, now and then.
-      if (asking == null && now - lastAskAt >= settings.leaseForNanos()) {
+      // No pace anywhere in the fleet: calls go, but not on news older than leaseFor (a pause
+      // another instance met, a pace it learned): one call a leaseFor waits for a refresh.
+      if (asking == null && since(lastHeardAt, now) >= settings.leaseForNanos()) {
         ask(0, now);
       }
-      return 0;
+      return asking == null || fleet.isFallingBack() ? 0 : AWAIT;
     }
     back += lease.expire(now, settings.validityNanos());
     if (lease.covers(cost)) {
@@ -234,7 +236,8 @@ final class RedisSharedKey implements SharedKey {
         back += lease.surrender(); // what the fleet decides meanwhile is unknown here
       } else if (answer != null) {
         fleet.reached();
-        install(answer, ticker.read());
+        lastHeardAt = ticker.read();
+        install(answer, lastHeardAt);
         if (pauseToTell != NONE || resumeToTell) {
           ask(0, ticker.read()); // news that came while this request was out
         }
@@ -265,6 +268,11 @@ final class RedisSharedKey implements SharedKey {
       back += lease.surrender();
       lease = new Lease(receivedAt, answer.before(), fleetRate, answer.granted());
     }
+  }
+
+  /** Nanoseconds from {@code then} (or forever, if never) to {@code now}. */
+  private static long since(long then, long now) {
+    return then == Long.MIN_VALUE ? Long.MAX_VALUE : now - then;
   }
 
   private static String number(double value) {
