@@ -52,7 +52,7 @@ import picocli.CommandLine.Spec;
         "With --json: one object per lane and scenario, the reference's figure (scaled) in 'reference'."},
     usageHelpAutoWidth = true)
 public final class NodesCommand implements Callable<Integer> {
-  private static final int WARMUP_SECONDS = 1;
+  private static final int WARMUP_SECONDS = 2; // the first scenario warms 40 servers and the client up
 
   @Mixin
   LessonOptions options;
