@@ -17,7 +17,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "polite-examples",
     description = "Measures clients of a rate-limited API: the comparison demo, a load tool, the overload scenarios, the zoo of limiters and the reference's lessons.",
     subcommands = {CompareCommand.class, LoadCommand.class, OverloadCommand.class, ZooCommand.class,
-        LessonsCommand.class, HelpCommand.class},
+        LessonsCommand.class, dev.polite.examples.lessons.NodesCommand.class, HelpCommand.class},
     versionProvider = ExamplesVersion.class,
     usageHelpAutoWidth = true)
 public final class PoliteExamplesCommand implements Callable<Integer> {
