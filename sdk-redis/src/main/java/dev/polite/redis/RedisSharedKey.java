@@ -209,7 +209,7 @@ final class RedisSharedKey implements SharedKey {
 
   /** Sends what this key has to tell now, or with the request already in flight. */
   private void askSoon(long now) {
-    if (asking == null && !fleet.isFallingBack()) {
+    if (asking == null) { // falling back too: if Redis was only slow, the fleet still hears
       ask(0, now);
     }
   }
