@@ -16,10 +16,14 @@ import okhttp3.ConnectionPool;
 import okhttp3.CookieJar;
 import okhttp3.Dns;
 import okhttp3.EventListener;
+import okhttp3.Headers;
 import okhttp3.Interceptor;
+import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
+import okhttp3.Protocol;
 import okhttp3.Request;
 import okhttp3.Response;
+import okhttp3.ResponseBody;
 
 /**
  * An application interceptor's chain with no network behind it: {@link #proceed} answers a
@@ -32,6 +36,34 @@ final class CannedChain implements Interceptor.Chain {
   private final Request request;
   private final Call call;
   private final Response response;
+
+  /**
+   * A GET answered by a 200 with ordinary headers and IETF draft-11 quota fields advertising
+   * {@code quota} a second, nearly all remaining: a pace so fast that nobody ever waits for it.
+   */
+  static CannedChain ietf200(long quota) {
+    Request request = new Request.Builder().url("https://api.example.com/v1/items?page=2").build();
+    Response response = new Response.Builder()
+        .request(request)
+        .protocol(Protocol.HTTP_1_1)
+        .code(200)
+        .message("OK")
+        .headers(new Headers.Builder()
+            .add("Date", Responses.DATE)
+            .add("Content-Type", "application/json; charset=utf-8")
+            .add("Content-Length", "17")
+            .add("Cache-Control", "no-store")
+            .add("Vary", "Accept-Encoding")
+            .add("Server", "bench")
+            .add("RateLimit-Policy", "\"default\";q=" + quota + ";w=1")
+            .add("RateLimit", "\"default\";r=" + (quota - 1) + ";t=1")
+            .build())
+        .body(ResponseBody.create("{\"ok\":true,\"n\":1}", MediaType.get("application/json")))
+        .sentRequestAtMillis(Responses.NOW_MILLIS)
+        .receivedResponseAtMillis(Responses.NOW_MILLIS)
+        .build();
+    return new CannedChain(new OkHttpClient(), request, response);
+  }
 
   CannedChain(OkHttpClient client, Request request, Response response) {
     this.client = client;

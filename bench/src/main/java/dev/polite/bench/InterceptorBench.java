@@ -8,12 +8,8 @@ import dev.polite.PoliteInterceptor;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import okhttp3.MediaType;
-import okhttp3.OkHttpClient;
-import okhttp3.Protocol;
 import okhttp3.Request;
 import okhttp3.Response;
-import okhttp3.ResponseBody;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -56,28 +52,9 @@ public class InterceptorBench {
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
-    OkHttpClient client = new OkHttpClient();
-    request = new Request.Builder().url("https://api.example.com/v1/items?page=2").build();
-    Response response = new Response.Builder()
-        .request(request)
-        .protocol(Protocol.HTTP_1_1)
-        .code(200)
-        .message("OK")
-        .headers(new okhttp3.Headers.Builder()
-            .add("Date", Responses.DATE)
-            .add("Content-Type", "application/json; charset=utf-8")
-            .add("Content-Length", "17")
-            .add("Cache-Control", "no-store")
-            .add("Vary", "Accept-Encoding")
-            .add("Server", "bench")
-            .add("RateLimit-Policy", "\"default\";q=" + QUOTA + ";w=1")
-            .add("RateLimit", "\"default\";r=" + (QUOTA - 1) + ";t=1")
-            .build())
-        .body(ResponseBody.create("{\"ok\":true,\"n\":1}", MediaType.get("application/json")))
-        .sentRequestAtMillis(Responses.NOW_MILLIS)
-        .receivedResponseAtMillis(Responses.NOW_MILLIS)
-        .build();
-    chain = new CannedChain(client, request, response);
+    chain = CannedChain.ietf200(QUOTA);
+    request = chain.request();
+    Response response = chain.proceed(request);
 
     polite = PoliteInterceptor.create();
 
