@@ -6,7 +6,7 @@ package dev.polite.examples.fleet;
  *
  * <p>Usage: {@code for (FleetMode mode : FleetMode.values()) { ... mode.label() ... }}
  */
-public enum FleetMode {
+enum FleetMode {
   /** P independent polite instances, each learning the limit alone: today's behaviour. */
   ALONE("alone", false, false),
   /** P instances sharing one budget on polite-redis. */

@@ -24,8 +24,8 @@ import java.util.stream.Stream;
  * <p>Usage: {@code try (LocalRedis redis = LocalRedis.start()) { ... redis.port() ... }}
  */
 public final class LocalRedis implements AutoCloseable {
-  /** What a user without Redis is told; the lesson fails with it instead of a stack trace. */
-  static final String MISSING = "redis-server is not on the PATH: this lesson runs a real Redis. Install it "
+  /** What a user without Redis is told; the command fails with it instead of a stack trace. */
+  static final String MISSING = "redis-server is not on the PATH: this command runs a real Redis. Install it "
       + "(Debian/Ubuntu: apt-get install -y redis-server) and run it again.";
 
   private final Path binary;
