@@ -48,6 +48,7 @@ public final class PoliteConfig {
   @Nullable RandomGenerator random;
   List<RateLimitDialect> dialects = List.of();
   boolean readRetryHintsFromBody;
+  SharedState sharedState = SharedState.none();
 
   /** The default cost function: the request's {@link RequestCost} tag, or 1. */
   static final ToDoubleFunction<Request> DEFAULT_COST = RequestCost::of;
@@ -80,6 +81,7 @@ public final class PoliteConfig {
     random = c.random;
     dialects = c.dialects;
     readRetryHintsFromBody = c.readRetryHintsFromBody;
+    sharedState = c.sharedState;
   }
 
   /** What a request counts against. */
@@ -203,6 +205,11 @@ public final class PoliteConfig {
     return dialects;
   }
 
+  /** Where a fleet of instances shares each key's budget; {@link SharedState#none()} when alone. */
+  public SharedState sharedState() {
+    return sharedState;
+  }
+
   /** Whether rejections' JSON bodies are read for a retry hint. */
   public boolean readRetryHintsFromBody() {
     return readRetryHintsFromBody;
@@ -215,6 +222,7 @@ public final class PoliteConfig {
         + " backoff=" + backoffBase + ".." + backoffCap
         + " maxWait=" + maxWait + " budget=" + retryBudgetTokens + "/" + retryBudgetRatio
         + " cautiousStart=" + cautiousStart + " controller=" + rateController
-        + (Double.isInfinite(startingRate) ? "" : " startingRate=" + startingRate + " burst=" + startingBurst);
+        + (Double.isInfinite(startingRate) ? "" : " startingRate=" + startingRate + " burst=" + startingBurst)
+        + (sharedState == SharedState.none() ? "" : " sharedState=" + sharedState);
   }
 }

@@ -517,6 +517,18 @@ public final class PoliteInterceptor implements Interceptor {
       return this;
     }
 
+    /**
+     * Shares each key's budget with every other instance on the same shared state: its pace,
+     * tokens, pause and the server's remaining count (see {@link SharedState}). Default
+     * {@link SharedState#none()}: this instance alone.
+     *
+     * <pre>{@code builder.sharedState(RedisSharedState.connect("redis://redis:6379"))}</pre>
+     */
+    public Builder sharedState(SharedState sharedState) {
+      draft.sharedState = Objects.requireNonNull(sharedState, "sharedState");
+      return this;
+    }
+
     /** The clock polite reads and sleeps on; tests pass a fake. Default the system's. */
     public Builder clock(Ticker ticker, Sleeper sleeper) {
       draft.ticker = Objects.requireNonNull(ticker, "ticker");

@@ -6,6 +6,8 @@ import dev.polite.PoliteListener;
 import dev.polite.RateController;
 import dev.polite.RateLimitPolicy;
 import dev.polite.RateLimitSignals;
+import dev.polite.SharedKey;
+import dev.polite.SharedState;
 import dev.polite.TokenBucket;
 import java.time.Duration;
 import java.util.function.Consumer;
@@ -73,6 +75,7 @@ public final class KeyModel {
   private final AdmittedRate admitted = new AdmittedRate();
 
   private final KeyPause pause;
+  private final SharedKey shared;
 
   private int onTheWire;
   private int reserved;
@@ -90,15 +93,24 @@ public final class KeyModel {
   private RateLimitSignals lastSignals = RateLimitSignals.none();
   private @Nullable RateLimitPolicy learnedPolicy;
 
-  /** A key nobody has heard from, at ticker time {@code now}. */
+  /** A key nobody has heard from, at ticker time {@code now}, known to this instance alone. */
   public KeyModel(String key, PoliteConfig config, long now) {
+    this(key, config, SharedState.none().join(key, config.ticker(), () -> {}), now);
+  }
+
+  /**
+   * A key nobody here has heard from, at ticker time {@code now}, whose pace, pause and remaining
+   * count this instance tells {@code shared} as it learns them.
+   */
+  public KeyModel(String key, PoliteConfig config, SharedKey shared, long now) {
     this.key = key;
+    this.shared = shared;
     this.config = config;
     this.maxWaitNanos = Nanos.of(config.maxWait());
     this.bucket = TokenBucket.full(config.startingRate(), config.startingBurst(), now);
     this.controller = config.rateController().create();
     this.retryBudget = new RetryBudget(config.retryBudgetTokens(), config.retryBudgetRatio());
-    this.pause = new KeyPause(key, config, admitted);
+    this.pause = new KeyPause(key, config, admitted, shared);
     this.windowOpen = !config.cautiousStart();
     this.lastGrantAt = now;
   }
@@ -123,6 +135,16 @@ public final class KeyModel {
     return onTheWire + reserved;
   }
 
+  /** Calls let go and not yet answered. */
+  public int onTheWire() {
+    return onTheWire;
+  }
+
+  /** How many calls a second the key has been sending. */
+  public double sendRate(long now) {
+    return sendRate.rate(now);
+  }
+
   /** The key's pace in requests per second; infinite when unpaced. */
   public double pace() {
     return bucket.rate();
@@ -137,6 +159,17 @@ public final class KeyModel {
    */
   public long pauseLeft(long now) {
     return pause.left(now);
+  }
+
+  /**
+   * Holds every call back for a pause the fleet reports (another instance's refusal or spent
+   * quota). It is bounded as this instance's own pauses are: one probe after the max wait
+   * re-verifies a long one.
+   */
+  public void pauseForFleet(long pauseNanos, long now) {
+    if (pause.holdForFleet(pauseNanos, now)) {
+      pauseBegan(now);
+    }
   }
 
   /** Whether a new call must wait for an answer before it may go (the key's window is full). */
@@ -306,6 +339,7 @@ public final class KeyModel {
     advertised = true;
     probing = false;
     learnedPolicy = signals.governing();
+    shared.paceLearned(rate, burst, true, now);
     if (rate == bucket.rate() && burst == bucket.capacity()) {
       return;
     }
@@ -337,6 +371,7 @@ public final class KeyModel {
       return;
     }
     long remaining = signals.remaining().getAsLong();
+    shared.remaining(remaining, onTheWire, now);
     if (trusted) {
       bucket.setTokens(remaining - inFlight(), now);
     } else {
@@ -391,6 +426,7 @@ public final class KeyModel {
     if (Double.isInfinite(rate) || rate == bucket.rate()) {
       return;
     }
+    shared.paceLearned(rate, 1, false, now);
     bucket.setRate(rate, now);
     bucket.setCapacity(1, now);
     log.debug("polite: {} paced at {}/s by its rate controller", key, rate);

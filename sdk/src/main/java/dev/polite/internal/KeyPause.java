@@ -2,6 +2,7 @@ package dev.polite.internal;
 
 import dev.polite.PoliteConfig;
 import dev.polite.RateLimitSignals;
+import dev.polite.SharedKey;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,6 +38,7 @@ final class KeyPause {
   private final long backoffBaseNanos;
   private final long backoffCapNanos;
   private final AdmittedRate admitted;
+  private final SharedKey shared;
 
   private boolean paused;
   private long until;
@@ -47,14 +49,19 @@ final class KeyPause {
   private long lastBareRefusalAt = Long.MIN_VALUE;
   private int bareRefusals;
 
-  /** @param admitted told how long each pause lasted, which is not held against the server */
-  KeyPause(String key, PoliteConfig config, AdmittedRate admitted) {
+  /**
+   * @param admitted told how long each pause lasted, which is not held against the server
+   * @param shared told of every pause this instance begins or lengthens, and of a probe that
+   *     ended one, so the fleet holds back with it
+   */
+  KeyPause(String key, PoliteConfig config, AdmittedRate admitted, SharedKey shared) {
     this.key = key;
     this.config = config;
     this.maxWaitNanos = Nanos.of(config.maxWait());
     this.backoffBaseNanos = Nanos.of(config.backoffBase());
     this.backoffCapNanos = Nanos.of(config.backoffCap());
     this.admitted = admitted;
+    this.shared = shared;
   }
 
   /**
@@ -98,6 +105,7 @@ final class KeyPause {
     verifying = false;
     if (cleared) {
       end(now);
+      shared.resumed(now);
     } else {
       probeAt = Nanos.add(now, maxWaitNanos);
     }
@@ -121,6 +129,18 @@ final class KeyPause {
       return false; // a Retry-After on a success is advice for redirects and the like, not a pause
     }
     return hold(pause, signals.isRejection() || status == 503, status, now);
+  }
+
+  /**
+   * Holds back for a pause another instance of the fleet began; not told back to the fleet.
+   *
+   * @return whether a pause began
+   */
+  boolean holdForFleet(long pauseNanos, long now) {
+    if (paused && Nanos.add(now, pauseNanos) <= until) {
+      return false; // already held at least as long: the common case, asked on every step
+    }
+    return hold(Duration.ofNanos(pauseNanos), false, 0, now, false);
   }
 
   /**
@@ -148,12 +168,22 @@ final class KeyPause {
     return hold(Duration.ofNanos(backoff), true, 429, now);
   }
 
-  /** @return whether a pause began */
   private boolean hold(Duration pause, boolean refusal, int status, long now) {
+    return hold(pause, refusal, status, now, true);
+  }
+
+  /**
+   * @param tellFleet whether the pause is this instance's own news, not the fleet's
+   * @return whether a pause began
+   */
+  private boolean hold(Duration pause, boolean refusal, int status, long now, boolean tellFleet) {
     long nanos = Nanos.of(pause);
     long end = Nanos.add(now, nanos);
     if (paused && end <= until) {
       return false;
+    }
+    if (tellFleet) {
+      shared.paused(nanos, now);
     }
     boolean began = !paused;
     until = end;
@@ -164,7 +194,9 @@ final class KeyPause {
       since = now;
       // A spent quota is the ordinary rhythm of a paced key; a refusal is news.
       forRefusal = refusal;
-      if (refusal) {
+      if (!tellFleet) {
+        log.debug("polite: pausing calls to {} for {} (the fleet is paused)", key, pause);
+      } else if (refusal) {
         log.info("polite: pausing calls to {} for {} (the server answered {})", key, pause, status);
       } else {
         log.debug("polite: pausing calls to {} for {} (quota spent)", key, pause);

@@ -7,6 +7,7 @@ import dev.polite.PoliteConfig;
 import dev.polite.PoliteListener;
 import dev.polite.RateLimitSignals;
 import dev.polite.RateLimitedException;
+import dev.polite.SharedKey;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,13 +39,15 @@ public final class KeyState {
 
   private final PoliteConfig config;
   private final KeyModel model;
+  private final SharedKey shared;
   private final List<Runnable> signalWaiters = new ArrayList<>(); // guarded by this
   private final boolean heard;
   private volatile long lastUsed;
 
   KeyState(String key, PoliteConfig config, long now) {
     this.config = config;
-    this.model = new KeyModel(key, config, now);
+    this.shared = config.sharedState().join(key, config.ticker(), this::sharedNews);
+    this.model = new KeyModel(key, config, shared, now);
     this.heard = config.listener() != PoliteListener.none();
     this.lastUsed = now;
   }
@@ -65,6 +68,11 @@ public final class KeyState {
 
   synchronized boolean isIdle() {
     return model.inFlight() == 0;
+  }
+
+  /** The key is forgotten: what the fleet leased it goes back. */
+  void leave() {
+    shared.leave();
   }
 
   /**
@@ -118,6 +126,10 @@ public final class KeyState {
     lastUsed = now;
     while (true) {
       KeyModel.Reservation reservation = attempt.reservation;
+      long fleetPause = shared.pauseLeft(now);
+      if (fleetPause > 0) {
+        model.pauseForFleet(fleetPause, now);
+      }
       long pause = model.pauseLeft(now);
       long sleep;
       if (pause > 0) {
@@ -130,23 +142,23 @@ public final class KeyState {
         signal();
         continue;
       } else if (reservation != null) {
-        grant(attempt, attempt.due == Long.MIN_VALUE ? now : Math.min(now, attempt.due), patience);
-        return 0;
+        // This instance's pace let the call go; the fleet's tokens must too.
+        sleep = shared.take(attempt.cost, model.sendRate(now), model.onTheWire(), now);
+        if (sleep == 0) {
+          grant(attempt, attempt.due == Long.MIN_VALUE ? now : Math.min(now, attempt.due), patience);
+          return 0;
+        }
+        if (sleep == SharedKey.AWAIT) {
+          return awaitSignal(attempt, patience, now, onSignal, "no answer yet from the shared state");
+        }
       } else if (model.gateClosed()) {
-        if (!patience.allows(1, now)) {
-          throw tooLong(attempt.call, null, "no answer yet from a call already in flight");
-        }
-        if (onSignal != null) {
-          signalWaiters.add(onSignal);
-        }
-        return AWAIT_SIGNAL;
+        return awaitSignal(attempt, patience, now, onSignal, "no answer yet from a call already in flight");
       } else {
         reservation = model.reserve(attempt.cost, now);
         attempt.reservation = reservation;
         sleep = reservation.waitNanos();
         if (sleep == 0) {
-          grant(attempt, now, patience);
-          return 0;
+          continue; // due now: the fleet's tokens next
         }
       }
       if (!patience.allows(sleep, now)) {
@@ -158,6 +170,25 @@ public final class KeyState {
         attempt.due = Nanos.add(now, sleep);
       }
       return sleep;
+    }
+  }
+
+  private long awaitSignal(Acquisition attempt, Patience patience, long now,
+      @Nullable Runnable onSignal, String why) throws RateLimitedException {
+    if (!patience.allows(1, now)) {
+      release(attempt, now);
+      throw tooLong(attempt.call, null, why);
+    }
+    if (onSignal != null) {
+      signalWaiters.add(onSignal);
+    }
+    return AWAIT_SIGNAL;
+  }
+
+  /** The shared state has news (an answer, or its time-out): the waiting may go on. */
+  private void sharedNews() {
+    synchronized (this) {
+      signal();
     }
   }
 

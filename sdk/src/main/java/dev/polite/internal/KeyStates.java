@@ -72,6 +72,7 @@ public final class KeyStates {
     for (int i = 0; i < idle.size() && i < excess; i++) {
       KeyState s = idle.get(i);
       if (states.remove(s.key(), s)) {
+        s.leave();
         config.listener().keyForgotten(s.key());
       }
     }

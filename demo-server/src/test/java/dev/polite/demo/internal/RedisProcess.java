@@ -16,8 +16,11 @@ import org.junit.jupiter.api.Assumptions;
  * A real {@code redis-server} from the PATH on an ephemeral loopback port, owned by one test:
  * no persistence, stopped (and startable again on the same port) by the test. Without the binary
  * the test fails with instructions, unless {@code POLITE_SKIP_REDIS_TESTS=1} says to skip.
+ * Public for polite-redis's tests, which take it from this module's test jar.
+ *
+ * <p>Usage: {@code try (RedisProcess redis = RedisProcess.start()) { ... redis.uri() ... }}
  */
-final class RedisProcess implements AutoCloseable {
+public final class RedisProcess implements AutoCloseable {
   private final Path binary;
   private final int port;
   private final Path dir;
@@ -29,7 +32,7 @@ final class RedisProcess implements AutoCloseable {
     this.dir = dir;
   }
 
-  static RedisProcess start() throws IOException {
+  public static RedisProcess start() throws IOException {
     Path binary = findOnPath("redis-server");
     if (binary == null) {
       Assumptions.assumeFalse("1".equals(System.getenv("POLITE_SKIP_REDIS_TESTS")),
@@ -46,16 +49,16 @@ final class RedisProcess implements AutoCloseable {
     return redis;
   }
 
-  int port() {
+  public int port() {
     return port;
   }
 
-  String uri() {
+  public String uri() {
     return "redis://127.0.0.1:" + port;
   }
 
   /** Starts redis-server (again) on the same port and waits until it accepts connections. */
-  void startAgain() throws IOException {
+  public void startAgain() throws IOException {
     process = new ProcessBuilder(binary.toString(), "--port", Integer.toString(port),
         "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString(),
         "--daemonize", "no", "--loglevel", "warning")
@@ -83,7 +86,7 @@ final class RedisProcess implements AutoCloseable {
   }
 
   /** Stops redis-server and waits for it to exit. */
-  void stop() throws InterruptedException {
+  public void stop() throws InterruptedException {
     if (process != null && process.isAlive()) {
       process.destroy();
       process.waitFor();
@@ -91,12 +94,12 @@ final class RedisProcess implements AutoCloseable {
   }
 
   /** Freezes redis-server (SIGSTOP): connections open but nothing answers. */
-  void freeze() throws IOException, InterruptedException {
+  public void freeze() throws IOException, InterruptedException {
     signal("STOP");
   }
 
   /** Thaws a frozen redis-server (SIGCONT). */
-  void thaw() throws IOException, InterruptedException {
+  public void thaw() throws IOException, InterruptedException {
     signal("CONT");
   }
 

@@ -1,0 +1,314 @@
+package dev.polite.redis;
+
+import dev.polite.SharedKey;
+import dev.polite.Ticker;
+import dev.polite.TokenBucket;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One key's share of a {@link RedisSharedState}: the units it has leased, what it will tell the
+ * fleet with its next request, and what it last heard.
+ *
+ * <h2>Never waiting under the key's lock</h2>
+ * {@link #take} answers from the lease it holds. When the lease cannot cover a call it sends one
+ * request in the background and answers {@link #AWAIT}; the answer, or the time-out, runs the
+ * key's news callback, and the call's next step finds the new lease (or the key pacing alone).
+ * Only one request per key is in flight; whatever this instance has to tell the fleet meanwhile
+ * (units to give back, a pause, the server's remaining count) rides on the next one.
+ *
+ * <h2>Pacing alone</h2>
+ * While its {@link RedisSharedState} cannot reach Redis, the key paces on a local bucket at its
+ * share of the fleet's last known pace and burst (over the instances last seen alive), and asks
+ * again every {@code retryEvery}. Units an answer grants after its time-out are given back.
+ *
+ * <p>Thread-safe: guarded by its own lock, which is never held while the key's callback runs.
+ */
+final class RedisSharedKey implements SharedKey {
+  private static final long NONE = -1;
+
+  private final RedisSharedState fleet;
+  private final RedisSharedState.Settings settings;
+  private final String[] keys;
+  private final Ticker ticker;
+  private final Runnable onNews;
+
+  private volatile long pausedUntil = Long.MIN_VALUE; // read on every step: no lock for it
+
+  // guarded by this
+  private Lease lease = Lease.NONE;
+  private @Nullable Ask asking;
+  private long lastAskAt = Long.MIN_VALUE;
+  private long lastHeardAt = Long.MIN_VALUE;
+  private double back;
+  private double myRate = NONE;
+  private double myBurst = NONE;
+  private int mySource;
+  private long remaining = NONE;
+  private long pauseToTell = NONE;
+  private boolean resumeToTell;
+  private int inFlight;
+  private double fleetRate;
+  private double fleetBurst;
+  private int alive = 1;
+  private @Nullable TokenBucket alone;
+
+  RedisSharedKey(RedisSharedState fleet, String[] keys, Ticker ticker, Runnable onNews) {
+    this.fleet = fleet;
+    this.settings = fleet.settings();
+    this.keys = keys;
+    this.ticker = ticker;
+    this.onNews = onNews;
+  }
+
+  @Override
+  public synchronized long take(double cost, double sendRate, int inFlight, long now) {
+    this.inFlight = inFlight;
+    if (fleet.isFallingBack()) {
+      if (asking == null && since(lastAskAt, now) >= settings.retryEveryNanos()) {
+        ask(want(cost, sendRate), now);
+      }
+      if (fleet.isFallingBack()) {
+        return alone(cost, now);
+      }
+    }
+    if (fleetRate <= 0) {
+      // No pace anywhere in the fleet: calls go, but not on news older than leaseFor (a pause
+      // another instance met, a pace it learned): one call a leaseFor waits for a refresh.
+      if (asking == null && since(lastHeardAt, now) >= settings.leaseForNanos()) {
+        ask(0, now);
+      }
+      return asking == null || fleet.isFallingBack() ? 0 : AWAIT;
+    }
+    back += lease.expire(now, settings.validityNanos());
+    if (lease.covers(cost)) {
+      long due = lease.dueOf(cost);
+      if (due > now) {
+        return due - now;
+      }
+      lease.spend(cost);
+      return 0;
+    }
+    if (asking == null) {
+      back += lease.surrender();
+      ask(want(cost, sendRate), now);
+    }
+    if (fleet.isFallingBack()) {
+      return alone(cost, now); // the request failed at once: no connection
+    }
+    return asking == null ? 0 : AWAIT;
+  }
+
+  /** A batch: this instance's send rate over {@code leaseFor}, within one call and the fleet's rate. */
+  private double want(double cost, double sendRate) {
+    double seconds = settings.leaseForNanos() / 1e9;
+    double byDemand = Math.ceil(sendRate * seconds);
+    double cap = Math.max(1, Math.ceil(fleetRate * seconds));
+    return Math.max(Math.ceil(cost), Math.min(byDemand, cap));
+  }
+
+  /** This key's share of the fleet's pace, while Redis is away. */
+  private long alone(double cost, long now) {
+    if (fleetRate <= 0) {
+      return 0;
+    }
+    double rate = fleetRate / alive;
+    double burst = Math.max(cost, fleetBurst / alive);
+    TokenBucket bucket = alone;
+    if (bucket == null || bucket.rate() != rate || bucket.capacity() != burst) {
+      bucket = TokenBucket.full(rate, burst, now);
+      alone = bucket;
+    }
+    long wait = bucket.waitFor(cost, now);
+    if (wait == 0) {
+      bucket.reserve(cost, now);
+    }
+    return wait;
+  }
+
+  @Override
+  public long pauseLeft(long now) {
+    long until = pausedUntil;
+    return until > now ? until - now : 0;
+  }
+
+  @Override
+  public synchronized void paceLearned(double rate, double burst, boolean advertised, long now) {
+    if (Double.isInfinite(rate) || rate <= 0) {
+      myRate = NONE;
+      myBurst = NONE;
+      mySource = 0;
+      return;
+    }
+    myRate = rate;
+    myBurst = burst;
+    mySource = advertised ? 2 : 1;
+    if (fleetRate <= 0) {
+      askSoon(now); // the fleet learns it now, and this key starts leasing
+    }
+  }
+
+  @Override
+  public synchronized void paused(long pauseNanos, long now) {
+    pauseToTell = Math.max(pauseToTell, Math.max(0, pauseNanos / 1000));
+    long until = now + pauseNanos;
+    if (until > pausedUntil) {
+      pausedUntil = until;
+    }
+    back += lease.surrender(); // reserved at a pace the server just refused
+    askSoon(now);
+  }
+
+  @Override
+  public synchronized void resumed(long now) {
+    resumeToTell = true;
+    pauseToTell = NONE;
+    pausedUntil = Long.MIN_VALUE;
+    askSoon(now);
+  }
+
+  @Override
+  public synchronized void remaining(long remaining, int inFlight, long now) {
+    this.remaining = Math.max(0, remaining);
+    this.inFlight = inFlight;
+  }
+
+  @Override
+  public synchronized void leave() {
+    back += lease.surrender();
+    if (back > 0) {
+      askSoon(ticker.read());
+    }
+  }
+
+  /** Sends what this key has to tell now, or with the request already in flight. */
+  private void askSoon(long now) {
+    if (asking == null && !fleet.isFallingBack()) {
+      ask(0, now);
+    }
+  }
+
+  private void ask(double want, long now) {
+    lastAskAt = now;
+    String[] args = {
+      settings.instanceId(),
+      number(want),
+      number(back),
+      number(myRate),
+      number(myBurst),
+      Integer.toString(mySource),
+      Long.toString(remaining),
+      Integer.toString(inFlight),
+      Long.toString(pauseToTell),
+      resumeToTell ? "1" : "0",
+      Long.toString(settings.idleExpiryMillis()),
+      Long.toString(settings.aliveWindowMicros()),
+    };
+    Ask ask = new Ask(back, pauseToTell, resumeToTell, remaining);
+    back = 0;
+    pauseToTell = NONE;
+    resumeToTell = false;
+    remaining = NONE;
+    asking = ask;
+    CompletableFuture<LeaseAnswer> answer = fleet.lease(keys, args);
+    ask.neverSent = answer.isCompletedExceptionally(); // refused before it left: no connection
+    // A late answer's units are this instance's, though it stopped waiting: they go back.
+    answer.thenAccept(a -> late(ask, a));
+    answer.copy()
+        .orTimeout(settings.timeoutNanos(), TimeUnit.NANOSECONDS)
+        .whenComplete((a, failure) -> finish(ask, a, failure));
+  }
+
+  private void finish(Ask ask, @Nullable LeaseAnswer answer, @Nullable Throwable failure) {
+    synchronized (this) {
+      if (asking == ask) {
+        asking = null;
+      }
+      if (failure != null) {
+        Throwable cause = failure.getCause() != null ? failure.getCause() : failure;
+        ask.timedOut = cause instanceof TimeoutException;
+        if (ask.neverSent) {
+          ask.restore(this); // never reached Redis: tell it next time
+        }
+        fleet.unreachable(cause);
+        back += lease.surrender(); // what the fleet decides meanwhile is unknown here
+      } else if (answer != null) {
+        fleet.reached();
+        lastHeardAt = ticker.read();
+        install(answer, lastHeardAt);
+        if (pauseToTell != NONE || resumeToTell) {
+          ask(0, ticker.read()); // news that came while this request was out
+        }
+      }
+    }
+    if (!Thread.holdsLock(this)) { // not from inside take(), which reads the outcome itself
+      onNews.run();
+    }
+  }
+
+  private synchronized void late(Ask ask, LeaseAnswer answer) {
+    if (ask.timedOut) {
+      back += answer.granted();
+    }
+  }
+
+  private void install(LeaseAnswer answer, long receivedAt) {
+    fleetRate = answer.rate();
+    fleetBurst = answer.burst();
+    alive = answer.alive();
+    if (answer.pauseMicros() > 0) {
+      back += lease.surrender();
+      pausedUntil = receivedAt + answer.pauseMicros() * 1000;
+    } else {
+      pausedUntil = Long.MIN_VALUE;
+    }
+    if (answer.granted() > 0) {
+      back += lease.surrender();
+      lease = new Lease(receivedAt, answer.before(), fleetRate, answer.granted());
+    }
+  }
+
+  /** Nanoseconds from {@code then} (or forever, if never) to {@code now}. */
+  private static long since(long then, long now) {
+    return then == Long.MIN_VALUE ? Long.MAX_VALUE : now - then;
+  }
+
+  private static String number(double value) {
+    return value == Math.rint(value) && Math.abs(value) < 1e15
+        ? Long.toString((long) value) : Double.toString(value);
+  }
+
+  @Override
+  public synchronized String toString() {
+    return "RedisSharedKey{" + keys[0] + " " + lease + " fleetRate=" + fleetRate + " alive=" + alive
+        + (asking != null ? " asking" : "") + '}';
+  }
+
+  /** One request in flight, and what it carried, in case it never left. */
+  private static final class Ask {
+    final double back;
+    final long pause;
+    final boolean resume;
+    final long remaining;
+    volatile boolean timedOut;
+    boolean neverSent;
+
+    Ask(double back, long pause, boolean resume, long remaining) {
+      this.back = back;
+      this.pause = pause;
+      this.resume = resume;
+      this.remaining = remaining;
+    }
+
+    void restore(RedisSharedKey key) {
+      key.back += back;
+      key.pauseToTell = Math.max(key.pauseToTell, pause);
+      key.resumeToTell |= resume;
+      if (key.remaining == NONE) {
+        key.remaining = remaining;
+      }
+    }
+  }
+}

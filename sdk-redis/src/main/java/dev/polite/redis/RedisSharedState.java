@@ -1,0 +1,356 @@
+package dev.polite.redis;
+
+import dev.polite.SharedKey;
+import dev.polite.SharedState;
+import dev.polite.Ticker;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisConnectionException;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.StringCodec;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One budget per key for a whole fleet of polite clients, held in Redis: give every instance's
+ * interceptor the same Redis and they spend each key's quota once, together.
+ *
+ * <pre>{@code
+ * RedisSharedState fleet = RedisSharedState.connect("redis://redis:6379");
+ * OkHttpClient client = new OkHttpClient.Builder()
+ *     .addInterceptor(PoliteInterceptor.builder().sharedState(fleet).build())
+ *     .build();
+ * }</pre>
+ *
+ * <h2>What is shared, per key</h2>
+ * <ul>
+ *   <li>the pace: a policy the server advertised to any instance, or the pace instances
+ *       discovered from its refusals (each instance's own, times the instances alive);
+ *   <li>a token bucket at that pace, in Redis, decided by one Lua script per lease on Redis's
+ *       clock ({@code TIME}), so instances' clocks never need to agree;
+ *   <li>the pause: one 429 or one spent quota holds every instance back until its end;
+ *   <li>the server's remaining count, less the calls the whole fleet has on the wire.
+ * </ul>
+ *
+ * <h2>Leases: the cost is round trips</h2>
+ * An instance does not ask Redis per call: it leases a batch of units, sized from its own recent
+ * send rate over {@link Builder#leaseFor} (at least one call's cost, at most the fleet's rate over
+ * the same time), and spends them as they fall due (see {@code Lease}); units not spent in time go
+ * back with its next request. A busy instance thus pays a round trip per batch, an idle one none.
+ * While no instance knows a pace, calls go freely and an instance only refreshes what the fleet
+ * knows, every {@code leaseFor} at most.
+ *
+ * <h2>When Redis is slow or down</h2>
+ * A call waits for Redis at most {@link Builder#timeout} (20 ms by default). Past it, or at once
+ * when the connection is down, the instance paces each key alone at its share of the fleet's last
+ * known pace (the pace over the instances last seen alive), logs the change once, and asks Redis
+ * again every {@link Builder#retryEvery} in the background; the first answer rejoins it, also
+ * logged once. A late answer's units are given back. Redis never fails a call.
+ *
+ * <h2>What Redis holds</h2>
+ * Per key, two entries under {@code prefix + "{" + digest + "}"}: the digest is SHA-256 of the key
+ * (a key may name a credential; it is never written), and the braces are a Redis Cluster hash tag,
+ * so both sit in one slot. Both expire after {@link Builder#idleExpiry} without a request.
+ *
+ * <p>Thread-safe. One instance per process is enough; it holds one Redis connection (Lettuce's,
+ * which reconnects by itself) and Lettuce's threads until {@link #close()}.
+ */
+public final class RedisSharedState implements SharedState, AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger("dev.polite.redis");
+
+  private final RedisURI uri;
+  private final RedisClient client;
+  private final Settings settings;
+  private final AtomicLong roundTrips = new AtomicLong();
+  private final LeaseScript script = new LeaseScript(roundTrips);
+  private final AtomicBoolean connecting = new AtomicBoolean();
+  private volatile @Nullable StatefulRedisConnection<String, String> connection;
+  private volatile boolean down;
+  private volatile boolean closed;
+
+  private RedisSharedState(RedisURI uri, Settings settings) {
+    this.uri = uri;
+    this.settings = settings;
+    this.client = RedisClient.create(uri);
+    client.setOptions(ClientOptions.builder()
+        .autoReconnect(true)
+        // A command for a Redis that is away fails at once: its caller falls back now, rather
+        // than queueing behind a reconnect.
+        .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+        .timeoutOptions(TimeoutOptions.enabled(Duration.ofSeconds(1)))
+        .build());
+  }
+
+  /**
+   * A shared state on the Redis at {@code redisUri} ({@code redis://host:port}, Lettuce's URI
+   * syntax: {@code rediss://} for TLS, {@code redis://:password@host}, a database as the path),
+   * with the defaults. It waits up to a second for the connection; if Redis is not there, calls
+   * go on alone and it keeps trying.
+   *
+   * <pre>{@code PoliteInterceptor.builder().sharedState(RedisSharedState.connect("redis://redis:6379"))}</pre>
+   *
+   * @throws IllegalArgumentException for a URI Lettuce cannot read
+   */
+  public static RedisSharedState connect(String redisUri) {
+    return builder(redisUri).build();
+  }
+
+  /**
+   * A builder, for other than the defaults.
+   *
+   * <pre>{@code RedisSharedState.builder("redis://redis:6379").timeout(Duration.ofMillis(50)).build()}</pre>
+   */
+  public static Builder builder(String redisUri) {
+    return new Builder(RedisURI.create(Objects.requireNonNull(redisUri, "redisUri")));
+  }
+
+  @Override
+  public SharedKey join(String key, Ticker ticker, Runnable onNews) {
+    String tag = settings.prefix + "{" + hex("SHA-256", key).substring(0, 32) + "}";
+    return new RedisSharedKey(this, new String[] {tag + ":state", tag + ":alive"}, ticker, onNews);
+  }
+
+  /** Redis commands this instance has sent so far: its round trips. */
+  public long roundTrips() {
+    return roundTrips.get();
+  }
+
+  /** Whether keys pace alone now, because Redis did not answer in time. */
+  public boolean isFallingBack() {
+    return down;
+  }
+
+  /** Closes the connection; keys fall back to pacing alone. */
+  @Override
+  public void close() {
+    closed = true;
+    StatefulRedisConnection<String, String> c = connection;
+    connection = null;
+    if (c != null) {
+      c.close();
+    }
+    client.shutdown(0, 2, TimeUnit.SECONDS);
+  }
+
+  Settings settings() {
+    return settings;
+  }
+
+  /**
+   * Runs the lease script, failing within the timeout when Redis does not answer.
+   *
+   * @param keys the key's two Redis keys
+   */
+  CompletableFuture<LeaseAnswer> lease(String[] keys, String[] args) {
+    StatefulRedisConnection<String, String> c = connection;
+    if (c == null || !c.isOpen()) {
+      connectInBackground();
+      return CompletableFuture.failedFuture(new RedisConnectionException("not connected to " + uri));
+    }
+    return script.run(c.async(), keys, args).orTimeout(settings.timeoutNanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** An answer came: if the fleet was out of reach, it is back. */
+  void reached() {
+    if (down) {
+      down = false;
+      log.info("polite: Redis at {} answers again; keys rejoin the fleet's budget", uri);
+    }
+  }
+
+  /** A request failed or timed out: keys pace alone until an answer comes. */
+  void unreachable(Throwable cause) {
+    if (!down && !closed) {
+      down = true;
+      log.warn("polite: Redis at {} did not answer within {} ms ({}); each key paces alone at its "
+          + "share of the fleet's pace until it does", uri, settings.timeoutNanos / 1_000_000, cause.toString());
+    }
+  }
+
+  private void connectInBackground() {
+    if (closed || !connecting.compareAndSet(false, true)) {
+      return;
+    }
+    client.connectAsync(StringCodec.UTF8, uri).whenComplete((c, failure) -> {
+      connecting.set(false);
+      if (failure == null) {
+        if (closed) {
+          c.close();
+        } else {
+          connection = c;
+        }
+      }
+    });
+  }
+
+  private void connectNow() {
+    connecting.set(true);
+    try {
+      connection = client.connectAsync(StringCodec.UTF8, uri).toCompletableFuture()
+          .get(settings.connectWait.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (Exception e) {
+      unreachable(e);
+    } finally {
+      connecting.set(false);
+    }
+  }
+
+  /** {@code algorithm}'s digest of {@code text}, in lower-case hex. */
+  static String hex(String algorithm, String text) {
+    try {
+      byte[] digest = MessageDigest.getInstance(algorithm).digest(text.getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(digest);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e); // every JVM has SHA-1 and SHA-256
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "RedisSharedState{" + uri + (down ? ", falling back" : "") + '}';
+  }
+
+  /** The settings every key of one shared state reads. */
+  record Settings(long timeoutNanos, String prefix, long leaseForNanos, long validityNanos,
+      long idleExpiryMillis, long aliveWindowMicros, long retryEveryNanos, Duration connectWait,
+      String instanceId) {}
+
+  /**
+   * Builds a {@link RedisSharedState}; every setting has a default.
+   *
+   * <pre>{@code RedisSharedState.builder("redis://redis:6379").prefix("billing:").build()}</pre>
+   */
+  public static final class Builder {
+    private final RedisURI uri;
+    private Duration timeout = Duration.ofMillis(20);
+    private String prefix = "polite:";
+    private Duration leaseFor = Duration.ofSeconds(2);
+    private Duration validity = Duration.ofMillis(250);
+    private Duration idleExpiry = Duration.ofMinutes(10);
+    private Duration aliveWindow = Duration.ofSeconds(10);
+    private Duration retryEvery = Duration.ofSeconds(1);
+    private Duration connectWait = Duration.ofSeconds(1);
+    private String instanceId = randomId();
+
+    private Builder(RedisURI uri) {
+      this.uri = uri;
+    }
+
+    /** The longest a call waits for Redis before its key paces alone. Default 20 ms. */
+    public Builder timeout(Duration timeout) {
+      this.timeout = positive(timeout, "timeout");
+      return this;
+    }
+
+    /** What every Redis key this writes begins with. Default {@code "polite:"}. */
+    public Builder prefix(String prefix) {
+      if (prefix.contains("{") || prefix.contains("}")) {
+        throw new IllegalArgumentException("the prefix may not hold braces (the hash tag is polite's): " + prefix);
+      }
+      this.prefix = prefix;
+      return this;
+    }
+
+    /**
+     * How much of its own demand an instance leases at once: a batch is its send rate over this
+     * time. Longer saves round trips; shorter spreads the fleet's tokens more finely. Default 2 s.
+     */
+    public Builder leaseFor(Duration leaseFor) {
+      this.leaseFor = positive(leaseFor, "leaseFor");
+      return this;
+    }
+
+    /**
+     * How long after falling due a leased unit may still be spent before it goes back; the fleet
+     * may run at most the key's rate times this ahead of its bucket. Default 250 ms.
+     */
+    public Builder validity(Duration validity) {
+      this.validity = positive(validity, "validity");
+      return this;
+    }
+
+    /** How long a key's entries stay in Redis without a request. Default 10 minutes. */
+    public Builder idleExpiry(Duration idleExpiry) {
+      if (idleExpiry.compareTo(Duration.ofSeconds(1)) < 0) {
+        throw new IllegalArgumentException("idleExpiry must be at least a second: " + idleExpiry);
+      }
+      this.idleExpiry = idleExpiry;
+      return this;
+    }
+
+    /**
+     * How recently an instance must have asked about a key to count as alive, which sets each
+     * one's share while Redis is away. Default 10 s.
+     */
+    public Builder aliveWindow(Duration aliveWindow) {
+      this.aliveWindow = positive(aliveWindow, "aliveWindow");
+      return this;
+    }
+
+    /** How often a key pacing alone asks Redis again. Default 1 s. */
+    public Builder retryEvery(Duration retryEvery) {
+      this.retryEvery = positive(retryEvery, "retryEvery");
+      return this;
+    }
+
+    /** How long {@link #build()} waits for the first connection. Default 1 s; zero to not wait. */
+    public Builder connectWait(Duration connectWait) {
+      if (connectWait.isNegative()) {
+        throw new IllegalArgumentException("connectWait must not be negative: " + connectWait);
+      }
+      this.connectWait = connectWait;
+      return this;
+    }
+
+    /** This instance's name among the fleet's (never a secret). Default a random one. */
+    public Builder instanceId(String instanceId) {
+      if (instanceId.isBlank()) {
+        throw new IllegalArgumentException("instanceId must not be blank");
+      }
+      this.instanceId = instanceId;
+      return this;
+    }
+
+    /** The shared state, connected (or trying to be, if Redis is not there yet). */
+    public RedisSharedState build() {
+      RedisSharedState state = new RedisSharedState(uri, new Settings(timeout.toNanos(), prefix,
+          leaseFor.toNanos(), validity.toNanos(), idleExpiry.toMillis(), aliveWindow.toNanos() / 1000,
+          retryEvery.toNanos(), connectWait, instanceId));
+      if (connectWait.isZero()) {
+        state.connectInBackground();
+      } else {
+        state.connectNow();
+      }
+      return state;
+    }
+
+    private static Duration positive(Duration d, String name) {
+      if (d.isNegative() || d.isZero()) {
+        throw new IllegalArgumentException(name + " must be positive: " + d);
+      }
+      return d;
+    }
+
+    private static String randomId() {
+      byte[] bytes = new byte[6];
+      new SecureRandom().nextBytes(bytes);
+      return HexFormat.of().formatHex(bytes);
+    }
+  }
+}

@@ -1,0 +1,112 @@
+-- polite-redis: one decision for one key of a fleet, atomic, on Redis's clock.
+--
+-- KEYS[1] the key's state (hash): rate, burst, src, tokens, ts, until, and f:<instance> = calls
+--         that instance has on the wire
+-- KEYS[2] the instances seen recently (sorted set, scored by the last time each asked)
+-- ARGV    instance, want, back, rate, burst, src, remaining, inFlight, pause, resume,
+--         idleMillis, aliveMicros
+--
+-- Times are microseconds of Redis's TIME. The bucket may go into debt: a lease of more units than
+-- the bucket holds is granted, and the caller spends unit j no sooner than (j - before) / rate
+-- seconds after the answer. So every unit has one place in the fleet's schedule, whoever holds it.
+--
+-- Returns {granted, before, rate, burst, src, pauseLeft, alive}; granted, before, rate and burst as
+-- strings (a Lua number in a reply is cut to an integer), rate -1 when the fleet knows no pace.
+
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local id = ARGV[1]
+local want = tonumber(ARGV[2])
+local back = tonumber(ARGV[3])
+local myRate = tonumber(ARGV[4])
+local myBurst = tonumber(ARGV[5])
+local mySrc = tonumber(ARGV[6])
+local remaining = tonumber(ARGV[7])
+local mine = tonumber(ARGV[8])
+local pause = tonumber(ARGV[9])
+local resume = ARGV[10] == '1'
+local idle = tonumber(ARGV[11])
+local aliveWindow = tonumber(ARGV[12])
+
+-- Who is alive: whoever asked within the window. The gone take their calls in flight with them.
+redis.call('ZADD', KEYS[2], now, id)
+local gone = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now - aliveWindow)
+for _, g in ipairs(gone) do
+  redis.call('HDEL', KEYS[1], 'f:' .. g)
+end
+if #gone > 0 then
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - aliveWindow)
+end
+local alive = redis.call('ZCARD', KEYS[2])
+redis.call('HSET', KEYS[1], 'f:' .. id, mine)
+
+local s = redis.call('HMGET', KEYS[1], 'rate', 'burst', 'src', 'tokens', 'ts', 'until')
+local rate = tonumber(s[1])
+local burst = tonumber(s[2])
+local src = tonumber(s[3]) or 0
+local tokens = tonumber(s[4])
+local ts = tonumber(s[5])
+local untilAt = tonumber(s[6]) or 0
+
+-- The pace: advertised (2) outranks discovered (1); the newest of a rank wins. A discovered pace
+-- is the caller's own share of what the server admitted, so the fleet's is that times its size.
+if mySrc > 0 and mySrc >= src then
+  rate = myRate
+  if mySrc == 1 then
+    rate = myRate * alive
+  end
+  burst = myBurst
+  src = mySrc
+  redis.call('HSET', KEYS[1], 'rate', rate, 'burst', burst, 'src', src)
+end
+
+if resume then
+  untilAt = 0
+end
+if pause >= 0 then
+  untilAt = math.max(untilAt, now + pause)
+end
+local pauseLeft = math.max(0, untilAt - now)
+
+local granted = 0
+local before = 0
+if rate and rate > 0 then
+  if tokens == nil or ts == nil then
+    tokens = burst
+    ts = now
+  end
+  tokens = math.min(burst, tokens + math.max(0, now - ts) * rate / 1000000)
+  if back > 0 then
+    tokens = math.min(burst, tokens + back)
+  end
+  if pause >= 0 then
+    tokens = math.min(tokens, 0) -- the server said no more for now
+  end
+  if remaining >= 0 then
+    -- The server's count is behind by the calls on the wire, the fleet's as well as ours.
+    local flying = 0
+    local fields = redis.call('HGETALL', KEYS[1])
+    for i = 1, #fields, 2 do
+      if string.sub(fields[i], 1, 2) == 'f:' then
+        flying = flying + (tonumber(fields[i + 1]) or 0)
+      end
+    end
+    tokens = math.min(tokens, remaining - flying)
+  end
+  before = tokens
+  if want > 0 and pauseLeft == 0 then
+    granted = want
+    tokens = tokens - want
+  end
+  redis.call('HSET', KEYS[1], 'tokens', tokens, 'ts', now, 'until', untilAt)
+else
+  -- No pace known anywhere: every unit is free; only the pause is shared.
+  if want > 0 and pauseLeft == 0 then
+    granted = want
+  end
+  redis.call('HSET', KEYS[1], 'until', untilAt)
+end
+
+redis.call('PEXPIRE', KEYS[1], idle)
+redis.call('PEXPIRE', KEYS[2], idle)
+return {tostring(granted), tostring(before), tostring(rate or -1), tostring(burst or -1), src, pauseLeft, alive}

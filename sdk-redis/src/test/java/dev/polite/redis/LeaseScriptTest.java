@@ -1,0 +1,144 @@
+package dev.polite.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.polite.demo.internal.RedisProcess;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The lease script itself, on a real Redis: one decision per run, on Redis's clock. */
+class LeaseScriptTest {
+  private static final String[] KEYS = {"t:{k}:state", "t:{k}:alive"};
+
+  private RedisProcess redis;
+  private RedisClient client;
+  private StatefulRedisConnection<String, String> connection;
+  private final AtomicLong roundTrips = new AtomicLong();
+  private final LeaseScript script = new LeaseScript(roundTrips);
+
+  @BeforeEach
+  void start() throws Exception {
+    redis = RedisProcess.start();
+    client = RedisClient.create(redis.uri());
+    connection = client.connect();
+  }
+
+  @AfterEach
+  void stop() {
+    connection.close();
+    client.shutdown(0, 1, TimeUnit.SECONDS);
+    redis.close();
+  }
+
+  /** instance, want, back, rate, burst, src, remaining, inFlight, pause, resume, idle, alive */
+  private LeaseAnswer lease(String instance, double want, double back, double rate, double burst,
+      int src, long remaining, int inFlight, long pauseMicros, boolean resume) throws Exception {
+    String[] args = {instance, Double.toString(want), Double.toString(back), Double.toString(rate),
+        Double.toString(burst), Integer.toString(src), Long.toString(remaining),
+        Integer.toString(inFlight), Long.toString(pauseMicros), resume ? "1" : "0", "60000", "10000000"};
+    return script.run(connection.async(), KEYS, args).get(5, TimeUnit.SECONDS);
+  }
+
+  private LeaseAnswer ask(String instance, double want) throws Exception {
+    return lease(instance, want, 0, -1, -1, 0, -1, 0, -1, false);
+  }
+
+  @Test
+  void noPaceKnownGrantsFreelyAndRemembersNone() throws Exception {
+    LeaseAnswer a = ask("a", 3);
+    assertThat(a.granted()).isEqualTo(3);
+    assertThat(a.rate()).isZero();
+    assertThat(a.pauseMicros()).isZero();
+  }
+
+  @Test
+  void anAdvertisedPaceStartsAFullBucketThatLendsPastEmpty() throws Exception {
+    LeaseAnswer first = lease("a", 4, 0, 10, 10, 2, -1, 0, -1, false);
+    assertThat(first.granted()).isEqualTo(4);
+    assertThat(first.before()).isEqualTo(10, within(0.01));
+    assertThat(first.rate()).isEqualTo(10);
+    assertThat(first.burst()).isEqualTo(10);
+    LeaseAnswer second = ask("b", 10); // b knows no pace: the fleet's is used
+    assertThat(second.rate()).isEqualTo(10);
+    assertThat(second.before()).isEqualTo(6, within(0.2));
+    assertThat(second.granted()).isEqualTo(10); // four of them lent past empty
+    LeaseAnswer third = ask("a", 1);
+    assertThat(third.before()).isLessThan(-3.5);
+    assertThat(third.alive()).isEqualTo(2);
+  }
+
+  @Test
+  void unitsGivenBackRefillTheBucketUpToItsBurst() throws Exception {
+    lease("a", 8, 0, 1, 10, 2, -1, 0, -1, false);
+    LeaseAnswer back = lease("a", 0, 5, 1, 10, 2, -1, 0, -1, false);
+    assertThat(back.before()).isEqualTo(7, within(0.1));
+    LeaseAnswer more = lease("a", 0, 50, 1, 10, 2, -1, 0, -1, false);
+    assertThat(more.before()).isEqualTo(10);
+  }
+
+  @Test
+  void aDiscoveredPaceIsTheInstancesShareTimesTheFleetAndAnAdvertisedOneOutranksIt() throws Exception {
+    ask("a", 0);
+    LeaseAnswer discovered = lease("b", 0, 0, 3, 1, 1, -1, 0, -1, false);
+    assertThat(discovered.rate()).isEqualTo(6); // b's 3/s, two instances alive
+    LeaseAnswer advertised = lease("a", 0, 0, 20, 20, 2, -1, 0, -1, false);
+    assertThat(advertised.rate()).isEqualTo(20);
+    LeaseAnswer ignored = lease("b", 0, 0, 3, 1, 1, -1, 0, -1, false);
+    assertThat(ignored.rate()).isEqualTo(20);
+  }
+
+  @Test
+  void aPauseHoldsTheWholeFleetGrantsNothingAndEmptiesTheBucket() throws Exception {
+    lease("a", 1, 0, 10, 10, 2, -1, 0, -1, false);
+    LeaseAnswer paused = lease("a", 0, 0, 10, 10, 2, -1, 0, 30_000_000, false);
+    assertThat(paused.pauseMicros()).isBetween(29_000_000L, 30_000_000L);
+    LeaseAnswer other = ask("b", 5);
+    assertThat(other.granted()).isZero();
+    assertThat(other.pauseMicros()).isBetween(29_000_000L, 30_000_000L);
+    assertThat(other.before()).isLessThan(0.5); // emptied, then refilling at 10/s
+    LeaseAnswer resumed = lease("a", 1, 0, 10, 10, 2, -1, 0, -1, true);
+    assertThat(resumed.pauseMicros()).isZero();
+    assertThat(resumed.granted()).isEqualTo(1);
+  }
+
+  @Test
+  void theServersRemainingCountLessTheFleetsCallsInFlightLowersTheBucket() throws Exception {
+    lease("a", 0, 0, 1, 100, 2, -1, 3, -1, false); // a has 3 on the wire
+    LeaseAnswer b = lease("b", 0, 0, 1, 100, 2, 50, 2, -1, false); // b saw 50 left, 2 of its own out
+    assertThat(b.before()).isEqualTo(45, within(0.1));
+  }
+
+  @Test
+  void instancesGoneQuietAreNotCountedAlive() throws Exception {
+    String[] quick = {"a", "0", "0", "-1", "-1", "0", "-1", "7", "-1", "0", "60000", "200000"}; // 0.2 s
+    script.run(connection.async(), KEYS, quick).get(5, TimeUnit.SECONDS);
+    quick[0] = "b";
+    LeaseAnswer both = script.run(connection.async(), KEYS, quick).get(5, TimeUnit.SECONDS);
+    assertThat(both.alive()).isEqualTo(2);
+    Thread.sleep(300); // Redis's clock, not ours: the only way to age an entry
+    LeaseAnswer alone = script.run(connection.async(), KEYS, quick).get(5, TimeUnit.SECONDS);
+    assertThat(alone.alive()).isEqualTo(1);
+    assertThat(connection.sync().hget(KEYS[0], "f:a")).isNull(); // its calls in flight left with it
+  }
+
+  @Test
+  void everyEntryExpiresAndAFlushedScriptIsSentAgainOnce() throws Exception {
+    lease("a", 1, 0, 10, 10, 2, -1, 0, -1, false);
+    RedisCommands<String, String> sync = connection.sync();
+    assertThat(sync.pttl(KEYS[0])).isBetween(1L, 60_000L);
+    assertThat(sync.pttl(KEYS[1])).isBetween(1L, 60_000L);
+    long before = roundTrips.get();
+    sync.scriptFlush();
+    assertThat(ask("a", 1).granted()).isEqualTo(1);
+    assertThat(roundTrips.get() - before).isEqualTo(2); // EVALSHA refused, then EVAL
+    assertThat(ask("a", 1).granted()).isEqualTo(1);
+    assertThat(roundTrips.get() - before).isEqualTo(3); // known again
+  }
+}

@@ -1,0 +1,54 @@
+package dev.polite;
+
+/**
+ * One key's share of a {@link SharedState}: the fleet's tokens, pause and pace as this instance
+ * sees them, and what this instance tells the fleet. Made by {@link SharedState#join}.
+ *
+ * <p>The key's own lock is held around every call here, so an implementation must never wait:
+ * {@link #take} answers from what it has, and asks its store in the background when it needs
+ * more. Times are the {@link Ticker}'s nanoseconds given to {@code join}.
+ *
+ * <p>Thread-safe: calls come from callers' threads under the key's lock, answers from the
+ * store's own threads.
+ */
+public interface SharedKey {
+  /** What {@link #take} answers while it has asked the store: the key's news callback will run. */
+  long AWAIT = -1;
+
+  /**
+   * Takes the fleet's tokens for one call that is otherwise free to go.
+   *
+   * @param cost the call's cost, in the key's units
+   * @param sendRate how many calls a second this instance has been sending to the key, a hint for
+   *     how many tokens to lease at once
+   * @param inFlight this instance's calls to the key let go and not yet answered
+   * @return 0 when the tokens are the call's (it goes now); else the nanoseconds until they fall
+   *     due, or {@link #AWAIT} when only the store's answer (or its time-out) can tell
+   */
+  long take(double cost, double sendRate, int inFlight, long now);
+
+  /** How long the fleet says every call must still hold back, in nanoseconds; 0 when not. */
+  long pauseLeft(long now);
+
+  /**
+   * This instance learned the key's pace: advertised by the server, or discovered from its
+   * refusals (then {@code rate} is this instance's own pace, which the fleet scales to its
+   * size). Infinite {@code rate} means no pace.
+   */
+  void paceLearned(double rate, double burst, boolean advertised, long now);
+
+  /** This instance paused the key for {@code pauseNanos}: a refusal, or a spent quota. */
+  void paused(long pauseNanos, long now);
+
+  /** A probe found the key's long pause over: the fleet's pause ends too. */
+  void resumed(long now);
+
+  /**
+   * The server reported {@code remaining} calls left in its window, while this instance had
+   * {@code inFlight} others on the wire that the count may not include.
+   */
+  void remaining(long remaining, int inFlight, long now);
+
+  /** The instance forgot the key: tokens it leased and did not use go back to the fleet. */
+  void leave();
+}
