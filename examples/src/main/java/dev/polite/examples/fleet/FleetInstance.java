@@ -24,7 +24,7 @@ final class FleetInstance implements AutoCloseable {
     this.shared = shared;
     PoliteInterceptor.Builder polite = PoliteInterceptor.builder();
     if (shared != null) {
-      // TEMPORARY until the sdk hook lands on main: polite.sharedState(shared);
+      polite.sharedState(shared);
     }
     Dispatcher dispatcher = new Dispatcher();
     // Blocking calls run on the workers' own threads; the dispatcher only counts them, and must
