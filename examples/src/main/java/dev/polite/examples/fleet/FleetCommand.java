@@ -60,7 +60,7 @@ public final class FleetCommand implements Callable<Integer> {
       description = "Worker threads per instance, each calling in a closed loop (default: ${DEFAULT-VALUE}).")
   int threads;
 
-  @Option(names = "--seconds", paramLabel = "D", defaultValue = "8",
+  @Option(names = "--seconds", paramLabel = "D", defaultValue = "7",
       description = "Length of each row's run, at least 2 (default: ${DEFAULT-VALUE}; 18 rows, about 3 minutes).")
   int seconds;
 
@@ -107,10 +107,11 @@ public final class FleetCommand implements Callable<Integer> {
         + "server's own count of");
     text(out, "  429s, every attempt (retries included), and its share of the server's decisions. share: admitted per "
         + "second from 1 s to D, over 20/s.");
-    text(out, "  rt/call: Redis commands per call ended, from 1 s to D. p99 ms: a call's 99th percentile duration, "
-        + "mostly queueing for the limit");
-    text(out, "  in a saturated closed loop; vs alone: that p99 minus the alone row's. targets: issue 11's for the "
-        + "shared rows.");
+    text(out, "  rt/call: Redis commands per call ended, from 1 s to D. fallback: share of instance-time pacing alone "
+        + "for want of Redis.");
+    text(out, "  p99 ms: a call's 99th percentile duration, mostly queueing for the limit in a saturated closed loop; "
+        + "vs alone: that p99");
+    text(out, "  minus the alone row's. targets: issue 11's for the shared rows.");
     if (json) {
       Map<String, @Nullable Object> all = new LinkedHashMap<>();
       all.put("command", "fleet");

@@ -58,6 +58,11 @@ final class FleetInstance implements AutoCloseable {
     return shared == null ? 0 : shared.roundTrips();
   }
 
+  /** Whether this instance paces alone now because Redis did not answer in time; false alone. */
+  boolean isFallingBack() {
+    return shared != null && shared.isFallingBack();
+  }
+
   /** Cancels every call still running, for a run's end that would otherwise wait on them. */
   void cancelAll() {
     client.dispatcher().cancelAll();

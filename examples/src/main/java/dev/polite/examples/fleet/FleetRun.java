@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -32,8 +34,8 @@ import redis.clients.jedis.Jedis;
  * call are measured over it; rejections and p99 over the whole row, drain included.
  *
  * <p>In the killed row, redis-server is killed (SIGKILL) at D/2 and started again, empty, on the
- * same port {@link #outage} later (3 s, or 3/8 of D for a run shorter than 8 s, so that it is
- * back before the run ends).
+ * same port {@link #outage} later (3 s, or less for a run shorter than 7 s, so that it is back
+ * half a second before the run ends).
  *
  * <p>Usage: {@code FleetRow row = new FleetRun(HeaderStyle.IETF, FleetMode.SHARED, 4, 4, Duration.ofSeconds(8), redis).run();}
  */
@@ -47,7 +49,10 @@ final class FleetRun {
   /** How long calls still running at D may take to finish before they are cancelled. */
   static final Duration DRAIN = Duration.ofSeconds(10);
   private static final Duration OUTAGE = Duration.ofSeconds(3);
+  private static final Duration BACK_BEFORE_END = Duration.ofMillis(500);
   private static final int FAILURES_KEPT = 3;
+  /** How often the instances are asked whether they pace alone for want of Redis. */
+  private static final Duration FALLBACK_SAMPLE = Duration.ofMillis(50);
 
   private final HeaderStyle headers;
   private final FleetMode mode;
@@ -64,6 +69,8 @@ final class FleetRun {
   private final CallDurations durations = new CallDurations();
   private final AtomicBoolean stopping = new AtomicBoolean();
   private final AtomicBoolean cutting = new AtomicBoolean();
+  private final AtomicLong samples = new AtomicLong();
+  private final AtomicLong fallingBack = new AtomicLong();
 
   /**
    * @param redis the fleet's Redis; needed by the shared modes, unused alone
@@ -86,10 +93,13 @@ final class FleetRun {
     this.redis = redis;
   }
 
-  /** How long Redis is down in the killed row: 3 s, or 3/8 of a run shorter than 8 s. */
+  /**
+   * How long Redis is down in the killed row: 3 s, or less in a run shorter than 7 s, so that
+   * Redis is back half a second before the run ends and the rejoining is measured too.
+   */
   static Duration outage(Duration length) {
-    Duration share = length.multipliedBy(3).dividedBy(8);
-    return share.compareTo(OUTAGE) < 0 ? share : OUTAGE;
+    Duration room = length.dividedBy(2).minus(BACK_BEFORE_END);
+    return room.compareTo(OUTAGE) < 0 ? room : OUTAGE;
   }
 
   /** Runs the row and returns what it measured; takes D plus the drain. */
@@ -133,24 +143,39 @@ final class FleetRun {
     }
     long start = System.nanoTime();
     workers.forEach(Thread::start);
-
-    sleepUntil(start, STEADY_FROM);
-    Mark steadyStart = mark(server, fleet, start);
-    String outage = null;
-    if (mode.killsRedis()) {
-      Duration killAt = length.dividedBy(2);
-      Duration backAt = killAt.plus(outage(length));
-      sleepUntil(start, killAt);
-      double killed = seconds(start);
-      redis().kill();
-      sleepUntil(start, backAt);
-      redis().restart();
-      outage = String.format(Locale.ROOT, "%.1f-%.1f s", killed, seconds(start));
+    // Sampled rather than counted: the shared state tells whether it falls back now, not how often.
+    ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(runnable -> {
+      Thread thread = new Thread(runnable, "fleet-fallback-sampler");
+      thread.setDaemon(true);
+      return thread;
+    });
+    if (mode.shared()) {
+      sampler.scheduleAtFixedRate(() -> sample(fleet), 0, FALLBACK_SAMPLE.toMillis(), TimeUnit.MILLISECONDS);
     }
-    sleepUntil(start, length);
-    Mark steadyEnd = mark(server, fleet, start);
 
-    stopping.set(true);
+    Mark steadyStart;
+    Mark steadyEnd;
+    String outage = null;
+    try {
+      sleepUntil(start, STEADY_FROM);
+      steadyStart = mark(server, fleet, start);
+      if (mode.killsRedis()) {
+        Duration killAt = length.dividedBy(2);
+        Duration backAt = killAt.plus(outage(length));
+        sleepUntil(start, killAt);
+        double killed = seconds(start);
+        redis().kill();
+        sleepUntil(start, backAt);
+        redis().restart();
+        outage = String.format(Locale.ROOT, "%.1f-%.1f s", killed, seconds(start));
+      }
+      sleepUntil(start, length);
+      steadyEnd = mark(server, fleet, start);
+    } finally {
+      sampler.shutdownNow();
+      stopping.set(true); // also when the run broke off: no worker may loop on after it
+    }
+
     if (!ended.await(DRAIN.toMillis(), TimeUnit.MILLISECONDS)) {
       cutting.set(true); // what throws from here on was cancelled by us, not failed
       fleet.forEach(FleetInstance::cancelAll);
@@ -169,7 +194,17 @@ final class FleetRun {
         (steadyEnd.admitted - steadyStart.admitted) / steadySeconds / LIMIT, roundTrips,
         mode.shared() ? perCall(roundTrips, calls) : null,
         mode.shared() ? perCall(steadyEnd.roundTrips - steadyStart.roundTrips, steadyCalls) : null,
-        durations.percentileMillis(99), outage, List.copyOf(failures));
+        durations.percentileMillis(99), mode.shared() && samples.get() > 0 ? fallingBack.get() / (double) samples.get() : null,
+        outage, List.copyOf(failures));
+  }
+
+  private void sample(List<FleetInstance> fleet) {
+    for (FleetInstance instance : fleet) {
+      samples.incrementAndGet();
+      if (instance.isFallingBack()) {
+        fallingBack.incrementAndGet();
+      }
+    }
   }
 
   /** One worker: a call, then the next, until the run stops. */
