@@ -23,7 +23,7 @@ enum NoSharedState implements SharedState, SharedKey {
   public void paceLearned(double rate, double burst, boolean advertised, long now) {}
 
   @Override
-  public void paused(long pauseNanos, long now) {}
+  public void paused(long pauseNanos, boolean refused, long now) {}
 
   @Override
   public void resumed(long now) {}

@@ -37,8 +37,12 @@ public interface SharedKey {
    */
   void paceLearned(double rate, double burst, boolean advertised, long now);
 
-  /** This instance paused the key for {@code pauseNanos}: a refusal, or a spent quota. */
-  void paused(long pauseNanos, long now);
+  /**
+   * This instance paused the key for {@code pauseNanos}: for a refusal (a 429, a 503), which is
+   * news the fleet should hear at once, or for a spent quota, which the fleet's own bucket has
+   * mostly seen coming and may hear with the next request.
+   */
+  void paused(long pauseNanos, boolean refused, long now);
 
   /** A probe found the key's long pause over: the fleet's pause ends too. */
   void resumed(long now);

@@ -8,6 +8,7 @@ import dev.polite.demo.internal.Nanos;
 import dev.polite.demo.internal.Policy;
 import dev.polite.demo.internal.RedisStore;
 import dev.polite.demo.internal.StatsHandler;
+import dev.polite.demo.internal.SyncedStore;
 import dev.polite.demo.internal.TrafficStats;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
@@ -50,9 +51,13 @@ public final class DemoServer implements AutoCloseable {
     LongSupplier epochMillis = clock::millis;
     LongSupplier nanos = () -> Nanos.sinceEpoch(clock.instant());
     Policy policy = Policy.of(config);
-    this.store = config.usesRedis()
-        ? RedisStore.open(config, policy, nanos)
-        : new MemoryStore(config.algorithm(), policy, nanos, config.maxKeys());
+    if (!config.usesRedis()) {
+      this.store = new MemoryStore(config.algorithm(), policy, nanos, config.maxKeys());
+    } else if (config.synced() && !config.syncInterval().isZero()) {
+      this.store = SyncedStore.open(config, policy, nanos);
+    } else {
+      this.store = RedisStore.open(config, policy, nanos); // a sync interval of 0 is the shared store
+    }
     this.stats = new TrafficStats(config.maxKeys(), epochMillis);
     ApiHandler api = new ApiHandler(config, store, stats, epochMillis);
     this.statsHandler = new StatsHandler(config, stats, store::localKeys);

@@ -23,6 +23,7 @@ import static dev.polite.demo.internal.Settings.PORT;
 import static dev.polite.demo.internal.Settings.REDIS_TIMEOUT;
 import static dev.polite.demo.internal.Settings.ROUTE_COSTS;
 import static dev.polite.demo.internal.Settings.STORE;
+import static dev.polite.demo.internal.Settings.SYNC_INTERVAL;
 import static dev.polite.demo.internal.Settings.TRUSTED_PROXIES;
 import static dev.polite.demo.internal.Settings.WHEN_DOWN;
 import static dev.polite.demo.internal.Settings.WINDOW;
@@ -30,6 +31,7 @@ import static dev.polite.demo.internal.Settings.WINDOW;
 import dev.polite.demo.internal.Policy;
 import dev.polite.demo.internal.Setting;
 import dev.polite.demo.internal.Settings;
+import dev.polite.demo.internal.SyncedStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
@@ -114,9 +116,24 @@ public final class DemoServerConfig {
     return STORE.in(values);
   }
 
-  /** Whether the limiter state lives in Redis. */
+  /** Whether the limiter state lives in Redis (shared or synced). */
   public boolean usesRedis() {
     return !store().equals("memory");
+  }
+
+  /** Whether each node counts locally and syncs with Redis every {@link #syncInterval()}. */
+  public boolean synced() {
+    return store().startsWith(Settings.SYNCED_PREFIX);
+  }
+
+  /** The Redis address, {@code redis://HOST:PORT}, without the {@code synced:} prefix. */
+  public String redisUri() {
+    return synced() ? store().substring(Settings.SYNCED_PREFIX.length()) : store();
+  }
+
+  /** How often a synced store syncs; 0 makes it the shared atomic store. Default 200 ms. */
+  public Duration syncInterval() {
+    return SYNC_INTERVAL.in(values);
   }
 
   /** What to decide while Redis is down; default open. */
@@ -293,9 +310,14 @@ public final class DemoServerConfig {
       return set(HEADERS, headers);
     }
 
-    /** {@code memory} or {@code redis://HOST:PORT}. */
+    /** {@code memory}, {@code redis://HOST:PORT} or {@code synced:redis://HOST:PORT}. */
     public Builder store(String store) {
       return set(STORE, store);
+    }
+
+    /** How often a synced store syncs with Redis, 0 to 10 s; 0 decides every request in Redis. */
+    public Builder syncInterval(Duration syncInterval) {
+      return set(SYNC_INTERVAL, syncInterval);
     }
 
     /** What to decide while Redis is down. */
@@ -419,6 +441,10 @@ public final class DemoServerConfig {
       if (config.usesRedis() && !config.algorithm().runsOnRedis()) {
         throw new IllegalArgumentException("algorithm: " + config.algorithm()
             + " is not supported with a Redis store (supported: " + Algorithm.onRedis() + ")");
+      }
+      if (config.synced() && !config.syncInterval().isZero() && !SyncedStore.runs(config.algorithm())) {
+        throw new IllegalArgumentException("algorithm: " + config.algorithm()
+            + " is not supported with a synced store (supported: " + SyncedStore.supported() + ")");
       }
       return config;
     }

@@ -45,6 +45,12 @@ final class LeaseScript {
     }).thenApply(LeaseAnswer::of);
   }
 
+  /** Sends the script's text ahead of its first use; Redis keeps it until restarted or flushed. */
+  void load(RedisAsyncCommands<String, String> redis) {
+    roundTrips.incrementAndGet();
+    redis.scriptLoad(text);
+  }
+
   private static Throwable unwrap(Throwable failure) {
     return failure instanceof CompletionException && failure.getCause() != null
         ? failure.getCause() : failure;

@@ -191,7 +191,7 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
         if (closed) {
           c.close();
         } else {
-          connection = c;
+          connected(c);
         }
       }
     });
@@ -200,8 +200,8 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
   private void connectNow() {
     connecting.set(true);
     try {
-      connection = client.connectAsync(StringCodec.UTF8, uri).toCompletableFuture()
-          .get(settings.connectWait.toMillis(), TimeUnit.MILLISECONDS);
+      connected(client.connectAsync(StringCodec.UTF8, uri).toCompletableFuture()
+          .get(settings.connectWait.toMillis(), TimeUnit.MILLISECONDS));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (Exception e) {
@@ -209,6 +209,11 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
     } finally {
       connecting.set(false);
     }
+  }
+
+  private void connected(StatefulRedisConnection<String, String> c) {
+    script.load(c.async()); // so that the first lease, timed, is not the one that sends the text
+    connection = c;
   }
 
   /** {@code algorithm}'s digest of {@code text}, in lower-case hex. */

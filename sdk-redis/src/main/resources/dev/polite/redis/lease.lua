@@ -1,10 +1,10 @@
 -- polite-redis: one decision for one key of a fleet, atomic, on Redis's clock.
 --
--- KEYS[1] the key's state (hash): rate, burst, src, tokens, ts, until, and f:<instance> = calls
---         that instance has on the wire
+-- KEYS[1] the key's state (hash): rate, burst, src, tokens, ts, until; f:<instance> = calls
+--         that instance has on the wire, p:<instance> = the pace it discovered
 -- KEYS[2] the instances seen recently (sorted set, scored by the last time each asked)
 -- ARGV    instance, want, back, rate, burst, src, remaining, inFlight, pause, resume,
---         idleMillis, aliveMicros
+--         idleMillis, aliveMicros, aheadMicros
 --
 -- Times are microseconds of Redis's TIME. The bucket may go into debt: a lease of more units than
 -- the bucket holds is granted, and the caller spends unit j no sooner than (j - before) / rate
@@ -27,12 +27,13 @@ local pause = tonumber(ARGV[9])
 local resume = ARGV[10] == '1'
 local idle = tonumber(ARGV[11])
 local aliveWindow = tonumber(ARGV[12])
+local ahead = tonumber(ARGV[13])
 
 -- Who is alive: whoever asked within the window. The gone take their calls in flight with them.
 redis.call('ZADD', KEYS[2], now, id)
 local gone = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now - aliveWindow)
 for _, g in ipairs(gone) do
-  redis.call('HDEL', KEYS[1], 'f:' .. g)
+  redis.call('HDEL', KEYS[1], 'f:' .. g, 'p:' .. g)
 end
 if #gone > 0 then
   redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - aliveWindow)
@@ -48,15 +49,28 @@ local tokens = tonumber(s[4])
 local ts = tonumber(s[5])
 local untilAt = tonumber(s[6]) or 0
 
--- The pace: advertised (2) outranks discovered (1); the newest of a rank wins. A discovered pace
--- is the caller's own share of what the server admitted, so the fleet's is that times its size.
-if mySrc > 0 and mySrc >= src then
+-- The pace: advertised (2) outranks discovered (1). The newest advertised one wins. A discovered
+-- pace is each instance's own, found from the refusals it met: the fleet's is their sum, over
+-- the instances alive, so that the fleet's bucket holds the fleet to what its members found.
+if mySrc == 2 then
   rate = myRate
-  if mySrc == 1 then
-    rate = myRate * alive
-  end
   burst = myBurst
-  src = mySrc
+  src = 2
+  redis.call('HSET', KEYS[1], 'rate', rate, 'burst', burst, 'src', src)
+elseif mySrc == 1 and src < 2 then
+  redis.call('HSET', KEYS[1], 'p:' .. id, myRate)
+  local sum = 0
+  local count = 0
+  local fields = redis.call('HGETALL', KEYS[1])
+  for i = 1, #fields, 2 do
+    if string.sub(fields[i], 1, 2) == 'p:' then
+      sum = sum + (tonumber(fields[i + 1]) or 0)
+      count = count + 1
+    end
+  end
+  rate = sum
+  burst = math.max(1, count)
+  src = 1
   redis.call('HSET', KEYS[1], 'rate', rate, 'burst', burst, 'src', src)
 end
 
@@ -95,8 +109,10 @@ if rate and rate > 0 then
   end
   before = tokens
   if want > 0 and pauseLeft == 0 then
-    granted = want
-    tokens = tokens - want
+    -- Lend at most `ahead` seconds of the pace past empty, but always one unit: each waiting
+    -- call keeps its place, and a pace cut later never leaves a debt of many seconds to repay.
+    granted = math.max(math.min(want, 1), math.min(want, math.floor(tokens + rate * ahead / 1000000)))
+    tokens = tokens - granted
   end
   redis.call('HSET', KEYS[1], 'tokens', tokens, 'ts', now, 'until', untilAt)
 else

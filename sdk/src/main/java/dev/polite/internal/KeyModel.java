@@ -76,6 +76,7 @@ public final class KeyModel {
 
   private final KeyPause pause;
   private final SharedKey shared;
+  private final boolean inFleet;
 
   private int onTheWire;
   private int reserved;
@@ -105,6 +106,7 @@ public final class KeyModel {
   public KeyModel(String key, PoliteConfig config, SharedKey shared, long now) {
     this.key = key;
     this.shared = shared;
+    this.inFleet = config.sharedState() != SharedState.none();
     this.config = config;
     this.maxWaitNanos = Nanos.of(config.maxWait());
     this.bucket = TokenBucket.full(config.startingRate(), config.startingBurst(), now);
@@ -275,6 +277,9 @@ public final class KeyModel {
     boolean firstPace = !advertised;
     learnPace(signals, now);
     reconcileRemaining(signals, exclusive || firstPace, now);
+    if (advertised) { // after the remaining count, so the fleet's bucket starts from what is left
+      shared.paceLearned(bucket.rate(), bucket.capacity(), true, now);
+    }
     if (!rejected && status < 500) {
       admitted.recordAccept(now);
     }
@@ -339,7 +344,6 @@ public final class KeyModel {
     advertised = true;
     probing = false;
     learnedPolicy = signals.governing();
-    shared.paceLearned(rate, burst, true, now);
     if (rate == bucket.rate() && burst == bucket.capacity()) {
       return;
     }
@@ -372,6 +376,11 @@ public final class KeyModel {
     }
     long remaining = signals.remaining().getAsLong();
     shared.remaining(remaining, onTheWire, now);
+    if (inFleet) {
+      // The count is the fleet's: its bucket takes it, less the whole fleet's calls on the wire.
+      // Set here too, it would hold this instance back for calls other instances made.
+      return;
+    }
     if (trusted) {
       bucket.setTokens(remaining - inFlight(), now);
     } else {

@@ -183,7 +183,7 @@ final class KeyPause {
       return false;
     }
     if (tellFleet) {
-      shared.paused(nanos, now);
+      shared.paused(nanos, refusal, now);
     }
     boolean began = !paused;
     until = end;

@@ -64,9 +64,7 @@ public final class RedisStore implements LimiterStore {
   private final String source;
   private final String sha;
   private final List<String> args;
-  private final WhenDown whenDown;
-  private final long capacity;
-  private final MemoryStore local;
+  private final OutageFallback fallback;
   private final String target;
   private final LongSupplier nanos;
   private final AtomicBoolean down = new AtomicBoolean();
@@ -77,30 +75,14 @@ public final class RedisStore implements LimiterStore {
   private RedisStore(URI uri, Algorithm algorithm, Policy policy, WhenDown whenDown, int nodes,
       Duration timeout, LongSupplier nanos, int maxKeys) {
     this.script = algorithm.redisScript(); // first: refuses before a pool exists to leak
-    int timeoutMillis = (int) Math.max(1, timeout.toMillis());
-    GenericObjectPoolConfig<Jedis> poolConfig = new GenericObjectPoolConfig<>();
-    poolConfig.setMaxTotal(64);
-    poolConfig.setMaxIdle(64);
-    poolConfig.setMinIdle(0);
-    // Waiting for a pooled connection is waiting too: fall back rather than queue.
-    poolConfig.setMaxWait(Duration.ofMillis(Math.min(5, timeoutMillis)));
-    poolConfig.setJmxEnabled(false);
-    poolConfig.setTestOnBorrow(false);
-    this.pool = new JedisPool(poolConfig, new HostAndPort(uri.getHost(), uri.getPort()),
-        DefaultJedisClientConfig.builder()
-            .connectionTimeoutMillis(timeoutMillis)
-            .socketTimeoutMillis(timeoutMillis)
-            .clientSetInfoConfig(ClientSetInfoConfig.DISABLED)
-            .build());
+    this.pool = pool(uri, timeout);
     this.target = uri.getHost() + ":" + uri.getPort();
     this.source = resource("common.lua") + "\n" + resource(script.name() + ".lua");
     this.sha = sha1(source);
     long windowMicros = Math.max(1, policy.windowNanos() / 1000);
     this.args = List.of(Long.toString(policy.limit()), Long.toString(windowMicros),
         Long.toString(policy.burst()));
-    this.whenDown = whenDown;
-    this.capacity = policy.capacity(algorithm);
-    this.local = new MemoryStore(algorithm, policy.share(nodes), nanos, maxKeys);
+    this.fallback = new OutageFallback(whenDown, algorithm, policy, nodes, nanos, maxKeys);
     this.nanos = nanos;
   }
 
@@ -113,14 +95,14 @@ public final class RedisStore implements LimiterStore {
    *     first)
    */
   public static RedisStore open(DemoServerConfig config, Policy policy, LongSupplier nanos) {
-    return new RedisStore(URI.create(config.store()), config.algorithm(), policy, config.whenDown(),
+    return new RedisStore(URI.create(config.redisUri()), config.algorithm(), policy, config.whenDown(),
         config.nodes(), config.redisTimeout(), nanos, config.maxKeys());
   }
 
   @Override
   public Decision acquire(String key, long cost) {
     if (down.get() && !takeProbe(nanos.getAsLong())) {
-      return fallback(key, cost);
+      return fallback.decide(key, cost);
     }
     try {
       Decision decision = eval(key, cost);
@@ -133,10 +115,10 @@ public final class RedisStore implements LimiterStore {
       nextProbe.set(Nanos.saturatedAdd(nanos.getAsLong(), PROBE_INTERVAL_NANOS));
       if (down.compareAndSet(false, true)) {
         outagesLogged.incrementAndGet();
-        log.warn("rate limiter store {} unavailable, failing {}{}: {}", target, whenDown,
-            whenDown == WhenDown.LOCAL ? " (this node's share of the limit)" : "", e.toString());
+        log.warn("rate limiter store {} unavailable, failing {}{}: {}", target, fallback.whenDown(),
+            fallback.whenDown() == WhenDown.LOCAL ? " (this node's share of the limit)" : "", e.toString());
       }
-      return fallback(key, cost);
+      return fallback.decide(key, cost);
     }
   }
 
@@ -187,18 +169,6 @@ public final class RedisStore implements LimiterStore {
         0);
   }
 
-  private Decision fallback(String key, long cost) {
-    switch (whenDown) {
-      case CLOSED:
-        return Decision.reject(0, 1_000_000_000L, 1_000_000_000L);
-      case LOCAL:
-        return local.acquire(key, cost);
-      case OPEN:
-      default:
-        return Decision.allow(capacity, 0);
-    }
-  }
-
   @Override
   public boolean blocking() {
     return true;
@@ -206,16 +176,38 @@ public final class RedisStore implements LimiterStore {
 
   @Override
   public int localKeys() {
-    return local.localKeys();
+    return fallback.localKeys();
   }
 
   @Override
   public void close() {
     pool.close();
-    local.close();
+    fallback.close();
   }
 
-  private static String resource(String name) {
+  /**
+   * A pool that fails fast: connect and read within {@code timeout}, no retries, and at most 5 ms
+   * waiting for a pooled connection (waiting is waiting too: fall back rather than queue).
+   */
+  static JedisPool pool(URI uri, Duration timeout) {
+    int timeoutMillis = (int) Math.max(1, timeout.toMillis());
+    GenericObjectPoolConfig<Jedis> poolConfig = new GenericObjectPoolConfig<>();
+    poolConfig.setMaxTotal(64);
+    poolConfig.setMaxIdle(64);
+    poolConfig.setMinIdle(0);
+    poolConfig.setMaxWait(Duration.ofMillis(Math.min(5, timeoutMillis)));
+    poolConfig.setJmxEnabled(false);
+    poolConfig.setTestOnBorrow(false);
+    return new JedisPool(poolConfig, new HostAndPort(uri.getHost(), uri.getPort()),
+        DefaultJedisClientConfig.builder()
+            .connectionTimeoutMillis(timeoutMillis)
+            .socketTimeoutMillis(timeoutMillis)
+            .clientSetInfoConfig(ClientSetInfoConfig.DISABLED)
+            .build());
+  }
+
+  /** A script resource {@code redis/NAME}, as the stores send it. */
+  static String resource(String name) {
     try (InputStream in = RedisStore.class.getResourceAsStream("redis/" + name)) {
       if (in == null) {
         throw new IllegalStateException("missing script resource redis/" + name);
@@ -226,7 +218,8 @@ public final class RedisStore implements LimiterStore {
     }
   }
 
-  private static String sha1(String text) {
+  /** The SHA-1 Redis names a script by (EVALSHA). */
+  static String sha1(String text) {
     try {
       return HexFormat.of().formatHex(
           MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));

@@ -65,10 +65,30 @@ public final class Settings {
               + "negative for behind: 60s, -30s (default: ${DEFAULT-VALUE}).",
           Builder::clockSkew);
 
+  /** The synced store's prefix: {@code synced:redis://HOST:PORT}. */
+  public static final String SYNCED_PREFIX = "synced:";
+
   public static final Setting<String> STORE = Setting.text("store", "memory",
-          store -> store.equals("memory") || isRedisUri(store),
-          store -> "must be 'memory' or 'redis://HOST:PORT', was '" + store + "'")
-      .flag("--store", "STORE", "memory|redis://HOST:PORT (default: ${DEFAULT-VALUE}).", Builder::store);
+          store -> store.equals("memory") || isRedisUri(store)
+              || store.startsWith(SYNCED_PREFIX) && isRedisUri(store.substring(SYNCED_PREFIX.length())),
+          store -> "must be 'memory', 'redis://HOST:PORT' or 'synced:redis://HOST:PORT', was '" + store + "'")
+      .flag("--store", "STORE",
+          "memory|redis://HOST:PORT (shared, one atomic script per request)|synced:redis://HOST:PORT "
+              + "(count locally, sync every --sync-interval) (default: ${DEFAULT-VALUE}).",
+          Builder::store);
+
+  /**
+   * Kong's {@code sync_rate} bounds the same knob at 20 ms; 0 is allowed here and means the
+   * shared atomic store. Above 10 s the local views are stale for most of any window worth
+   * limiting, so the setting refuses it rather than let a typo (200s for 200ms) pass.
+   */
+  public static final Setting<Duration> SYNC_INTERVAL = Setting.duration("syncInterval", "200ms",
+          interval -> !interval.isNegative() && interval.compareTo(Duration.ofSeconds(10)) <= 0,
+          "must be 0 (synchronous: the shared store) to 10 s")
+      .flag("--sync-interval", "DURATION",
+          "With --store synced:..., how often each node adds its local counts to Redis and reads the totals back; "
+              + "0 = decide every request in Redis (default: ${DEFAULT-VALUE}).",
+          Builder::syncInterval);
 
   public static final Setting<WhenDown> WHEN_DOWN = Setting.choice("whenDown", "open", WhenDown::parse)
       .flag("--when-down", "MODE",
@@ -192,7 +212,7 @@ public final class Settings {
 
   /** Every setting, in the order the usage lists their flags. */
   public static final List<Setting<?>> ALL = List.of(HOST, PORT, ALGORITHM, LIMIT, WINDOW, BURST, HEADERS,
-      CLOCK_SKEW, STORE, WHEN_DOWN, NODES, REDIS_TIMEOUT, TRUSTED_PROXIES, API_KEY_HEADER, COST_HEADER,
+      CLOCK_SKEW, STORE, SYNC_INTERVAL, WHEN_DOWN, NODES, REDIS_TIMEOUT, TRUSTED_PROXIES, API_KEY_HEADER, COST_HEADER,
       ROUTE_COSTS, CONCURRENCY, LATENCY, DRY_RUN, MAX_KEYS, PARSE_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS,
       MAX_CONNECTIONS_PER_CLIENT, ADMIN_TOKEN, CLOCK);
 

@@ -21,7 +21,7 @@ public final class StatsJson {
         .append(",\"windowSeconds\":").append(config.window().toNanos() / 1e9)
         .append(",\"burst\":").append(config.burst())
         .append(",\"headers\":").append(quote(config.headers().cliName()))
-        .append(",\"store\":").append(quote(config.usesRedis() ? "redis" : "memory"))
+        .append(",\"store\":").append(quote(!config.usesRedis() ? "memory" : config.synced() && !config.syncInterval().isZero() ? "synced" : "redis"))
         .append(",\"clockSkewMillis\":").append(config.clockSkew().toMillis())
         .append(",\"dryRun\":").append(config.dryRun())
         .append(",\"keysHeld\":").append(keysHeld)

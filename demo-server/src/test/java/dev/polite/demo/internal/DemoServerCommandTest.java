@@ -122,6 +122,28 @@ class DemoServerCommandTest {
     assertThat(run.err()).startsWith("Unknown options: '--node', '3'").contains("--nodes");
   }
 
+  @Test
+  void syncedStoreFlagsAndTheirRefusals() {
+    DemoServerConfig config = parse("--store", "synced:redis://127.0.0.1:6390", "--sync-interval", "20ms",
+        "--algorithm", "fixed-window");
+    assertThat(config.usesRedis()).isTrue();
+    assertThat(config.synced()).isTrue();
+    assertThat(config.redisUri()).isEqualTo("redis://127.0.0.1:6390");
+    assertThat(config.syncInterval()).isEqualTo(Duration.ofMillis(20));
+    assertThat(parse("--store", "synced:redis://127.0.0.1:6390", "--sync-interval", "0").syncInterval()).isZero();
+    assertThat(parse().syncInterval()).isEqualTo(Duration.ofMillis(200));
+    assertBadFlag("store: must be 'memory', 'redis://HOST:PORT' or 'synced:redis://HOST:PORT', was 'synced:redis://x'",
+        "--store", "synced:redis://x");
+    assertBadFlag("sync-interval: '-1s' is not a duration", "--sync-interval", "-1s");
+    assertBadFlag("syncInterval: must be 0 (synchronous: the shared store) to 10 s", "--sync-interval", "200s");
+    assertBadFlag("sync-interval: 'often' is not a duration", "--sync-interval", "often");
+    assertBadFlag("algorithm: sliding-log is not supported with a synced store", "--store",
+        "synced:redis://127.0.0.1:6390", "--algorithm", "sliding-log");
+    // Interval 0 is the shared store, which runs the sliding log.
+    assertThat(parse("--store", "synced:redis://127.0.0.1:6390", "--sync-interval", "0", "--algorithm",
+        "sliding-log").algorithm()).isEqualTo(Algorithm.SLIDING_LOG);
+  }
+
   private static void assertBadFlag(String reason, String... args) {
     Run run = Run.of(args);
     assertThat(run.exit()).as("%s", run).isEqualTo(2);
