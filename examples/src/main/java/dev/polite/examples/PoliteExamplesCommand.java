@@ -1,5 +1,6 @@
 package dev.polite.examples;
 
+import dev.polite.examples.fleet.FleetCommand;
 import dev.polite.examples.lessons.LessonsCommand;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -17,7 +18,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "polite-examples",
     description = "Measures clients of a rate-limited API: the comparison demo, a load tool, the overload scenarios, the zoo of limiters and the reference's lessons.",
     subcommands = {CompareCommand.class, LoadCommand.class, OverloadCommand.class, ZooCommand.class,
-        LessonsCommand.class, dev.polite.examples.lessons.NodesCommand.class, HelpCommand.class},
+        LessonsCommand.class, dev.polite.examples.lessons.NodesCommand.class, FleetCommand.class,
+        HelpCommand.class},
     versionProvider = ExamplesVersion.class,
     usageHelpAutoWidth = true)
 public final class PoliteExamplesCommand implements Callable<Integer> {

@@ -12,7 +12,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class CommandLineTest {
 
   @ParameterizedTest
-  @ValueSource(strings = {"--help", "compare --help", "load --help", "overload --help", "zoo --help", "help", "help zoo"})
+  @ValueSource(strings = {"--help", "compare --help", "load --help", "overload --help", "zoo --help", "fleet --help", "help", "help zoo"})
   void everyCommandHasHelp(String args) {
     Cli cli = Cli.run(args.split(" "));
 

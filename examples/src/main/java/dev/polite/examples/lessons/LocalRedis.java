@@ -15,23 +15,28 @@ import java.util.Comparator;
 import java.util.stream.Stream;
 
 /**
- * A real {@code redis-server} from the {@code PATH} on a free loopback port, owned by one lesson:
- * no persistence, stopped (and its scratch directory removed) by {@link #close()}, which every
- * lesson reaches through try-with-resources, failures included.
+ * A real {@code redis-server} from the {@code PATH} on a free loopback port, owned by one lesson
+ * or command: no persistence, stopped (and its scratch directory removed) by {@link #close()},
+ * which every user reaches through try-with-resources, failures included. It can also be killed
+ * and started again on the same port ({@link #kill()}, {@link #restart()}), as an outage that
+ * loses everything Redis held.
  *
  * <p>Usage: {@code try (LocalRedis redis = LocalRedis.start()) { ... redis.port() ... }}
  */
-final class LocalRedis implements AutoCloseable {
-  /** What a user without Redis is told; the lesson fails with it instead of a stack trace. */
-  static final String MISSING = "redis-server is not on the PATH: this lesson runs a real Redis. Install it "
+public final class LocalRedis implements AutoCloseable {
+  /** What a user without Redis is told; the command fails with it instead of a stack trace. */
+  static final String MISSING = "redis-server is not on the PATH: this command runs a real Redis. Install it "
       + "(Debian/Ubuntu: apt-get install -y redis-server) and run it again.";
 
-  private final Process process;
+  private final Path binary;
+  // Replaced by restart(): close() and the signals act on the process running now.
+  private volatile Process process;
   private final int port;
   private final Path dir;
   private volatile boolean frozen;
 
-  private LocalRedis(Process process, int port, Path dir) {
+  private LocalRedis(Path binary, Process process, int port, Path dir) {
+    this.binary = binary;
     this.process = process;
     this.port = port;
     this.dir = dir;
@@ -43,17 +48,11 @@ final class LocalRedis implements AutoCloseable {
    * @throws IllegalStateException saying how to install it when it is not on the PATH, or what
    *     it said when it did not start
    */
-  static LocalRedis start() throws IOException, InterruptedException {
+  public static LocalRedis start() throws IOException, InterruptedException {
     Path binary = Executables.onPath("redis-server").orElseThrow(() -> new IllegalStateException(MISSING));
     int port = freePort();
     Path dir = Files.createTempDirectory("polite-lesson-redis");
-    Process process = new ProcessBuilder(binary.toString(), "--port", Integer.toString(port),
-        "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString(),
-        "--daemonize", "no", "--loglevel", "warning")
-        .redirectErrorStream(true)
-        .redirectOutput(dir.resolve("redis.log").toFile())
-        .start();
-    LocalRedis redis = new LocalRedis(process, port, dir);
+    LocalRedis redis = new LocalRedis(binary, launch(binary, port, dir), port, dir);
     try {
       redis.awaitPong();
       return redis;
@@ -63,6 +62,40 @@ final class LocalRedis implements AutoCloseable {
     }
   }
 
+  private static Process launch(Path binary, int port, Path dir) throws IOException {
+    return new ProcessBuilder(binary.toString(), "--port", Integer.toString(port),
+        "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString(),
+        "--daemonize", "no", "--loglevel", "warning")
+        .redirectErrorStream(true)
+        // Appended, so that a restart keeps what the first process said.
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("redis.log").toFile()))
+        .start();
+  }
+
+  /**
+   * Kills redis-server at once (SIGKILL: no shutdown, no goodbye to its clients, everything it
+   * held lost) and waits for it to exit. The port then refuses connections until
+   * {@link #restart()}.
+   */
+  public void kill() throws InterruptedException {
+    process.destroyForcibly().waitFor();
+    frozen = false;
+  }
+
+  /**
+   * Starts a fresh, empty redis-server on the same port after {@link #kill()}, and returns once
+   * it answers PING.
+   *
+   * @throws IllegalStateException if the old one still runs, or the new one did not start
+   */
+  public void restart() throws IOException, InterruptedException {
+    if (process.isAlive()) {
+      throw new IllegalStateException("redis-server still runs on port " + port + ": kill() it first");
+    }
+    process = launch(binary, port, dir);
+    awaitPong();
+  }
+
   /** A loopback port nothing listens on at this moment (where a stopped Redis would be). */
   static int freePort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
@@ -70,12 +103,13 @@ final class LocalRedis implements AutoCloseable {
     }
   }
 
-  int port() {
+  /** The loopback port it listens on, the same across restarts. */
+  public int port() {
     return port;
   }
 
   /** {@code redis://127.0.0.1:PORT}, as the demo server's {@code store} takes it. */
-  String uri() {
+  public String uri() {
     return "redis://127.0.0.1:" + port;
   }
 

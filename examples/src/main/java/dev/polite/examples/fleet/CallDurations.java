@@ -1,0 +1,39 @@
+package dev.polite.examples.fleet;
+
+import java.util.Arrays;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * How long each call of a row took, from {@code execute()} to its answer read, in nanoseconds,
+ * from every worker thread. A row makes a few hundred calls (the limit is 20 a second), so every
+ * duration is kept and the percentile is exact rather than estimated.
+ *
+ * <p>Usage: {@code durations.add(System.nanoTime() - start); ... durations.percentileMillis(99)}
+ */
+final class CallDurations {
+  private final ConcurrentLinkedQueue<Long> nanos = new ConcurrentLinkedQueue<>();
+
+  /** Records one call's duration. */
+  void add(long durationNanos) {
+    nanos.add(durationNanos);
+  }
+
+  /** How many calls were recorded. */
+  int count() {
+    return nanos.size();
+  }
+
+  /**
+   * The {@code percentile}th duration in milliseconds (nearest rank: the smallest duration at or
+   * above which that share of the calls lie), or 0 when no call was recorded.
+   */
+  double percentileMillis(double percentile) {
+    long[] sorted = nanos.stream().mapToLong(Long::longValue).toArray();
+    if (sorted.length == 0) {
+      return 0;
+    }
+    Arrays.sort(sorted);
+    int rank = (int) Math.ceil(percentile / 100.0 * sorted.length);
+    return sorted[Math.max(0, Math.min(sorted.length, rank) - 1)] / 1e6;
+  }
+}
