@@ -19,6 +19,7 @@ import java.util.HexFormat;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
@@ -176,8 +177,11 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
   void unreachable(Throwable cause) {
     if (!down && !closed) {
       down = true;
-      log.warn("polite: Redis at {} did not answer within {} ms ({}); each key paces alone at its "
-          + "share of the fleet's pace until it does", uri, settings.timeoutNanos / 1_000_000, cause.toString());
+      String why = cause instanceof TimeoutException
+          ? "did not answer within " + settings.timeoutNanos / 1_000_000 + " ms"
+          : "cannot be reached (" + cause + ")";
+      log.warn("polite: Redis at {} {}; each key paces alone at its share of the fleet's pace until "
+          + "it answers", uri, why);
     }
   }
 
