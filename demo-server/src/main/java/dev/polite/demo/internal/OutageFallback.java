@@ -2,13 +2,19 @@ package dev.polite.demo.internal;
 
 import dev.polite.demo.Algorithm;
 import dev.polite.demo.WhenDown;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
+import org.slf4j.Logger;
 
 /**
  * What a Redis-backed store decides while Redis does not answer, as {@link WhenDown} says: admit
  * all, reject all, or this node's share of the limit (limit ÷ nodes) from memory. Shared by the
  * shared store ({@link RedisStore}) and the synced one ({@link SyncedStore}), so that both fail
- * the same way and a lane measured against either means the same thing.
+ * the same way and a lane measured against either means the same thing. It also knows whether
+ * Redis is down now, and logs each change once, however many requests or syncs it spans.
+ *
+ * <p>Thread-safe.
  */
 final class OutageFallback implements AutoCloseable {
   private static final long ONE_SECOND = 1_000_000_000L;
@@ -16,6 +22,9 @@ final class OutageFallback implements AutoCloseable {
   private final WhenDown whenDown;
   private final long capacity;
   private final MemoryStore local;
+  private final AtomicBoolean down = new AtomicBoolean();
+  private final AtomicInteger outagesLogged = new AtomicInteger();
+  private final AtomicInteger recoveriesLogged = new AtomicInteger();
 
   OutageFallback(WhenDown whenDown, Algorithm algorithm, Policy policy, int nodes, LongSupplier nanos,
       int maxKeys) {
@@ -24,9 +33,36 @@ final class OutageFallback implements AutoCloseable {
     this.local = new MemoryStore(algorithm, policy.share(nodes), nanos, maxKeys);
   }
 
-  /** The mode, as the outage's log line names it. */
-  WhenDown whenDown() {
-    return whenDown;
+  /** Whether Redis is marked down now. */
+  boolean isDown() {
+    return down.get();
+  }
+
+  /** Redis failed ({@code cause}): marks it down, logged once per outage. */
+  void failed(Logger log, String target, Exception cause) {
+    if (down.compareAndSet(false, true)) {
+      outagesLogged.incrementAndGet();
+      log.warn("rate limiter store {} unavailable, failing {}{}: {}", target, whenDown,
+          whenDown == WhenDown.LOCAL ? " (this node's share of the limit)" : "", cause.toString());
+    }
+  }
+
+  /** Redis answered: marks it up, and says so once, with what the store does again ({@code again}). */
+  void answered(Logger log, String target, String again) {
+    if (down.compareAndSet(true, false)) {
+      recoveriesLogged.incrementAndGet();
+      log.info("rate limiter store {} is back; {}", target, again);
+    }
+  }
+
+  /** How many outages were logged (one line each, however long they lasted). */
+  int outagesLogged() {
+    return outagesLogged.get();
+  }
+
+  /** How many recoveries were logged. */
+  int recoveriesLogged() {
+    return recoveriesLogged.get();
   }
 
   /** Decides one request without Redis. */

@@ -12,8 +12,6 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
@@ -67,10 +65,7 @@ public final class RedisStore implements LimiterStore {
   private final OutageFallback fallback;
   private final String target;
   private final LongSupplier nanos;
-  private final AtomicBoolean down = new AtomicBoolean();
   private final AtomicLong nextProbe = new AtomicLong();
-  private final AtomicInteger outagesLogged = new AtomicInteger();
-  private final AtomicInteger recoveriesLogged = new AtomicInteger();
 
   private RedisStore(URI uri, Algorithm algorithm, Policy policy, WhenDown whenDown, int nodes,
       Duration timeout, LongSupplier nanos, int maxKeys) {
@@ -101,23 +96,16 @@ public final class RedisStore implements LimiterStore {
 
   @Override
   public Decision acquire(String key, long cost) {
-    if (down.get() && !takeProbe(nanos.getAsLong())) {
+    if (fallback.isDown() && !takeProbe(nanos.getAsLong())) {
       return fallback.decide(key, cost);
     }
     try {
       Decision decision = eval(key, cost);
-      if (down.compareAndSet(true, false)) {
-        recoveriesLogged.incrementAndGet();
-        log.info("rate limiter store {} is back; deciding in Redis again", target);
-      }
+      fallback.answered(log, target, "deciding in Redis again");
       return decision;
     } catch (JedisException e) {
       nextProbe.set(Nanos.saturatedAdd(nanos.getAsLong(), PROBE_INTERVAL_NANOS));
-      if (down.compareAndSet(false, true)) {
-        outagesLogged.incrementAndGet();
-        log.warn("rate limiter store {} unavailable, failing {}{}: {}", target, fallback.whenDown(),
-            fallback.whenDown() == WhenDown.LOCAL ? " (this node's share of the limit)" : "", e.toString());
-      }
+      fallback.failed(log, target, e);
       return fallback.decide(key, cost);
     }
   }
@@ -136,17 +124,17 @@ public final class RedisStore implements LimiterStore {
 
   /** Whether the store is marked down now. */
   public boolean isDown() {
-    return down.get();
+    return fallback.isDown();
   }
 
   /** How many outages were logged (one line each, however many requests they spanned). */
   int outagesLogged() {
-    return outagesLogged.get();
+    return fallback.outagesLogged();
   }
 
   /** How many recoveries were logged. */
   int recoveriesLogged() {
-    return recoveriesLogged.get();
+    return fallback.recoveriesLogged();
   }
 
   private Decision eval(String key, long cost) {

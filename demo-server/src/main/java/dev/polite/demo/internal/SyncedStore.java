@@ -15,8 +15,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -81,9 +79,6 @@ public final class SyncedStore implements LimiterStore {
   private final Map<String, SyncedKey> active = new ConcurrentHashMap<>();
   private final OutageFallback fallback;
   private final LongSupplier nanos;
-  private final AtomicBoolean down = new AtomicBoolean();
-  private final AtomicInteger outagesLogged = new AtomicInteger();
-  private final AtomicInteger recoveriesLogged = new AtomicInteger();
   private volatile @Nullable ScheduledExecutorService syncer;
 
   /** A store that syncs only when {@link #sync()} is called (tests drive it on a fake clock). */
@@ -142,7 +137,7 @@ public final class SyncedStore implements LimiterStore {
 
   @Override
   public Decision acquire(String key, long cost) {
-    if (down.get()) {
+    if (fallback.isDown()) {
       return fallback.decide(key, cost);
     }
     long now = nanos.getAsLong();
@@ -175,7 +170,7 @@ public final class SyncedStore implements LimiterStore {
     }
     try (Jedis jedis = pool.getResource()) {
       if (pushes.isEmpty()) {
-        if (down.get()) {
+        if (fallback.isDown()) {
           jedis.ping(); // nothing to sync while down: ask whether it is back
         }
       } else {
@@ -193,16 +188,9 @@ public final class SyncedStore implements LimiterStore {
           states.get(i).learn(replies.get(i));
         }
       }
-      if (down.compareAndSet(true, false)) {
-        recoveriesLogged.incrementAndGet();
-        log.info("rate limiter store {} is back; counting locally and syncing again", target);
-      }
+      fallback.answered(log, target, "counting locally and syncing again");
     } catch (JedisException e) {
-      if (down.compareAndSet(false, true)) {
-        outagesLogged.incrementAndGet();
-        log.warn("rate limiter store {} unavailable, failing {}{}: {}", target, fallback.whenDown(),
-            fallback.whenDown() == WhenDown.LOCAL ? " (this node's share of the limit)" : "", e.toString());
-      }
+      fallback.failed(log, target, e);
     }
   }
 
@@ -231,17 +219,17 @@ public final class SyncedStore implements LimiterStore {
 
   /** Whether the store is marked down now. */
   public boolean isDown() {
-    return down.get();
+    return fallback.isDown();
   }
 
   /** How many outages were logged (one line each, however long they lasted). */
   int outagesLogged() {
-    return outagesLogged.get();
+    return fallback.outagesLogged();
   }
 
   /** How many recoveries were logged. */
   int recoveriesLogged() {
-    return recoveriesLogged.get();
+    return fallback.recoveriesLogged();
   }
 
   @Override
