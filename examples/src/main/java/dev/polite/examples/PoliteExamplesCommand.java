@@ -2,6 +2,7 @@ package dev.polite.examples;
 
 import dev.polite.examples.fleet.FleetCommand;
 import dev.polite.examples.lessons.LessonsCommand;
+import dev.polite.examples.lessons.NodesCommand;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
@@ -10,15 +11,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * The top of the command line: names the five commands (and {@code help COMMAND}), prints the
+ * The top of the command line: names the seven commands (and {@code help COMMAND}), prints the
  * version, and prints the usage when given no command.
  *
  * <p>Usage: {@code java -jar polite-examples.jar --help}
  */
 @Command(name = "polite-examples",
-    description = "Measures clients of a rate-limited API: the comparison demo, a load tool, the overload scenarios, the zoo of limiters and the reference's lessons.",
+    description = "Measures clients of a rate-limited API: the comparison demo, a load tool, the overload scenarios, the zoo of limiters, the reference's lessons, many server nodes on one limit, and a fleet of clients on one budget.",
     subcommands = {CompareCommand.class, LoadCommand.class, OverloadCommand.class, ZooCommand.class,
-        LessonsCommand.class, dev.polite.examples.lessons.NodesCommand.class, FleetCommand.class,
+        LessonsCommand.class, NodesCommand.class, FleetCommand.class,
         HelpCommand.class},
     versionProvider = ExamplesVersion.class,
     usageHelpAutoWidth = true)
@@ -34,7 +35,7 @@ public final class PoliteExamplesCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    spec.commandLine().getErr().println("Missing command: compare, load, overload, zoo, lessons or help COMMAND.");
+    spec.commandLine().getErr().println("Missing command: compare, load, overload, zoo, lessons, nodes, fleet or help COMMAND.");
     spec.commandLine().usage(spec.commandLine().getErr());
     return 2;
   }
