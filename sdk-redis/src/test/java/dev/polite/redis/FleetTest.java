@@ -66,6 +66,25 @@ class FleetTest {
       assertThat(admitted).isGreaterThanOrEqualTo(15);
       long trips = states.stream().mapToLong(RedisSharedState::roundTrips).sum();
       assertThat((double) trips / run.ok.get()).as("round trips per call").isLessThan(1.0);
+      assertRedisNeverHeard("127.0.0.1:" + server.port()); // the key (host and port): only its digest
+    }
+  }
+
+  /** Nothing in Redis, neither a name nor a value, holds {@code secret}. */
+  private void assertRedisNeverHeard(String secret) {
+    io.lettuce.core.RedisClient client = io.lettuce.core.RedisClient.create(redis.uri());
+    try (var connection = client.connect()) {
+      var redisKeys = connection.sync().keys("*");
+      assertThat(redisKeys).isNotEmpty().allSatisfy(name -> {
+        assertThat(name).startsWith("fleet-test:{").doesNotContain(secret);
+        String dump = connection.sync().type(name).equals("hash")
+            ? connection.sync().hgetall(name).toString()
+            : connection.sync().zrange(name, 0, -1).toString();
+        assertThat(dump).doesNotContain(secret);
+        assertThat(connection.sync().pttl(name)).as("expires when idle").isPositive();
+      });
+    } finally {
+      client.shutdown();
     }
   }
 
