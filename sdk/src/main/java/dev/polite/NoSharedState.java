@@ -20,6 +20,16 @@ enum NoSharedState implements SharedState, SharedKey {
   }
 
   @Override
+  public int instances() {
+    return 1;
+  }
+
+  @Override
+  public boolean pauseForRefusal() {
+    return false;
+  }
+
+  @Override
   public void paceLearned(double rate, double burst, boolean advertised, long now) {}
 
   @Override

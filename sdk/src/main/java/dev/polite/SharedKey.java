@@ -31,6 +31,12 @@ public interface SharedKey {
   long pauseLeft(long now);
 
   /**
+   * Whether the fleet's pause began with a refusal (a 429 another instance met), not a spent
+   * quota: news about the pace, which a key discovering its own takes as a refusal of its own.
+   */
+  boolean pauseForRefusal();
+
+  /**
    * This instance learned the key's pace: advertised by the server, or discovered from its
    * refusals (then {@code rate} is this instance's own pace, which the fleet scales to its
    * size). Infinite {@code rate} means no pace.
@@ -52,6 +58,13 @@ public interface SharedKey {
    * {@code inFlight} others on the wire that the count may not include.
    */
   void remaining(long remaining, int inFlight, long now);
+
+  /**
+   * How many instances the fleet counts on this key now, this one included (1 alone). While no
+   * pace is known, each instance widens its window of calls in flight by its share, so the
+   * fleet's together grows as one instance's would.
+   */
+  int instances();
 
   /** The instance forgot the key: tokens it leased and did not use go back to the fleet. */
   void leave();

@@ -166,12 +166,29 @@ public final class KeyModel {
   /**
    * Holds every call back for a pause the fleet reports (another instance's refusal or spent
    * quota). It is bounded as this instance's own pauses are: one probe after the max wait
-   * re-verifies a long one.
+   * re-verifies a long one. A key discovering its pace takes the fleet's refusal as its own: the
+   * fleet's pace is the sum of its members', and it was the sum that the server refused.
    */
-  public void pauseForFleet(long pauseNanos, long now) {
+  public void pauseForFleet(long pauseNanos, boolean forRefusal, long now) {
     if (pause.holdForFleet(pauseNanos, now)) {
       pauseBegan(now);
+      if (forRefusal && !advertised) {
+        cutForFleet(now);
+      }
     }
+  }
+
+  private void cutForFleet(long now) {
+    if ((lastCutAt != Long.MIN_VALUE && now - lastCutAt < SECOND) || Double.isInfinite(controller.rate())
+        || !admitted.hasEvidence(now)) {
+      return; // a cut is already this recent, or nothing was discovered to cut
+    }
+    controller.onRejection(now, admitted.perSecond(now));
+    lastCutAt = now;
+    voidReservations(now);
+    admitted.restart(now);
+    applyControllerPace(lastSignals, now);
+    bucket.setTokens(0, now);
   }
 
   /** Whether a new call must wait for an answer before it may go (the key's window is full). */
@@ -316,7 +333,9 @@ public final class KeyModel {
       // window, later ones add one. Against a server that refuses past a burst of B, the calls
       // refused at the first overflow are about the window then: a handful, where doubling to
       // the end would overshoot by up to B.
-      window += window < SLOW_START_THRESHOLD ? 1 : 1 / window;
+      // In a fleet each instance grows by its share, so that the fleet's window together grows
+      // as one instance's would: the first refusal then meets one window's calls, not many.
+      window += (window < SLOW_START_THRESHOLD ? 1 : 1 / window) / (inFleet ? shared.instances() : 1);
     }
   }
 

@@ -128,7 +128,7 @@ public final class KeyState {
       KeyModel.Reservation reservation = attempt.reservation;
       long fleetPause = shared.pauseLeft(now);
       if (fleetPause > 0) {
-        model.pauseForFleet(fleetPause, now);
+        model.pauseForFleet(fleetPause, shared.pauseForRefusal(), now);
       }
       long pause = model.pauseLeft(now);
       long sleep;
