@@ -11,13 +11,14 @@ import java.util.List;
  * @param burst the fleet bucket's capacity; 0 when no pace is known
  * @param pauseMicros how long every call must still hold back; 0 when the fleet is not paused
  * @param alive the instances that asked about the key recently, the asker included
+ * @param pauseForRefusal whether the pause began with a refusal (a 429), not a spent quota
  */
 record LeaseAnswer(double granted, double before, double rate, double burst, long pauseMicros,
-    int alive) {
+    int alive, boolean pauseForRefusal) {
 
   /** Reads the script's reply; a reply of another shape is a bug in the script, and throws. */
   static LeaseAnswer of(List<Object> reply) {
-    if (reply == null || reply.size() != 7) {
+    if (reply == null || reply.size() != 8) {
       throw new IllegalStateException("polite-redis: the lease script answered " + reply);
     }
     double rate = number(reply.get(2));
@@ -25,7 +26,7 @@ record LeaseAnswer(double granted, double before, double rate, double burst, lon
     boolean paced = rate > 0 && burst > 0;
     return new LeaseAnswer(number(reply.get(0)), number(reply.get(1)), paced ? rate : 0,
         paced ? burst : 0, Math.max(0, (long) number(reply.get(5))),
-        (int) Math.max(1, number(reply.get(6))));
+        (int) Math.max(1, number(reply.get(6))), number(reply.get(7)) == 1);
   }
 
   private static double number(Object value) {

@@ -43,6 +43,7 @@ final class RedisSharedKey implements SharedKey {
   private final Runnable onNews;
 
   private volatile long pausedUntil = Long.MIN_VALUE; // read on every step: no lock for it
+  private volatile boolean pauseForRefusal;
 
   // guarded by this
   private Lease lease = Lease.NONE;
@@ -56,6 +57,7 @@ final class RedisSharedKey implements SharedKey {
   private long remaining = NONE;
   private long pauseToTell = NONE;
   private boolean resumeToTell;
+  private boolean refusalToTell;
   private int inFlight;
   private double fleetRate;
   private double fleetBurst;
@@ -156,6 +158,16 @@ final class RedisSharedKey implements SharedKey {
   }
 
   @Override
+  public synchronized int instances() {
+    return alive;
+  }
+
+  @Override
+  public boolean pauseForRefusal() {
+    return pauseForRefusal;
+  }
+
+  @Override
   public synchronized void paceLearned(double rate, double burst, boolean advertised, long now) {
     if (Double.isInfinite(rate) || rate <= 0) {
       myRate = NONE;
@@ -179,6 +191,7 @@ final class RedisSharedKey implements SharedKey {
     }
     pausedUntil = until;
     pauseToTell = Math.max(pauseToTell, Math.max(0, pauseNanos / 1000));
+    refusalToTell |= refused;
     if (refused) {
       back += lease.surrender(); // leased at a pace the server just refused
       askSoon(now);
@@ -199,8 +212,30 @@ final class RedisSharedKey implements SharedKey {
     this.inFlight = inFlight;
   }
 
+  /**
+   * A pause the fleet published as it began ({@code micros} left; 0 when a probe ended it): held
+   * from now, and the lease given back, as when an answer carries it.
+   */
+  void heardPause(long micros, boolean refused) {
+    synchronized (this) {
+      if (micros == 0) {
+        pausedUntil = Long.MIN_VALUE;
+      } else {
+        long until = ticker.read() + micros * 1000;
+        if (until <= pausedUntil) {
+          return;
+        }
+        pausedUntil = until;
+        pauseForRefusal = refused;
+        back += lease.surrender();
+      }
+    }
+    onNews.run();
+  }
+
   @Override
   public synchronized void leave() {
+    fleet.left(keys[0], this);
     back += lease.surrender();
     if (back > 0) {
       askSoon(ticker.read());
@@ -230,10 +265,13 @@ final class RedisSharedKey implements SharedKey {
       Long.toString(settings.idleExpiryMillis()),
       Long.toString(settings.aliveWindowMicros()),
       Long.toString(settings.leaseForNanos() / 1000 * LEND_AHEAD),
+      refusalToTell ? "1" : "0",
+      fleet.pauseChannel(),
     };
-    Ask ask = new Ask(back, pauseToTell, resumeToTell, remaining);
+    Ask ask = new Ask(back, pauseToTell, refusalToTell, resumeToTell, remaining);
     back = 0;
     pauseToTell = NONE;
+    refusalToTell = false;
     resumeToTell = false;
     remaining = NONE;
     asking = ask;
@@ -294,6 +332,7 @@ final class RedisSharedKey implements SharedKey {
     if (answer.pauseMicros() > 0) {
       back += lease.surrender();
       pausedUntil = receivedAt + answer.pauseMicros() * 1000;
+      pauseForRefusal = answer.pauseForRefusal();
     } else {
       pausedUntil = Long.MIN_VALUE;
     }
@@ -323,14 +362,16 @@ final class RedisSharedKey implements SharedKey {
   private static final class Ask {
     final double back;
     final long pause;
+    final boolean refusal;
     final boolean resume;
     final long remaining;
     volatile boolean timedOut;
     boolean neverSent;
 
-    Ask(double back, long pause, boolean resume, long remaining) {
+    Ask(double back, long pause, boolean refusal, boolean resume, long remaining) {
       this.back = back;
       this.pause = pause;
+      this.refusal = refusal;
       this.resume = resume;
       this.remaining = remaining;
     }
@@ -338,6 +379,7 @@ final class RedisSharedKey implements SharedKey {
     void restore(RedisSharedKey key) {
       key.back += back;
       key.pauseToTell = Math.max(key.pauseToTell, pause);
+      key.refusalToTell |= refusal;
       key.resumeToTell |= resume;
       if (key.remaining == NONE) {
         key.remaining = remaining;

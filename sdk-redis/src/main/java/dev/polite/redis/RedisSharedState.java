@@ -10,13 +10,18 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HexFormat;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -80,6 +85,8 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
   private final LeaseScript script = new LeaseScript(roundTrips);
   private final AtomicBoolean connecting = new AtomicBoolean();
   private volatile @Nullable StatefulRedisConnection<String, String> connection;
+  private volatile @Nullable StatefulRedisPubSubConnection<String, String> pauses;
+  private final Map<String, Set<RedisSharedKey>> listening = new ConcurrentHashMap<>();
   private volatile boolean down;
   private volatile boolean closed;
 
@@ -122,7 +129,23 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
   @Override
   public SharedKey join(String key, Ticker ticker, Runnable onNews) {
     String tag = settings.prefix + "{" + hex("SHA-256", key).substring(0, 32) + "}";
-    return new RedisSharedKey(this, new String[] {tag + ":state", tag + ":alive"}, ticker, onNews);
+    String[] keys = {tag + ":state", tag + ":alive"};
+    RedisSharedKey shared = new RedisSharedKey(this, keys, ticker, onNews);
+    listening.computeIfAbsent(keys[0], k -> ConcurrentHashMap.newKeySet()).add(shared);
+    return shared;
+  }
+
+  /** {@code key} left: it hears no more pauses. */
+  void left(String stateKey, RedisSharedKey key) {
+    listening.computeIfPresent(stateKey, (k, keys) -> {
+      keys.remove(key);
+      return keys.isEmpty() ? null : keys;
+    });
+  }
+
+  /** The channel every pause of this prefix is published on. */
+  String pauseChannel() {
+    return settings.prefix + "pauses";
   }
 
   /** Redis commands this instance has sent so far: its round trips. */
@@ -143,6 +166,11 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
     connection = null;
     if (c != null) {
       c.close();
+    }
+    StatefulRedisPubSubConnection<String, String> p = pauses;
+    pauses = null;
+    if (p != null) {
+      p.close();
     }
     client.shutdown(0, 2, TimeUnit.SECONDS);
   }
@@ -211,7 +239,8 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
       // then not the one that loads Lettuce's and polite's classes (tens of ms, past the timeout).
       String tag = settings.prefix + "{warm-up}";
       script.run(c.async(), new String[] {tag + ":state", tag + ":alive"}, new String[] {
-          settings.instanceId, "0", "0", "-1", "-1", "0", "-1", "0", "-1", "0", "1000", "1000000", "0"})
+          settings.instanceId, "0", "0", "-1", "-1", "0", "-1", "0", "-1", "0", "1000", "1000000", "0",
+          "0", ""})
           .get(settings.connectWait.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -225,6 +254,58 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
   private void connected(StatefulRedisConnection<String, String> c) {
     script.load(c.async()); // so that the first lease, timed, is not the one that sends the text
     connection = c;
+    if (pauses == null) {
+      client.connectPubSubAsync(StringCodec.UTF8, uri).whenComplete((p, failure) -> {
+        if (failure == null) {
+          listen(p);
+        }
+      });
+    }
+  }
+
+  /**
+   * Hears the fleet's pauses as they begin, lengthen or end, so that an instance spending a lease
+   * holds back at once rather than at its next request. Lettuce subscribes again after a
+   * reconnect; a pause missed meanwhile still arrives with the next request's answer.
+   */
+  private void listen(StatefulRedisPubSubConnection<String, String> p) {
+    if (closed) {
+      p.close();
+      return;
+    }
+    p.addListener(new RedisPubSubAdapter<>() {
+      @Override
+      public void message(String channel, String message) {
+        heard(message);
+      }
+    });
+    roundTrips.incrementAndGet();
+    p.async().subscribe(pauseChannel());
+    pauses = p;
+  }
+
+  /** A pause published by the lease script: "{@code <state key> <micros left> <refused>}". */
+  private void heard(String message) {
+    String[] parts = message.split(" ");
+    if (parts.length != 3) {
+      return; // not ours: a channel is anyone's to publish on
+    }
+    Set<RedisSharedKey> keys = listening.get(parts[0]);
+    if (keys == null) {
+      return;
+    }
+    long micros;
+    try {
+      micros = (long) Double.parseDouble(parts[1]);
+    } catch (NumberFormatException notOurs) {
+      return;
+    }
+    if (micros < 0) {
+      return;
+    }
+    for (RedisSharedKey key : keys) {
+      key.heardPause(micros, "1".equals(parts[2]));
+    }
   }
 
   /** {@code algorithm}'s digest of {@code text}, in lower-case hex. */

@@ -4,13 +4,15 @@
 --         that instance has on the wire, p:<instance> = the pace it discovered
 -- KEYS[2] the instances seen recently (sorted set, scored by the last time each asked)
 -- ARGV    instance, want, back, rate, burst, src, remaining, inFlight, pause, resume,
---         idleMillis, aliveMicros, aheadMicros
+--         idleMillis, aliveMicros, aheadMicros, refused (whether the pause is for a refusal),
+--         channel (where a pause begun, lengthened or ended is published: "<KEYS[1]> <micros left>
+--         <refused>", so that instances spending a lease hear it now, not at their next request)
 --
 -- Times are microseconds of Redis's TIME. The bucket may go into debt: a lease of more units than
 -- the bucket holds is granted, and the caller spends unit j no sooner than (j - before) / rate
 -- seconds after the answer. So every unit has one place in the fleet's schedule, whoever holds it.
 --
--- Returns {granted, before, rate, burst, src, pauseLeft, alive}; granted, before, rate and burst as
+-- Returns {granted, before, rate, burst, src, pauseLeft, alive, refused}; granted, before, rate and burst as
 -- strings (a Lua number in a reply is cut to an integer), rate -1 when the fleet knows no pace.
 
 local t = redis.call('TIME')
@@ -28,6 +30,8 @@ local resume = ARGV[10] == '1'
 local idle = tonumber(ARGV[11])
 local aliveWindow = tonumber(ARGV[12])
 local ahead = tonumber(ARGV[13])
+local refused = ARGV[14] == '1'
+local channel = ARGV[15]
 
 -- Who is alive: whoever asked within the window. The gone take their calls in flight with them.
 redis.call('ZADD', KEYS[2], now, id)
@@ -41,13 +45,14 @@ end
 local alive = redis.call('ZCARD', KEYS[2])
 redis.call('HSET', KEYS[1], 'f:' .. id, mine)
 
-local s = redis.call('HMGET', KEYS[1], 'rate', 'burst', 'src', 'tokens', 'ts', 'until')
+local s = redis.call('HMGET', KEYS[1], 'rate', 'burst', 'src', 'tokens', 'ts', 'until', 'refused')
 local rate = tonumber(s[1])
 local burst = tonumber(s[2])
 local src = tonumber(s[3]) or 0
 local tokens = tonumber(s[4])
 local ts = tonumber(s[5])
 local untilAt = tonumber(s[6]) or 0
+local pauseRefused = s[7] == '1'
 
 -- The pace: advertised (2) outranks discovered (1). The newest advertised one wins. A discovered
 -- pace is each instance's own, found from the refusals it met: the fleet's is their sum, over
@@ -74,13 +79,22 @@ elseif mySrc == 1 and src < 2 then
   redis.call('HSET', KEYS[1], 'rate', rate, 'burst', burst, 'src', src)
 end
 
+local untilBefore = untilAt
 if resume then
   untilAt = 0
+  pauseRefused = false
 end
 if pause >= 0 then
+  if untilAt <= now then
+    pauseRefused = false -- the last pause is over: this one is news of its own
+  end
   untilAt = math.max(untilAt, now + pause)
+  pauseRefused = pauseRefused or refused
 end
 local pauseLeft = math.max(0, untilAt - now)
+if untilAt ~= untilBefore and channel ~= '' and (pauseLeft > 0 or untilBefore > now) then
+  redis.call('PUBLISH', channel, KEYS[1] .. ' ' .. pauseLeft .. ' ' .. (pauseRefused and '1' or '0'))
+end
 
 local granted = 0
 local before = 0
@@ -114,15 +128,16 @@ if rate and rate > 0 then
     granted = math.max(math.min(want, 1), math.min(want, math.floor(tokens + rate * ahead / 1000000)))
     tokens = tokens - granted
   end
-  redis.call('HSET', KEYS[1], 'tokens', tokens, 'ts', now, 'until', untilAt)
+  redis.call('HSET', KEYS[1], 'tokens', tokens, 'ts', now, 'until', untilAt, 'refused', pauseRefused and '1' or '0')
 else
   -- No pace known anywhere: every unit is free; only the pause is shared.
   if want > 0 and pauseLeft == 0 then
     granted = want
   end
-  redis.call('HSET', KEYS[1], 'until', untilAt)
+  redis.call('HSET', KEYS[1], 'until', untilAt, 'refused', pauseRefused and '1' or '0')
 end
 
 redis.call('PEXPIRE', KEYS[1], idle)
 redis.call('PEXPIRE', KEYS[2], idle)
-return {tostring(granted), tostring(before), tostring(rate or -1), tostring(burst or -1), src, pauseLeft, alive}
+return {tostring(granted), tostring(before), tostring(rate or -1), tostring(burst or -1), src, pauseLeft, alive,
+  pauseRefused and 1 or 0}

@@ -43,7 +43,7 @@ class LeaseScriptTest {
     String[] args = {instance, Double.toString(want), Double.toString(back), Double.toString(rate),
         Double.toString(burst), Integer.toString(src), Long.toString(remaining),
         Integer.toString(inFlight), Long.toString(pauseMicros), resume ? "1" : "0", "60000", "10000000",
-        "2000000"};
+        "2000000", "0", "t:pauses"};
     return script.run(connection.async(), KEYS, args).get(5, TimeUnit.SECONDS);
   }
 
@@ -107,7 +107,13 @@ class LeaseScriptTest {
     assertThat(other.granted()).isZero();
     assertThat(other.pauseMicros()).isBetween(29_000_000L, 30_000_000L);
     assertThat(other.before()).isLessThan(0.5); // emptied, then refilling at 10/s
+    assertThat(other.pauseForRefusal()).as("a spent quota's pause").isFalse();
+    String[] refusal = {"c", "0", "0", "-1", "-1", "0", "-1", "0", "40000000", "0", "60000", "10000000",
+        "2000000", "1", ""};
+    script.run(connection.async(), KEYS, refusal).get(5, TimeUnit.SECONDS);
+    assertThat(ask("b", 0).pauseForRefusal()).as("lengthened by a refusal").isTrue();
     LeaseAnswer resumed = lease("a", 1, 0, 10, 10, 2, -1, 0, -1, true);
+    assertThat(resumed.pauseForRefusal()).isFalse();
     assertThat(resumed.pauseMicros()).isZero();
     assertThat(resumed.granted()).isEqualTo(1);
   }
@@ -121,7 +127,7 @@ class LeaseScriptTest {
 
   @Test
   void instancesGoneQuietAreNotCountedAlive() throws Exception {
-    String[] quick = {"a", "0", "0", "-1", "-1", "0", "-1", "7", "-1", "0", "60000", "200000", "2000000"};
+    String[] quick = {"a", "0", "0", "-1", "-1", "0", "-1", "7", "-1", "0", "60000", "200000", "2000000", "0", ""};
     script.run(connection.async(), KEYS, quick).get(5, TimeUnit.SECONDS);
     quick[0] = "b";
     LeaseAnswer both = script.run(connection.async(), KEYS, quick).get(5, TimeUnit.SECONDS);
