@@ -7,7 +7,6 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import okhttp3.OkHttpClient;
@@ -65,9 +64,5 @@ final class FleetRun {
         }
       }
     }
-  }
-
-  static void sleep(Duration d) throws InterruptedException {
-    TimeUnit.NANOSECONDS.sleep(d.toNanos());
   }
 }
