@@ -294,10 +294,15 @@ final class RedisSharedKey implements SharedKey {
         ask.timedOut = cause instanceof TimeoutException;
         if (ask.neverSent) {
           ask.restore(this); // never reached Redis: tell it next time
+        } else if (ask.timedOut) {
+          ask.restoreNews(this); // may not have arrived: a pause told twice is the same pause
         }
         fleet.unreachable(cause);
         retries++;
         back += lease.surrender(); // what the fleet decides meanwhile is unknown here
+        if (pauseToTell != NONE || resumeToTell) {
+          tellLater(); // no call may come to carry it: this instance may have given up
+        }
       } else if (answer != null) {
         fleet.reached();
         retries = 0;
@@ -311,6 +316,17 @@ final class RedisSharedKey implements SharedKey {
     if (!Thread.holdsLock(this)) { // not from inside take(), which reads the outcome itself
       onNews.run();
     }
+  }
+
+  /** Tries again to tell the fleet a pause or its end, after the retry delay, off any caller's thread. */
+  private void tellLater() {
+    CompletableFuture.delayedExecutor(retryDelay(), TimeUnit.NANOSECONDS).execute(() -> {
+      synchronized (this) {
+        if (asking == null && !fleet.isClosed() && (pauseToTell != NONE || resumeToTell)) {
+          ask(0, ticker.read());
+        }
+      }
+    });
   }
 
   private void late(Ask ask, LeaseAnswer answer) {
@@ -374,6 +390,12 @@ final class RedisSharedKey implements SharedKey {
       this.refusal = refusal;
       this.resume = resume;
       this.remaining = remaining;
+    }
+
+    void restoreNews(RedisSharedKey key) {
+      key.pauseToTell = Math.max(key.pauseToTell, pause);
+      key.refusalToTell |= refusal;
+      key.resumeToTell |= resume;
     }
 
     void restore(RedisSharedKey key) {

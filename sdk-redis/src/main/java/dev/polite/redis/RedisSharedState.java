@@ -175,6 +175,10 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
     client.shutdown(0, 2, TimeUnit.SECONDS);
   }
 
+  boolean isClosed() {
+    return closed;
+  }
+
   Settings settings() {
     return settings;
   }
