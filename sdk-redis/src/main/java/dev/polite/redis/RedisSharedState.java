@@ -48,7 +48,8 @@ import org.slf4j.LoggerFactory;
  *       discovered from its refusals (each instance's own, times the instances alive);
  *   <li>a token bucket at that pace, in Redis, decided by one Lua script per lease on Redis's
  *       clock ({@code TIME}), so instances' clocks never need to agree;
- *   <li>the pause: one 429 or one spent quota holds every instance back until its end;
+ *   <li>the pause: one 429 or one spent quota holds every instance back until its end, heard at
+ *       once through Redis pub/sub;
  *   <li>the server's remaining count, less the calls the whole fleet has on the wire.
  * </ul>
  *
@@ -72,8 +73,9 @@ import org.slf4j.LoggerFactory;
  * (a key may name a credential; it is never written), and the braces are a Redis Cluster hash tag,
  * so both sit in one slot. Both expire after {@link Builder#idleExpiry} without a request.
  *
- * <p>Thread-safe. One instance per process is enough; it holds one Redis connection (Lettuce's,
- * which reconnects by itself) and Lettuce's threads until {@link #close()}.
+ * <p>Thread-safe. One instance per process is enough; it holds two Redis connections (Lettuce's,
+ * which reconnect by themselves: one for leases, one subscribed to the pauses the lease script
+ * publishes as they begin) and Lettuce's threads until {@link #close()}.
  */
 public final class RedisSharedState implements SharedState, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger("dev.polite.redis");
