@@ -1,5 +1,6 @@
 package dev.polite;
 
+import dev.polite.testing.FakeClock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 

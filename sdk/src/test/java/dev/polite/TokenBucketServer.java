@@ -1,5 +1,6 @@
 package dev.polite;
 
+import dev.polite.testing.FakeClock;
 import java.util.concurrent.atomic.AtomicInteger;
 import mockwebserver3.Dispatcher;
 import mockwebserver3.MockResponse;

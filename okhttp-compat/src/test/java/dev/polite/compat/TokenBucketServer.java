@@ -1,5 +1,6 @@
 package dev.polite.compat;
 
+import dev.polite.testing.FakeClock;
 import dev.polite.compat.LocalServer.Reply;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,5 +1,6 @@
 package dev.polite.micrometer;
 
+import dev.polite.testing.FakeClock;
 import dev.polite.PoliteInterceptor;
 import java.io.IOException;
 import java.time.Duration;

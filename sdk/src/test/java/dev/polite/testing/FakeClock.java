@@ -1,4 +1,8 @@
-package dev.polite;
+package dev.polite.testing;
+
+import dev.polite.Sleeper;
+import dev.polite.Ticker;
+import dev.polite.WallClock;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -10,12 +14,13 @@ import java.util.function.BooleanSupplier;
  * A ticker and sleeper on fake time: a sleep returns at once, having moved the clock to the
  * sleeper's deadline (never backwards, so threads sleeping at once share one timeline; a thread
  * whose deadline the clock has already passed wakes at once). It records every sleep it was
- * asked for, as the time left when it was asked.
+ * asked for, as the time left when it was asked. polite-micrometer's and okhttp-compat's tests take
+ * it from the sdk's test jar.
  */
 public final class FakeClock implements Ticker, Sleeper, WallClock {
   /** Far from zero, so that code assuming time starts at 0 shows itself. */
-  static final long START = 1_000_000_000_000L;
-  static final long EPOCH_MILLIS = 1_767_225_600_000L; // 2026-01-01T00:00:00Z
+  public static final long START = 1_000_000_000_000L;
+  public static final long EPOCH_MILLIS = 1_767_225_600_000L; // 2026-01-01T00:00:00Z
 
   private final AtomicLong now = new AtomicLong(START);
   private final List<Long> sleeps = new ArrayList<>();
@@ -56,6 +61,11 @@ public final class FakeClock implements Ticker, Sleeper, WallClock {
 
   public void advance(Duration d) {
     now.addAndGet(d.toNanos());
+  }
+
+  /** Time since the clock was made. */
+  public Duration elapsed() {
+    return Duration.ofNanos(now.get() - START);
   }
 
   /** Seconds since the clock was made. */
