@@ -29,6 +29,7 @@ import org.jspecify.annotations.Nullable;
 final class RedisSharedKey implements SharedKey {
   private static final long NONE = -1;
   private static final long FIRST_RETRY_NANOS = 50_000_000L;
+  private static final long RECHECK_NANOS = 1_000_000L;
   /**
    * How many batches' time ahead the fleet's bucket lends, in leaseFor: enough for every
    * instance of a busy fleet to hold its batch while the one before it spends (a fleet of 8 with
@@ -76,6 +77,22 @@ final class RedisSharedKey implements SharedKey {
   @Override
   public synchronized long take(double cost, double sendRate, int inFlight, long now) {
     this.inFlight = inFlight;
+    long wait = decide(cost, sendRate, inFlight, now);
+    if (wait == 0 || wait == AWAIT) {
+      // An answer can come back before its handler is even attached (a busy machine), and is then
+      // read right here: one that says the fleet is paused holds this call back too.
+      long pause = pauseLeft(now);
+      if (pause > 0) {
+        return pause;
+      }
+    }
+    if (wait == AWAIT && asking == null) {
+      return RECHECK_NANOS; // answered at once, yet nothing to spend: no signal will come, look again
+    }
+    return wait;
+  }
+
+  private long decide(double cost, double sendRate, int inFlight, long now) {
     if (fleet.isFallingBack()) {
       if (asking == null && since(lastAskAt, now) >= retryDelay()) {
         ask(want(cost, sendRate), now);
@@ -96,6 +113,13 @@ final class RedisSharedKey implements SharedKey {
       return asking == null || fleet.isFallingBack() ? 0 : AWAIT;
     }
     back += lease.expire(now, settings.validityNanos());
+    if (!lease.covers(cost) && asking == null) {
+      back += lease.surrender();
+      ask(want(cost, sendRate), now); // may be answered at once: the lease is read after it
+    }
+    if (fleet.isFallingBack()) {
+      return alone(cost, now); // the request failed at once: no connection
+    }
     if (lease.covers(cost)) {
       long due = lease.dueOf(cost);
       if (due > now) {
@@ -104,15 +128,9 @@ final class RedisSharedKey implements SharedKey {
       lease.spend(cost);
       return 0;
     }
-    if (asking == null) {
-      back += lease.surrender();
-      ask(want(cost, sendRate), now);
-    }
-    if (fleet.isFallingBack()) {
-      return alone(cost, now); // the request failed at once: no connection
-    }
-    return asking == null ? 0 : AWAIT;
+    return AWAIT;
   }
+
 
   /** Asks again soon after one slow answer, then less often: 50 ms doubling up to retryEvery. */
   private long retryDelay() {
