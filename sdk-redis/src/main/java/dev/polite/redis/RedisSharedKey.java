@@ -312,8 +312,6 @@ final class RedisSharedKey implements SharedKey {
         ask.timedOut = cause instanceof TimeoutException;
         if (ask.neverSent) {
           ask.restore(this); // never reached Redis: tell it next time
-        } else if (ask.timedOut) {
-          ask.restoreNews(this); // may not have arrived: a pause told twice is the same pause
         }
         fleet.unreachable(cause);
         retries++;
@@ -408,12 +406,6 @@ final class RedisSharedKey implements SharedKey {
       this.refusal = refusal;
       this.resume = resume;
       this.remaining = remaining;
-    }
-
-    void restoreNews(RedisSharedKey key) {
-      key.pauseToTell = Math.max(key.pauseToTell, pause);
-      key.refusalToTell |= refusal;
-      key.resumeToTell |= resume;
     }
 
     void restore(RedisSharedKey key) {
