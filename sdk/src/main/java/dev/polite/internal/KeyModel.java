@@ -183,12 +183,7 @@ public final class KeyModel {
         || !admitted.hasEvidence(now)) {
       return; // a cut is already this recent, or nothing was discovered to cut
     }
-    controller.onRejection(now, admitted.perSecond(now));
-    lastCutAt = now;
-    voidReservations(now);
-    admitted.restart(now);
-    applyControllerPace(lastSignals, now);
-    bucket.setTokens(0, now);
+    cut(lastSignals, now);
   }
 
   /** Whether a new call must wait for an answer before it may go (the key's window is full). */
@@ -422,17 +417,25 @@ public final class KeyModel {
         // nothing new about the rate; the pause it caused and the probing are answer enough.
         return;
       }
-      controller.onRejection(now, admitted.perSecond(now));
-      lastCutAt = now;
-      voidReservations(now);
-      admitted.restart(now);
-      applyControllerPace(signals, now);
-      bucket.setTokens(0, now);
+      cut(signals, now);
     } else if (status < 500) {
       probing = false;
       controller.onSuccess(now, sendRate.rate(now));
       applyControllerPace(signals, now);
     }
+  }
+
+  /**
+   * A refusal cuts the discovered pace: the controller's verdict on what the server admitted
+   * since the last cut, the reservations made at the old pace voided, and no tokens left.
+   */
+  private void cut(RateLimitSignals signals, long now) {
+    controller.onRejection(now, admitted.perSecond(now));
+    lastCutAt = now;
+    voidReservations(now);
+    admitted.restart(now);
+    applyControllerPace(signals, now);
+    bucket.setTokens(0, now);
   }
 
   /** A pause began: what was reserved before it is void, and what it restores is new. */
