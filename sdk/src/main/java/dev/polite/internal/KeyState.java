@@ -164,7 +164,7 @@ public final class KeyState {
       if (!patience.allows(sleep, now)) {
         release(attempt, now);
         throw tooLong(attempt.call, Duration.ofNanos(sleep),
-            pause > 0 ? "the key is paused" : "the key's pace");
+            pause > 0 || shared.pauseLeft(now) > 0 ? "the key is paused" : "the key's pace");
       }
       if (reservation != null) {
         attempt.due = Nanos.add(now, sleep);
