@@ -157,10 +157,7 @@ class FleetTest {
   void redisStoppedMidRunFailsNoCallAndTheFleetRejoinsWhenItIsBack() throws Exception {
     try (DemoServer server = server(HeaderStyle.IETF)) {
       RedisSharedState state = state();
-      FleetRun run;
-      try (Outage outage = new Outage(redis::stop, redis::startAgain)) {
-        run = FleetRun.run(server.url(), 2, 3, Duration.ofSeconds(4), () -> state);
-      }
+      FleetRun run = runThrough(new Outage(redis::stop, redis::startAgain), server, state);
       assertThat(run.failures).as("no call fails because of Redis").isEmpty();
       assertThat(run.ok.get()).isGreaterThan(15);
       assertThat(server.stats().rejected()).isLessThanOrEqualTo(3);
@@ -172,10 +169,7 @@ class FleetTest {
   void redisFrozenMidRunStallsNoCall() throws Exception {
     try (DemoServer server = server(HeaderStyle.IETF)) {
       RedisSharedState state = state();
-      FleetRun run;
-      try (Outage outage = new Outage(redis::freeze, redis::thaw)) {
-        run = FleetRun.run(server.url(), 2, 3, Duration.ofSeconds(4), () -> state);
-      }
+      FleetRun run = runThrough(new Outage(redis::freeze, redis::thaw), server, state);
       assertThat(run.failures).isEmpty();
       // Frozen, every lease times out after 20 ms and the instance paces alone at its share:
       // calls keep going through the freeze (10 a second here), none waits on Redis.
@@ -187,6 +181,14 @@ class FleetTest {
 
   private OkHttpClient client(PoliteInterceptor.Builder polite) {
     return new OkHttpClient.Builder().addInterceptor(polite.sharedState(state()).build()).build();
+  }
+
+  /** Two instances of three callers on {@code state} for 4 s, through {@code outage}. */
+  private static FleetRun runThrough(Outage outage, DemoServer server, RedisSharedState state)
+      throws Exception {
+    try (outage) {
+      return FleetRun.run(server.url(), 2, 3, Duration.ofSeconds(4), () -> state);
+    }
   }
 
   /** Calls on, through the state, until it has heard Redis again (at most 10 s of calls). */
