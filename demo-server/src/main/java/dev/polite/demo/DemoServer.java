@@ -1,6 +1,8 @@
 package dev.polite.demo;
 
 import dev.polite.demo.internal.ApiHandler;
+import dev.polite.demo.internal.Endpoint;
+import dev.polite.demo.internal.Exchange;
 import dev.polite.demo.internal.HttpFront;
 import dev.polite.demo.internal.LimiterStore;
 import dev.polite.demo.internal.MemoryStore;
@@ -10,9 +12,6 @@ import dev.polite.demo.internal.RedisStore;
 import dev.polite.demo.internal.StatsHandler;
 import dev.polite.demo.internal.SyncedStore;
 import dev.polite.demo.internal.TrafficStats;
-import io.undertow.server.HttpHandler;
-import io.undertow.server.HttpServerExchange;
-import io.undertow.util.HttpString;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.BindException;
@@ -23,7 +22,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A running demo server: a rate-limited HTTP API on Undertow, for tests, examples and benchmarks.
+ * A running demo server: a rate-limited HTTP API on Netty, for tests, examples and benchmarks.
  *
  * <p>Usage: {@code try (DemoServer server = DemoServer.builder().limit(5).window(Duration.ofSeconds(1)).start()) { client.get(server.url().resolve("/api/items")); }}
  *
@@ -36,7 +35,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class DemoServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(DemoServer.class);
-  private static final HttpString CONTENT_TYPE = HttpString.tryFromString("Content-Type");
 
   private final DemoServerConfig config;
   private final LimiterStore store;
@@ -139,28 +137,16 @@ public final class DemoServer implements AutoCloseable {
     store.close();
   }
 
-  private void route(HttpServerExchange exchange, HttpHandler api) throws Exception {
-    if (!exchange.isRequestComplete()) {
-      // No endpoint reads a body, and Undertow would wait for the rest of it before the next
-      // request, with no timeout: a client dribbling a body would hold the connection for ever.
-      // Close after answering instead.
-      exchange.setPersistent(false);
-    }
-    String path = exchange.getRequestPath();
+  private void route(Exchange exchange, Endpoint api) {
+    String path = exchange.path();
     if (path.startsWith("/api/") || path.equals("/api")) {
-      api.handleRequest(exchange);
+      api.handle(exchange);
     } else if (path.equals("/health")) {
-      json(exchange, 200, "{\"status\":\"ok\"}");
+      exchange.send(200, "application/json", "{\"status\":\"ok\"}");
     } else if (path.equals("/stats") || path.equals("/stats/reset")) {
-      statsHandler.handleRequest(exchange);
+      statsHandler.handle(exchange);
     } else {
-      json(exchange, 404, "{\"error\":\"not found; try /api/..., /stats or /health\"}");
+      exchange.send(404, "application/json", "{\"error\":\"not found; try /api/..., /stats or /health\"}");
     }
-  }
-
-  private static void json(HttpServerExchange exchange, int status, String body) {
-    exchange.setStatusCode(status);
-    exchange.getResponseHeaders().put(CONTENT_TYPE, "application/json");
-    exchange.getResponseSender().send(body);
   }
 }

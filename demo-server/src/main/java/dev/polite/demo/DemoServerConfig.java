@@ -14,6 +14,7 @@ import static dev.polite.demo.internal.Settings.HOST;
 import static dev.polite.demo.internal.Settings.IDLE_TIMEOUT;
 import static dev.polite.demo.internal.Settings.LATENCY;
 import static dev.polite.demo.internal.Settings.LIMIT;
+import static dev.polite.demo.internal.Settings.IO_THREADS;
 import static dev.polite.demo.internal.Settings.MAX_CONNECTIONS;
 import static dev.polite.demo.internal.Settings.MAX_CONNECTIONS_PER_CLIENT;
 import static dev.polite.demo.internal.Settings.MAX_KEYS;
@@ -228,6 +229,11 @@ public final class DemoServerConfig {
     return MAX_CONNECTIONS_PER_CLIENT.in(values);
   }
 
+  /** Threads serving connections; 0 (the default) for half the cores, at least one. */
+  public int ioThreads() {
+    return IO_THREADS.in(values);
+  }
+
   /** The token {@code POST /stats/reset} requires as {@code Authorization: Bearer TOKEN}; empty (the default) for none. */
   public String adminToken() {
     return ADMIN_TOKEN.in(values);
@@ -413,6 +419,11 @@ public final class DemoServerConfig {
     /** The most open connections from one address (trusted proxies exempt), at least 0 (0: no limit). */
     public Builder maxConnectionsPerClient(int maxConnectionsPerClient) {
       return set(MAX_CONNECTIONS_PER_CLIENT, maxConnectionsPerClient);
+    }
+
+    /** Threads serving connections, 0 to 256; 0 (the default) for half the cores, at least one. */
+    public Builder ioThreads(int ioThreads) {
+      return set(IO_THREADS, ioThreads);
     }
 
     /**

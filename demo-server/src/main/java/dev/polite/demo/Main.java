@@ -15,11 +15,9 @@ public final class Main {
 
   /** Runs the server from command-line flags; exits only on error, help or a signal. */
   public static void main(String[] args) {
-    // Undertow and XNIO log through jboss-logging; send that to SLF4J (stderr) too, keeping their
-    // start-up banners out of it: what a user reads there is ours (unless -D says otherwise).
-    System.setProperty("org.jboss.logging.provider", "slf4j");
-    quietUnlessSet("org.slf4j.simpleLogger.log.io.undertow");
-    quietUnlessSet("org.slf4j.simpleLogger.log.org.xnio");
+    // Netty logs through SLF4J; its debug lines (which transport, which allocator) are not what
+    // a user reads stderr for (unless -D says otherwise).
+    quietUnlessSet("org.slf4j.simpleLogger.log.io.netty");
     int exit = DemoServerCommand.run(args);
     if (exit != 0 || DemoServerCommand.isInformational(args)) {
       System.exit(exit);

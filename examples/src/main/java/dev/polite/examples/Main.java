@@ -111,11 +111,10 @@ public final class Main {
   }
 
   /**
-   * Undertow, XNIO and polite log at INFO; in a demo whose output is a table that is noise. Warn
+   * The demo server, Netty and polite log at INFO; in a demo whose output is a table that is noise. Warn
    * and above still show; {@code -Dorg.slf4j.simpleLogger.defaultLogLevel=info} brings it back.
    */
   private static void quietLogging() {
-    System.setProperty("org.jboss.logging.provider", "slf4j");
     if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
       System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
     }

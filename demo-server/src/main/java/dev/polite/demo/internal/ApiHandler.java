@@ -1,23 +1,13 @@
 package dev.polite.demo.internal;
 
 import dev.polite.demo.DemoServerConfig;
-import io.undertow.server.HttpHandler;
-import io.undertow.server.HttpServerExchange;
-import io.undertow.server.ServerConnection;
-import io.undertow.util.AttachmentKey;
-import io.undertow.util.HeaderMap;
-import io.undertow.util.HeaderValues;
-import io.undertow.util.Headers;
-import io.undertow.util.HttpString;
-import io.undertow.util.SameThreadExecutor;
-import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.util.AsciiString;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
@@ -32,41 +22,44 @@ import org.slf4j.LoggerFactory;
  * limit.
  *
  * <p>Headers that state an absolute time read the server's clock plus the configured skew; the
- * {@code Date} header is then set here, on every answer, from that same clock, which keeps
- * Undertow from adding its own (unskewed, and cached in a way that froze in a process that had
- * stopped an earlier server) one that would contradict them.
+ * {@code Date} header is set here, on every answer, from that same clock, so nothing the answer
+ * says contradicts it.
  *
  * <p>A memory decision takes well under a microsecond, so it runs on the I/O thread; a Redis
  * decision can block for its timeout, so the exchange is first dispatched to a worker thread.
  * Delays (the leaky queue's wait, simulated latency) are timers on the I/O thread, not sleeping
  * threads, so a queue of thousands of delayed requests holds no thread.
  *
+ * <p>A rejection is the hot path of a flood, so it allocates little: the 429 bodies are prepared
+ * once and sent as views, header names are interned {@link AsciiString}s, and a key by peer
+ * address is worked out once per connection.
+ *
  * <p>In dry-run the limiter still decides and counts, but every request is served; would-be
  * rejections are logged as one line per second at most, so a flood cannot become a log flood.
  */
-public final class ApiHandler implements HttpHandler {
+public final class ApiHandler implements Endpoint {
   private static final Logger log = LoggerFactory.getLogger(ApiHandler.class);
-  private static final HttpString CONTENT_TYPE = HttpString.tryFromString("Content-Type");
-  private static final HttpString CACHE_CONTROL = HttpString.tryFromString("Cache-Control");
-  private static final HttpString FORWARDED_FOR = HttpString.tryFromString("X-Forwarded-For");
+  private static final AsciiString CACHE_CONTROL = AsciiString.cached("Cache-Control");
+  private static final AsciiString FORWARDED_FOR = AsciiString.cached("X-Forwarded-For");
   private static final String PROBLEM = "{\"type\":\"https://iana.org/assignments/http-problem-types#quota-exceeded\","
       + "\"title\":\"Too Many Requests\",\"status\":429,\"violated-policies\":[\"default\"]";
 
   /** The 429 bodies, prepared once: a flood of rejections should cost as little as possible. */
-  private static final ByteBuffer RATE_PROBLEM = prepared(PROBLEM + ",\"limit\":\"rate\"}");
-  private static final ByteBuffer CONCURRENCY_PROBLEM = prepared(PROBLEM + ",\"limit\":\"concurrency\"}");
-  private static final String PROBLEM_JSON = "application/problem+json";
-  private static final String NO_STORE = "no-store";
-  private static final AttachmentKey<String> PEER_KEY = AttachmentKey.create(String.class);
+  private static final ByteBuf RATE_PROBLEM = prepared(PROBLEM + ",\"limit\":\"rate\"}");
+  private static final ByteBuf CONCURRENCY_PROBLEM = prepared(PROBLEM + ",\"limit\":\"concurrency\"}");
+  private static final AsciiString PROBLEM_JSON = AsciiString.cached("application/problem+json");
+  private static final AsciiString JSON = AsciiString.cached("application/json");
+  private static final AsciiString TEXT = AsciiString.cached("text/plain; charset=utf-8");
+  private static final AsciiString NO_STORE = AsciiString.cached("no-store");
 
   /** A slot frees when a request in flight ends, which no one can know: ask for a second. */
   private static final long CONCURRENCY_RETRY_NANOS = 1_000_000_000L;
 
-  private static final Map<String, HttpString> HEADER_NAMES = new HashMap<>();
+  private static final Map<String, AsciiString> HEADER_NAMES = new HashMap<>();
 
   static {
     for (String name : QuotaHeaders.NAMES) {
-      HEADER_NAMES.put(name, HttpString.tryFromString(name));
+      HEADER_NAMES.put(name, AsciiString.cached(name));
     }
   }
 
@@ -76,7 +69,7 @@ public final class ApiHandler implements HttpHandler {
   private final ClientKeys keys;
   private final QuotaHeaders headers;
   private final InFlight inFlight;
-  private final HttpString apiKeyHeader;
+  private final AsciiString apiKeyHeader;
   private final @Nullable CostHeader costHeader;
   private final long latencyNanos;
   private final LongSupplier epochMillis;
@@ -93,7 +86,7 @@ public final class ApiHandler implements HttpHandler {
     this.keys = new ClientKeys(new TrustedProxies(config.trustedProxies()));
     this.headers = QuotaHeaders.of(config);
     this.inFlight = config.concurrency() > 0 ? new InFlight(config.concurrency()) : null;
-    this.apiKeyHeader = HttpString.tryFromString(config.apiKeyHeader());
+    this.apiKeyHeader = AsciiString.cached(config.apiKeyHeader());
     this.costHeader = CostHeader.of(config);
     this.latencyNanos = Nanos.of(config.latency());
     this.epochMillis = epochMillis;
@@ -103,36 +96,35 @@ public final class ApiHandler implements HttpHandler {
   }
 
   @Override
-  public void handleRequest(HttpServerExchange exchange) {
-    if (store.blocking() && exchange.isInIoThread()) {
-      exchange.dispatch(this);
+  public void handle(Exchange exchange) {
+    if (store.blocking()) {
+      exchange.dispatch(() -> decide(exchange));
       return;
     }
+    decide(exchange);
+  }
+
+  private void decide(Exchange exchange) {
     String key = keyOf(exchange);
-    HeaderMap response = exchange.getResponseHeaders();
-    BiConsumer<String, String> header = (name, value) -> response.put(headerName(name), value);
+    BiConsumer<String, String> header = (name, value) -> exchange.header(headerName(name), value);
     long serverMillis = epochMillis.getAsLong() + skewMillis;
     headers.writeDate(serverMillis, header);
     if (inFlight != null) {
       if (!inFlight.tryEnter(key)) {
         stats.record(key, false);
         if (!dryRun) {
-          exchange.setStatusCode(429);
           headers.writeRetryAfter(CONCURRENCY_RETRY_NANOS, serverMillis, header);
           problem(exchange, CONCURRENCY_PROBLEM);
           return;
         }
         wouldReject(key);
       } else {
-        exchange.addExchangeCompleteListener((done, next) -> {
-          inFlight.exit(key);
-          next.proceed();
-        });
+        exchange.whenDone(() -> inFlight.exit(key));
       }
     }
-    long cost = config.costOf(exchange.getRequestPath());
+    long cost = config.costOf(exchange.path());
     if (costHeader != null) {
-      String named = exchange.getRequestHeaders().getFirst(costHeader.name());
+      String named = exchange.requestHeader(costHeader.name());
       if (named != null) {
         String refused = costHeader.refusal(named);
         if (refused != null) {
@@ -153,7 +145,6 @@ public final class ApiHandler implements HttpHandler {
     headers.write(decision, serverMillis, header);
     if (!decision.allowed()) {
       if (!dryRun) {
-        exchange.setStatusCode(429);
         headers.writeRetryAfter(decision.retryAfterNanos(), serverMillis, header);
         problem(exchange, RATE_PROBLEM);
         return;
@@ -165,56 +156,41 @@ public final class ApiHandler implements HttpHandler {
       ok(exchange, decision);
       return;
     }
-    exchange.dispatch(SameThreadExecutor.INSTANCE,
-        () -> exchange.getIoThread().executeAfter(() -> ok(exchange, decision), delay, TimeUnit.NANOSECONDS));
+    exchange.later(delay, () -> ok(exchange, decision));
   }
 
-  private static ByteBuffer prepared(String body) {
+  private static ByteBuf prepared(String body) {
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    return ByteBuffer.allocateDirect(bytes.length).put(bytes).flip().asReadOnlyBuffer();
+    return Unpooled.unreleasableBuffer(Unpooled.directBuffer(bytes.length).writeBytes(bytes).asReadOnly());
   }
 
-  private static HttpString headerName(String name) {
-    HttpString known = HEADER_NAMES.get(name);
-    return known != null ? known : HttpString.tryFromString(name);
+  private static AsciiString headerName(String name) {
+    AsciiString known = HEADER_NAMES.get(name);
+    return known != null ? known : new AsciiString(name);
   }
 
-  private String keyOf(HttpServerExchange exchange) {
-    HeaderMap request = exchange.getRequestHeaders();
-    String apiKey = request.getFirst(apiKeyHeader);
-    HeaderValues forwarded = request.get(FORWARDED_FOR);
-    if (apiKey == null && (forwarded == null || !trustsSomeProxy)) {
+  private String keyOf(Exchange exchange) {
+    String apiKey = exchange.requestHeader(apiKeyHeader);
+    if (apiKey == null && (!trustsSomeProxy || exchange.requestHeader(FORWARDED_FOR) == null)) {
       // Keyed by the peer, which a connection keeps: work its key out once per connection, not
       // once per request (a keep-alive client sends thousands on one)
-      ServerConnection connection = exchange.getConnection();
-      String peerKey = connection.getAttachment(PEER_KEY);
-      if (peerKey == null) {
-        peerKey = keys.keyOf(null, exchange.getSourceAddress().getAddress(), List.of());
-        connection.putAttachment(PEER_KEY, peerKey);
-      }
-      return peerKey;
+      return exchange.peerKey(peer -> keys.keyOf(null, peer.getAddress(), List.of()));
     }
-    List<String> forwardedFor = forwarded == null ? List.of() : new ArrayList<>(forwarded);
-    InetSocketAddress peer = exchange.getSourceAddress();
-    return keys.keyOf(apiKey, peer.getAddress(), forwardedFor);
+    List<String> forwardedFor = trustsSomeProxy ? exchange.requestHeaders(FORWARDED_FOR) : List.of();
+    return keys.keyOf(apiKey, exchange.peer().getAddress(), forwardedFor);
   }
 
-  private static void ok(HttpServerExchange exchange, Decision decision) {
-    exchange.getResponseHeaders().put(CONTENT_TYPE, "application/json");
-    exchange.getResponseSender().send("{\"ok\":true,\"remaining\":" + decision.remaining() + "}");
+  private static void ok(Exchange exchange, Decision decision) {
+    exchange.send(200, JSON, "{\"ok\":true,\"remaining\":" + decision.remaining() + "}");
   }
 
-  private static void badRequest(HttpServerExchange exchange, String detail) {
-    exchange.setStatusCode(400);
-    exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "text/plain; charset=utf-8");
-    exchange.getResponseSender().send(detail + "\n");
+  private static void badRequest(Exchange exchange, String detail) {
+    exchange.send(400, TEXT, detail + "\n");
   }
 
-  private static void problem(HttpServerExchange exchange, ByteBuffer body) {
-    HeaderMap response = exchange.getResponseHeaders();
-    response.put(Headers.CONTENT_TYPE, PROBLEM_JSON);
-    response.put(CACHE_CONTROL, NO_STORE);
-    exchange.getResponseSender().send(body.duplicate()); // a view: the prepared body is never consumed
+  private static void problem(Exchange exchange, ByteBuf body) {
+    exchange.header(CACHE_CONTROL, NO_STORE);
+    exchange.send(429, PROBLEM_JSON, body.duplicate()); // a view: the prepared body is never consumed
   }
 
   private void wouldReject(String key) {

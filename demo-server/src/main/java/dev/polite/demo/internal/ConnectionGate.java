@@ -1,99 +1,94 @@
 package dev.polite.demo.internal;
 
-import java.io.IOException;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.xnio.ChannelListener;
-import org.xnio.ChannelListeners;
-import org.xnio.IoUtils;
-import org.xnio.StreamConnection;
-import org.xnio.channels.AcceptingChannel;
 
 /**
- * The accept listener: takes each new connection and hands it to HTTP, unless its address already
- * holds {@code perClient} connections, in which case it is closed at once. So one client flooding
- * the server with connections (half-sent requests, say) cannot take every slot of the server's
- * connection cap, and a health check from elsewhere still gets in.
+ * Decides which accepted connections the server keeps. It sits in the listening channel's
+ * pipeline, ahead of the step that registers each new connection, and enforces two caps:
  *
- * <p>A client is an address, an IPv6 one by its /64 as the limiter keys it. Trusted proxies are
- * exempt: every client behind them shares their address. The count per address lives in a map
- * whose entries go when their last connection closes, so it holds at most one entry per open
- * connection. Refusals are logged once a second at most, so a flood cannot become a log flood.
+ * <ul>
+ *   <li><b>In all</b>: at {@code maxConnections} open, the listener stops accepting (its auto-read
+ *       goes off), so new connections wait in the kernel's listen backlog; the moment one closes,
+ *       accepting resumes. Nothing is refused, and a flood that leaves is followed at once.
+ *   <li><b>Per client</b>: an address that already holds {@code perClient} is closed at once. So
+ *       one client flooding the server with connections (half-sent requests, say) cannot take every
+ *       slot of the cap, and a health check from elsewhere still gets in. A client is an address,
+ *       an IPv6 one by its /64 as the limiter keys it; trusted proxies are exempt, since every
+ *       client behind them shares their address.
+ * </ul>
  *
- * <p>Usage: {@code worker.createStreamConnectionServer(address, new ConnectionGate(openListener, 1000, proxies), options)}
+ * <p>The count per address lives in a map whose entries go when their last connection closes, so
+ * it holds at most one entry per open connection. Refusals are logged once a second at most, so a
+ * flood cannot become a log flood.
+ *
+ * <p>Thread-safe: connections close on any I/O thread.
+ *
+ * <p>Usage: {@code serverBootstrap.handler(new ConnectionGate(10_000, 1_000, proxies))}
  */
-public final class ConnectionGate implements ChannelListener<AcceptingChannel<StreamConnection>> {
+@ChannelHandler.Sharable
+final class ConnectionGate extends ChannelInboundHandlerAdapter {
   private static final Logger log = LoggerFactory.getLogger(ConnectionGate.class);
 
-  private final ChannelListener<? super StreamConnection> http;
+  private final int maxConnections;
   private final int perClient;
   private final TrustedProxies trusted;
+  private final AtomicInteger openInAll = new AtomicInteger();
   private final ConcurrentHashMap<String, Integer> open = new ConcurrentHashMap<>();
   private final AtomicLong refused = new AtomicLong();
   private final AtomicLong lastReportMillis = new AtomicLong();
 
   /**
-   * @param http what serves an admitted connection (Undertow's HTTP open listener)
+   * @param maxConnections the most open connections in all
    * @param perClient the most open connections per address; 0 for no limit
-   * @param trusted proxies exempt from the limit
+   * @param trusted proxies exempt from the per-client limit
    */
-  public ConnectionGate(ChannelListener<? super StreamConnection> http, int perClient, TrustedProxies trusted) {
-    this.http = http;
+  ConnectionGate(int maxConnections, int perClient, TrustedProxies trusted) {
+    this.maxConnections = maxConnections;
     this.perClient = perClient;
     this.trusted = trusted;
   }
 
   @Override
-  public void handleEvent(AcceptingChannel<StreamConnection> channel) {
-    StreamConnection connection;
-    try {
-      connection = channel.accept();
-    } catch (IOException e) {
-      // XNIO has already backed off for a failed accept (it returns null then); this is a closed channel
-      log.debug("accept failed", e);
-      return;
-    }
-    if (connection == null) {
-      return;
-    }
-    String client = clientOf(connection);
+  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    Channel child = (Channel) msg;
+    Channel listener = ctx.channel();
+    String client = clientOf(child.remoteAddress());
     if (client != null && !enter(client)) {
-      // Closed on the I/O thread that owns it: NIO frees a registered socket only when that
-      // thread's selector next runs, which, on an idle thread, could be never.
-      connection.getIoThread().execute(() -> IoUtils.safeClose(connection));
+      child.unsafe().closeForcibly(); // not registered yet: nothing else holds it
       reportRefusal(client);
       return;
     }
-    ChannelListeners.invokeChannelListener(connection, http);
-    if (client != null) {
-      // Undertow sets its own close listener when it takes the connection: wrap it, keep it first
-      ChannelListener<? super StreamConnection> undertows = connection.getCloseListener();
-      connection.setCloseListener(closed -> {
-        leave(client);
-        ChannelListeners.invokeChannelListener(closed, undertows);
-      });
-      if (!connection.isOpen()) { // closed before the listener was set: Undertow refused it
+    if (openInAll.incrementAndGet() >= maxConnections) {
+      listener.config().setAutoRead(false);
+    }
+    child.closeFuture().addListener(closed -> {
+      if (client != null) {
         leave(client);
       }
-    }
+      if (openInAll.getAndDecrement() >= maxConnections) {
+        listener.eventLoop().execute(() -> listener.config().setAutoRead(true));
+      }
+    });
+    ctx.fireChannelRead(child);
   }
 
-  /** How many connections {@code client} ({@code ip:ADDRESS}) holds now; for tests. */
-  int openFrom(String client) {
-    return open.getOrDefault(client, 0);
-  }
-
-  private @Nullable String clientOf(StreamConnection connection) {
-    if (perClient <= 0) {
+  private @Nullable String clientOf(@Nullable SocketAddress remote) {
+    if (perClient <= 0 || !(remote instanceof InetSocketAddress peer)) {
       return null;
     }
-    InetSocketAddress peer = connection.getPeerAddress(InetSocketAddress.class);
-    @Nullable InetAddress address = peer == null ? null : peer.getAddress();
+    @Nullable InetAddress address = peer.getAddress();
     if (address == null || trusted.contains(address)) {
       return null;
     }

@@ -1,7 +1,7 @@
 package dev.polite.demo.internal;
 
 import dev.polite.demo.DemoServerConfig;
-import io.undertow.util.HttpString;
+import io.netty.util.AsciiString;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -14,12 +14,12 @@ import org.jspecify.annotations.Nullable;
  * <p>Immutable and thread-safe.
  */
 final class CostHeader {
-  private final HttpString name;
+  private final AsciiString name;
   private final long capacity;
   private final boolean refunds;
   private final String algorithm;
 
-  private CostHeader(HttpString name, long capacity, boolean refunds, String algorithm) {
+  private CostHeader(AsciiString name, long capacity, boolean refunds, String algorithm) {
     this.name = name;
     this.capacity = capacity;
     this.refunds = refunds;
@@ -31,12 +31,12 @@ final class CostHeader {
     if (config.costHeader().isEmpty()) {
       return null;
     }
-    return new CostHeader(HttpString.tryFromString(config.costHeader()),
+    return new CostHeader(AsciiString.cached(config.costHeader()),
         Policy.of(config).capacity(config.algorithm()), config.algorithm().takesRefunds(),
         config.algorithm().toString());
   }
 
-  HttpString name() {
+  AsciiString name() {
     return name;
   }
 

@@ -1,117 +1,154 @@
 package dev.polite.demo.internal;
 
 import dev.polite.demo.DemoServerConfig;
-import io.undertow.UndertowOptions;
-import io.undertow.connector.ByteBufferPool;
-import io.undertow.server.DefaultByteBufferPool;
-import io.undertow.server.HttpHandler;
-import io.undertow.server.protocol.http.HttpOpenListener;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
+import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.xnio.IoUtils;
-import org.xnio.OptionMap;
-import org.xnio.Options;
-import org.xnio.StreamConnection;
-import org.xnio.Xnio;
-import org.xnio.XnioWorker;
-import org.xnio.channels.AcceptingChannel;
 
 /**
- * The HTTP listener: Undertow's HTTP/1.1 on an XNIO worker, set up by hand rather than by
- * {@code Undertow.builder()} so that the accept step is ours ({@link ConnectionGate}, a cap per
- * client) and every limit that protects the server is set in one place:
+ * The HTTP listener: Netty's HTTP/1.1 codec on its event loops (epoll on Linux, NIO elsewhere),
+ * with the few steps around it that protect the server set up in one place:
  *
  * <ul>
- *   <li>a request's line and headers must arrive within the parse timeout, so a half-sent
- *       request does not hold its connection (Undertow sets none by default);
- *   <li>a connection with no request under way for the idle timeout is closed (Undertow's
- *       no-request timeout, 60 s by default); the same value is its channel idle timeout, which
- *       a wait the server itself imposes (latency, the leaky queue) does not trip;
- *   <li>at most {@code maxConnections} are open; beyond that XNIO stops accepting (new
- *       connections wait in the listen backlog) until one closes. The cap is lowered to leave
- *       room under the process's file limit, because an accept that fails for want of a file
- *       descriptor makes XNIO back off for up to 30 s, long after the flood that caused it.
+ *   <li>{@link ConnectionGate}: at most {@code maxConnections} open (more wait in the listen
+ *       backlog) and at most {@code maxConnectionsPerClient} per address (more are closed). The
+ *       cap is lowered to leave room under the process's file limit, so that accepting never
+ *       meets "too many open files";
+ *   <li>{@link ConnectionTimeouts}: a request's line and headers must arrive within the parse
+ *       timeout, and a connection with no request under way is closed after the idle timeout;
+ *   <li>the decoder's limits: a request line of at most {@value #MAX_LINE} bytes and headers of at
+ *       most {@value #MAX_HEADERS} bytes, or 400;
+ *   <li>{@link HttpConnection}: one request at a time per connection, answers in order.
  * </ul>
  *
- * <p>Thread and buffer sizes are Undertow's own defaults, so the server behaves as before.
+ * <p>Why Netty and not a general web server: a rejection should cost the server as little as
+ * nginx's {@code limit_req} spends on one (bench/README.md, "Demo server vs nginx"). Undertow,
+ * the server before this one, spent most of a 429 in its own request path (a regular-expression
+ * Host check, the exchange's set-up): it answered 0.67 as many as nginx. Here a request is the
+ * codec, a handful of header reads and one write.
  *
- * <p>Usage: {@code HttpFront front = HttpFront.start(config, handler); int port = front.port(); front.close();}
+ * <p>Endpoints run on the I/O threads and must not block; work that may block (a Redis store, the
+ * stats) goes to the task threads through {@link Exchange#dispatch}.
+ *
+ * <p>Usage: {@code HttpFront front = HttpFront.start(config, endpoint); int port = front.port(); front.close();}
  */
 public final class HttpFront implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(HttpFront.class);
   /** Descriptors kept free for everything else: jars, logs, Redis connections, the selector. */
   static final long RESERVED_FILES = 512;
+  static final int MAX_LINE = 8_192;
+  static final int MAX_HEADERS = 16_384;
 
-  private final XnioWorker worker;
-  private final AcceptingChannel<StreamConnection> channel;
+  private final EventLoopGroup loops;
+  private final ExecutorService tasks;
+  private final Channel listener;
   private final int port;
   private final int maxConnections;
 
-  private HttpFront(XnioWorker worker, AcceptingChannel<StreamConnection> channel, int maxConnections) {
-    this.worker = worker;
-    this.channel = channel;
-    this.port = channel.getLocalAddress(InetSocketAddress.class).getPort();
+  private HttpFront(EventLoopGroup loops, ExecutorService tasks, Channel listener, int maxConnections) {
+    this.loops = loops;
+    this.tasks = tasks;
+    this.listener = listener;
+    this.port = ((InetSocketAddress) listener.localAddress()).getPort();
     this.maxConnections = maxConnections;
   }
 
   /**
-   * Binds {@code config}'s host and port and serves {@code handler} on it.
+   * Binds {@code config}'s host and port and serves {@code endpoint} on it.
    *
    * @throws IOException when the address cannot be bound
    */
-  public static HttpFront start(DemoServerConfig config, HttpHandler handler) throws IOException {
-    int ioThreads = Math.max(Runtime.getRuntime().availableProcessors(), 2);
+  public static HttpFront start(DemoServerConfig config, Endpoint endpoint) throws IOException {
+    int ioThreads = config.ioThreads() > 0 ? config.ioThreads() : Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
     int maxConnections = fitToFileLimit(config.maxConnections(), maxFileDescriptors());
     if (maxConnections < config.maxConnections()) {
       log.warn("max-connections lowered from {} to {} to stay under the process's file limit ({})",
           config.maxConnections(), maxConnections, maxFileDescriptors());
     }
-    Xnio xnio = Xnio.getInstance(HttpFront.class.getClassLoader());
-    XnioWorker worker = xnio.createWorker(OptionMap.builder()
-        .set(Options.WORKER_NAME, "polite-demo")
-        .set(Options.WORKER_IO_THREADS, ioThreads)
-        .set(Options.WORKER_TASK_CORE_THREADS, ioThreads * 8)
-        .set(Options.WORKER_TASK_MAX_THREADS, ioThreads * 8)
-        .set(Options.TCP_NODELAY, true)
-        .set(Options.CORK, true)
-        .getMap());
+    boolean epoll = Epoll.isAvailable();
+    IoHandlerFactory handlers = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+    Class<? extends ServerChannel> channelType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+    EventLoopGroup loops = new MultiThreadIoEventLoopGroup(ioThreads, new DefaultThreadFactory("polite-demo-io", true), handlers);
+    ExecutorService tasks = Executors.newFixedThreadPool(Math.max(2, ioThreads) * 8,
+        new DefaultThreadFactory("polite-demo-task", true));
+    long parseNanos = config.parseTimeout().toNanos();
+    long idleNanos = config.idleTimeout().toNanos();
+    HttpDecoderConfig decoding = new HttpDecoderConfig()
+        .setMaxInitialLineLength(MAX_LINE)
+        .setMaxHeaderSize(MAX_HEADERS)
+        .setMaxChunkSize(8_192)
+        .setValidateHeaders(true);
     try {
-      int parseMillis = millis(config.parseTimeout().toMillis());
-      int idleMillis = millis(config.idleTimeout().toMillis());
-      OptionMap undertowOptions = OptionMap.builder()
-          .set(UndertowOptions.BUFFER_PIPELINED_DATA, true)
-          .set(UndertowOptions.REQUEST_PARSE_TIMEOUT, parseMillis)
-          .set(UndertowOptions.NO_REQUEST_TIMEOUT, idleMillis)
-          .set(UndertowOptions.IDLE_TIMEOUT, idleMillis)
-          .getMap();
-      HttpOpenListener http = new HttpOpenListener(buffers(), undertowOptions);
-      http.setRootHandler(handler);
-      OptionMap socketOptions = OptionMap.builder()
-          .set(Options.WORKER_IO_THREADS, ioThreads)
-          .set(Options.TCP_NODELAY, true)
-          .set(Options.REUSE_ADDRESSES, true)
-          .set(Options.BALANCING_TOKENS, 1)
-          .set(Options.BALANCING_CONNECTIONS, 2)
-          .set(Options.BACKLOG, 1000)
-          // accepts resume as soon as one connection closes: no hysteresis, no delay
-          .set(Options.CONNECTION_HIGH_WATER, maxConnections)
-          .set(Options.CONNECTION_LOW_WATER, maxConnections)
-          .getMap();
-      ConnectionGate gate = new ConnectionGate(http, config.maxConnectionsPerClient(),
-          new TrustedProxies(config.trustedProxies()));
+      ServerBootstrap bootstrap = new ServerBootstrap()
+          .group(loops)
+          .channel(channelType)
+          .option(ChannelOption.SO_BACKLOG, 1_000)
+          .option(ChannelOption.SO_REUSEADDR, true)
+          .handler(new ConnectionGate(maxConnections, config.maxConnectionsPerClient(),
+              new TrustedProxies(config.trustedProxies())))
+          .childOption(ChannelOption.TCP_NODELAY, true)
+          .childHandler(new ChannelInitializer<Channel>() {
+            @Override
+            protected void initChannel(Channel channel) {
+              ConnectionTimeouts timeouts = new ConnectionTimeouts(parseNanos, idleNanos);
+              channel.pipeline().addLast(timeouts, new HttpServerCodec(decoding),
+                  new HttpConnection(endpoint, timeouts, tasks));
+            }
+          });
       InetSocketAddress address = new InetSocketAddress(InetAddress.getByName(config.host()), config.port());
-      AcceptingChannel<StreamConnection> channel = worker.createStreamConnectionServer(address, gate, socketOptions);
-      channel.resumeAccepts();
-      return new HttpFront(worker, channel, maxConnections);
+      ChannelFuture bound = bootstrap.bind(address).awaitUninterruptibly();
+      if (!bound.isSuccess()) {
+        throw bindFailure(bound.cause());
+      }
+      log.debug("listening on {} with {} I/O thread(s), {}", address, ioThreads, epoll ? "epoll" : "NIO");
+      return new HttpFront(loops, tasks, bound.channel(), maxConnections);
     } catch (IOException | RuntimeException e) {
-      worker.shutdownNow();
+      tasks.shutdownNow();
+      loops.shutdownGracefully(0, 0, TimeUnit.SECONDS);
       throw e;
     }
+  }
+
+  /**
+   * {@code cause} as the JDK says it: epoll reports a failed bind as a {@code NativeIoException}
+   * ("bind(..) failed with error(-98): Address already in use"), NIO as a {@link BindException}.
+   */
+  static IOException bindFailure(Throwable cause) {
+    if (cause instanceof BindException bind) {
+      return bind;
+    }
+    String message = String.valueOf(cause.getMessage());
+    if (cause instanceof IOException && message.startsWith("bind(")) {
+      BindException bind = new BindException(message.substring(message.lastIndexOf(": ") + 2));
+      bind.initCause(cause);
+      return bind;
+    }
+    return cause instanceof IOException io ? io : new IOException(cause);
   }
 
   /** The bound port. */
@@ -127,14 +164,9 @@ public final class HttpFront implements AutoCloseable {
   /** Stops accepting, closes every connection and stops the threads. */
   @Override
   public void close() {
-    IoUtils.safeClose(channel);
-    worker.shutdown();
-    try {
-      worker.awaitTermination();
-    } catch (InterruptedException e) {
-      worker.shutdownNow();
-      Thread.currentThread().interrupt();
-    }
+    listener.close().syncUninterruptibly();
+    loops.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    tasks.shutdownNow();
   }
 
   /** {@code wanted}, lowered to leave {@link #RESERVED_FILES} of {@code fileLimit} free; at least 1. */
@@ -151,20 +183,5 @@ public final class HttpFront implements AutoCloseable {
       return unix.getMaxFileDescriptorCount();
     }
     return -1;
-  }
-
-  private static int millis(long millis) {
-    return (int) Math.min(Integer.MAX_VALUE, millis);
-  }
-
-  /** Undertow's default pool: 16 KB direct buffers when the heap allows (512 B heap ones on a tiny heap). */
-  private static ByteBufferPool buffers() {
-    long maxMemory = Runtime.getRuntime().maxMemory();
-    if (maxMemory < 64 * 1024 * 1024) {
-      return new DefaultByteBufferPool(false, 512, -1, 4);
-    } else if (maxMemory < 128 * 1024 * 1024) {
-      return new DefaultByteBufferPool(true, 1024, -1, 4);
-    }
-    return new DefaultByteBufferPool(true, 1024 * 16 - 20, -1, 4);
   }
 }

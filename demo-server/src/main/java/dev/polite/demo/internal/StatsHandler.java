@@ -1,13 +1,9 @@
 package dev.polite.demo.internal;
 
 import dev.polite.demo.DemoServerConfig;
-import io.undertow.server.HttpHandler;
-import io.undertow.server.HttpServerExchange;
-import io.undertow.util.HttpString;
-import io.undertow.util.Methods;
+import io.netty.util.AsciiString;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.util.Deque;
 import java.util.function.IntSupplier;
 import org.jspecify.annotations.Nullable;
 
@@ -23,14 +19,13 @@ import org.jspecify.annotations.Nullable;
  * <p>{@code POST /stats/reset} needs {@code Authorization: Bearer TOKEN} when an admin token is
  * configured (compared in constant time), and nothing otherwise.
  *
- * <p>Usage: {@code new StatsHandler(config, stats, store::localKeys).handleRequest(exchange)}
+ * <p>Usage: {@code new StatsHandler(config, stats, store::localKeys).handle(exchange)}
  */
-public final class StatsHandler implements HttpHandler {
+public final class StatsHandler implements Endpoint {
   static final int DEFAULT_TOP = 20;
   static final int MOST_TOP = 1_000;
-  private static final HttpString CONTENT_TYPE = HttpString.tryFromString("Content-Type");
-  private static final HttpString AUTHORIZATION = HttpString.tryFromString("Authorization");
-  private static final HttpString WWW_AUTHENTICATE = HttpString.tryFromString("WWW-Authenticate");
+  private static final AsciiString AUTHORIZATION = AsciiString.cached("Authorization");
+  private static final AsciiString WWW_AUTHENTICATE = AsciiString.cached("WWW-Authenticate");
 
   private final DemoServerConfig config;
   private final TrafficStats stats;
@@ -52,20 +47,20 @@ public final class StatsHandler implements HttpHandler {
   }
 
   @Override
-  public void handleRequest(HttpServerExchange exchange) {
-    if (exchange.isInIoThread()) {
-      exchange.dispatch(this);
-      return;
-    }
-    if (exchange.getRequestPath().equals("/stats")) {
+  public void handle(Exchange exchange) {
+    exchange.dispatch(() -> answer(exchange));
+  }
+
+  private void answer(Exchange exchange) {
+    if (exchange.path().equals("/stats")) {
       show(exchange);
     } else {
       reset(exchange);
     }
   }
 
-  private void show(HttpServerExchange exchange) {
-    if (!exchange.getRequestMethod().equals(Methods.GET)) {
+  private void show(Exchange exchange) {
+    if (!exchange.method().equals("GET")) {
       json(exchange, 405, "{\"error\":\"use GET\"}");
       return;
     }
@@ -87,13 +82,13 @@ public final class StatsHandler implements HttpHandler {
     json(exchange, 200, StatsJson.write(stats.top(most), config, keysHeld.getAsInt()));
   }
 
-  private void reset(HttpServerExchange exchange) {
-    if (!exchange.getRequestMethod().equals(Methods.POST)) {
+  private void reset(Exchange exchange) {
+    if (!exchange.method().equals("POST")) {
       json(exchange, 405, "{\"error\":\"use POST\"}");
       return;
     }
-    if (expectedAuthorization.length > 0 && !authorized(exchange.getRequestHeaders().getFirst(AUTHORIZATION))) {
-      exchange.getResponseHeaders().put(WWW_AUTHENTICATE, "Bearer realm=\"polite-demo-server\"");
+    if (expectedAuthorization.length > 0 && !authorized(exchange.requestHeader(AUTHORIZATION))) {
+      exchange.header(WWW_AUTHENTICATE, "Bearer realm=\"polite-demo-server\"");
       json(exchange, 401, "{\"error\":\"POST /stats/reset needs Authorization: Bearer <the --admin-token>\"}");
       return;
     }
@@ -124,14 +119,11 @@ public final class StatsHandler implements HttpHandler {
     return value <= MOST_TOP ? value : -1;
   }
 
-  private static @Nullable String parameter(HttpServerExchange exchange, String name) {
-    Deque<String> values = exchange.getQueryParameters().get(name);
-    return values == null || values.isEmpty() ? null : values.peekFirst();
+  private static @Nullable String parameter(Exchange exchange, String name) {
+    return exchange.queryParameter(name);
   }
 
-  private static void json(HttpServerExchange exchange, int status, String body) {
-    exchange.setStatusCode(status);
-    exchange.getResponseHeaders().put(CONTENT_TYPE, "application/json");
-    exchange.getResponseSender().send(body);
+  private static void json(Exchange exchange, int status, String body) {
+    exchange.send(status, "application/json", body);
   }
 }

@@ -91,7 +91,7 @@ class QuotaHeadersTest {
 
     Map<String, String> plain = new LinkedHashMap<>();
     QuotaHeaders.of(DemoServerConfig.builder().build()).writeDate(now, plain::put);
-    assertThat(plain).as("not Undertow's cached one, which froze in the zoo")
+    assertThat(plain).as("not a cached one, such as the one that froze in the zoo")
         .containsExactly(Map.entry("Date", "Tue, 14 Nov 2023 22:13:20 GMT"));
 
     Map<String, String> skewed = new LinkedHashMap<>();

@@ -1,0 +1,104 @@
+package dev.polite.demo.internal;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Closes a connection that holds the server without asking anything of it:
+ *
+ * <ul>
+ *   <li><b>parse timeout</b>: bytes of a request have arrived, but not yet its whole line and
+ *       headers (a half-sent request: the slow-loris attack);
+ *   <li><b>idle timeout</b>: no request under way and nothing arriving (a silent connection).
+ * </ul>
+ *
+ * <p>While a request is under way, neither runs: the server's own waits (simulated latency, the
+ * leaky queue) are not the peer's doing.
+ *
+ * <p>It sits in front of the HTTP decoder, where it sees bytes arrive; {@link HttpConnection}
+ * tells it when a request's headers are complete and when its answer has gone. A request costs two
+ * clock reads and no timer: one check per connection runs every {@code min(parse, idle)} and
+ * reschedules itself, as Netty's {@code IdleStateHandler} does, so a connection is closed within
+ * its timeout plus at most that interval.
+ *
+ * <p>Confined to the connection's I/O thread.
+ *
+ * <p>Usage: {@code pipeline.addLast(new ConnectionTimeouts(parseNanos, idleNanos), new HttpServerCodec(), ...)}
+ */
+final class ConnectionTimeouts extends ChannelInboundHandlerAdapter {
+  private final long parseNanos;
+  private final long idleNanos;
+  private final long checkEvery;
+  private int underWay; // requests whose headers arrived and whose answer has not gone
+  private long awaitingSince; // when the last answer went (or the connection opened)
+  private long partialSince = -1; // when the first byte of the next request arrived; -1: none yet
+  private @Nullable ScheduledFuture<?> check;
+
+  ConnectionTimeouts(long parseNanos, long idleNanos) {
+    this.parseNanos = parseNanos;
+    this.idleNanos = idleNanos;
+    this.checkEvery = Math.min(parseNanos, idleNanos);
+  }
+
+  @Override
+  public void channelActive(ChannelHandlerContext ctx) throws Exception {
+    awaitingSince = System.nanoTime();
+    schedule(ctx, checkEvery);
+    super.channelActive(ctx);
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    if (check != null) {
+      check.cancel(false);
+      check = null;
+    }
+    super.channelInactive(ctx);
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+    if (underWay == 0 && partialSince < 0) {
+      partialSince = System.nanoTime();
+    }
+    ctx.fireChannelRead(msg);
+  }
+
+  /** A request's line and headers are complete: its parse is over. */
+  void requestArrived() {
+    underWay++;
+    partialSince = -1;
+  }
+
+  /** A request's answer has been written: the connection awaits the next. */
+  void answered() {
+    if (underWay > 0 && --underWay == 0) {
+      awaitingSince = System.nanoTime();
+    }
+  }
+
+  private void check(ChannelHandlerContext ctx) {
+    check = null;
+    if (!ctx.channel().isActive()) {
+      return;
+    }
+    if (underWay > 0) {
+      schedule(ctx, checkEvery);
+      return;
+    }
+    long deadline = partialSince >= 0 ? partialSince + parseNanos : awaitingSince + idleNanos;
+    long left = deadline - System.nanoTime();
+    if (left <= 0) {
+      ctx.close();
+      return;
+    }
+    schedule(ctx, Math.min(left, checkEvery));
+  }
+
+  private void schedule(ChannelHandlerContext ctx, long nanos) {
+    check = ctx.executor().schedule(() -> check(ctx), nanos, TimeUnit.NANOSECONDS);
+  }
+}

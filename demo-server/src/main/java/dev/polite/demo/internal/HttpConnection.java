@@ -1,0 +1,300 @@
+package dev.polite.demo.internal;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.socket.DuplexChannel;
+import io.netty.handler.codec.DecoderResult;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.ReferenceCountUtil;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One HTTP/1.1 connection, after the decoder: turns each request into an {@link Exchange}, hands
+ * it to the endpoint, and writes the answers in request order.
+ *
+ * <ul>
+ *   <li><b>One request at a time.</b> A pipelined request waits until the one before it is
+ *       answered; while an answer is pending on a timer or a worker, the connection stops reading.
+ *       So a delayed answer never overtakes, and a peer cannot queue unbounded work.
+ *   <li><b>Bodies are not read.</b> No endpoint needs one. A request is handled once its body has
+ *       arrived, or at the end of the read that brought its headers if it has not: then the
+ *       answer closes the connection and the rest of the body is discarded, so a client
+ *       dribbling a body cannot hold the connection.
+ *   <li><b>Bad requests</b> (a malformed line or header, headers over the limit, an invalid or
+ *       missing {@code Host}) are answered 400 and closed.
+ *   <li><b>Closing</b> is graceful: after the last answer the server shuts its side down and
+ *       discards what still arrives for at most {@link #LINGER_MILLIS}, so a client still sending
+ *       reads the answer instead of a reset.
+ *   <li><b>Flushes</b> are batched: answers written while a read is under way go out in one flush
+ *       at its end.
+ * </ul>
+ *
+ * <p>Confined to the connection's I/O thread; {@link #answer} hops there from other threads.
+ *
+ * <p>Usage: {@code pipeline.addLast(timeouts, new HttpServerCodec(...), new HttpConnection(endpoint, timeouts, tasks))}
+ */
+final class HttpConnection extends ChannelInboundHandlerAdapter {
+  private static final Logger log = LoggerFactory.getLogger(HttpConnection.class);
+  static final long LINGER_MILLIS = 1_000;
+
+  private final Endpoint endpoint;
+  private final ConnectionTimeouts timeouts;
+  private final Executor tasks;
+  private final ArrayDeque<Exchange> waiting = new ArrayDeque<>(2);
+  private @Nullable ChannelHandlerContext ctx;
+  private @Nullable HttpRequest arriving; // headers in, body still arriving
+  private @Nullable Exchange current; // handed to the endpoint, not yet answered
+  private @Nullable String peerKey;
+  private boolean reading;
+  private boolean unflushed;
+  private boolean closing;
+
+  HttpConnection(Endpoint endpoint, ConnectionTimeouts timeouts, Executor tasks) {
+    this.endpoint = endpoint;
+    this.timeouts = timeouts;
+    this.tasks = tasks;
+  }
+
+  @Override
+  public void handlerAdded(ChannelHandlerContext ctx) {
+    this.ctx = ctx;
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    reading = true;
+    try {
+      if (closing) {
+        return;
+      }
+      if (msg instanceof HttpRequest request) {
+        if (!valid(request)) {
+          badRequest(request.decoderResult());
+          return;
+        }
+        timeouts.requestArrived();
+        arriving = request;
+      }
+      if (msg instanceof HttpContent content) {
+        if (content.decoderResult().isFailure()) {
+          badRequest(content.decoderResult());
+          return;
+        }
+        if (content instanceof LastHttpContent && arriving != null) {
+          HttpRequest request = arriving;
+          arriving = null;
+          start(new Exchange(this, request, HttpUtil.isKeepAlive(request)));
+        }
+      }
+    } finally {
+      ReferenceCountUtil.release(msg);
+    }
+  }
+
+  @Override
+  public void channelReadComplete(ChannelHandlerContext ctx) {
+    reading = false;
+    if (arriving != null && !closing) {
+      // its body is still on the way: answer now, and close rather than read the rest
+      HttpRequest request = arriving;
+      arriving = null;
+      start(new Exchange(this, request, false));
+    }
+    if (unflushed) {
+      unflushed = false;
+      ctx.flush();
+    }
+  }
+
+  @Override
+  public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+    // a peer that sends and does not read: stop reading until it has taken what was written
+    updateReading();
+    ctx.fireChannelWritabilityChanged();
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) {
+    Exchange pending = current;
+    current = null;
+    waiting.clear();
+    if (pending != null) {
+      pending.done();
+    }
+    ctx.fireChannelInactive();
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    // resets and broken pipes are the peer's business; anything else is worth a line
+    log.debug("connection {} failed", ctx.channel().remoteAddress(), cause);
+    ctx.close();
+  }
+
+  InetSocketAddress peer() {
+    return (InetSocketAddress) context().channel().remoteAddress();
+  }
+
+  String peerKey(Function<InetSocketAddress, String> keyOf) {
+    if (peerKey == null) {
+      peerKey = keyOf.apply(peer());
+    }
+    return peerKey;
+  }
+
+  void later(long delay, TimeUnit unit, Runnable task) {
+    context().executor().schedule(task, delay, unit);
+  }
+
+  void dispatch(Runnable task) {
+    try {
+      tasks.execute(task);
+    } catch (RejectedExecutionException stopping) {
+      context().close();
+    }
+  }
+
+  /** Writes {@code exchange}'s answer (from any thread), then starts the next request. */
+  void answer(Exchange exchange, FullHttpResponse response) {
+    ChannelHandlerContext ctx = context();
+    if (!ctx.executor().inEventLoop()) {
+      ctx.executor().execute(() -> answer(exchange, response));
+      return;
+    }
+    if (exchange != current) { // the connection went while it was being answered
+      response.release();
+      exchange.done();
+      return;
+    }
+    current = null;
+    exchange.done();
+    timeouts.answered();
+    write(response, !exchange.keepAlive());
+    if (closing) {
+      waiting.clear();
+      return;
+    }
+    Exchange next = waiting.poll();
+    if (next != null) {
+      run(next);
+    } else {
+      updateReading();
+    }
+  }
+
+  private void start(Exchange exchange) {
+    if (current != null) {
+      waiting.add(exchange);
+      return;
+    }
+    run(exchange);
+  }
+
+  private void run(Exchange exchange) {
+    current = exchange;
+    try {
+      endpoint.handle(exchange);
+    } catch (RuntimeException e) {
+      log.warn("{} failed", exchange, e);
+      if (!exchange.sent()) {
+        exchange.send(500, "text/plain; charset=utf-8", "internal error\n");
+      }
+    }
+    if (current == exchange) { // answered later: read nothing more until then
+      updateReading();
+    }
+  }
+
+  private void write(FullHttpResponse response, boolean close) {
+    ChannelHandlerContext ctx = context();
+    ChannelFuture written;
+    if (reading && !close) {
+      written = ctx.write(response);
+      unflushed = true;
+    } else {
+      written = ctx.writeAndFlush(response);
+      unflushed = false;
+    }
+    if (close) {
+      closing = true;
+      written.addListener((ChannelFutureListener) this::closeGracefully);
+    }
+  }
+
+  /** Shuts the output, so the peer sees the answer then the end; closes once it is done sending. */
+  private void closeGracefully(ChannelFuture written) {
+    if (!written.isSuccess() || !(written.channel() instanceof DuplexChannel duplex)) {
+      written.channel().close();
+      return;
+    }
+    duplex.shutdownOutput().addListener(shut -> {
+      ChannelHandlerContext ctx = context();
+      ctx.channel().config().setAutoRead(true); // drain, so the peer's last bytes cause no reset
+      ctx.executor().schedule(() -> ctx.close(), LINGER_MILLIS, TimeUnit.MILLISECONDS);
+    });
+  }
+
+  private void badRequest(DecoderResult result) {
+    arriving = null;
+    log.debug("bad request: {}", result);
+    Exchange exchange = new Exchange(this, BAD_REQUEST_LINE, false);
+    waiting.clear();
+    if (current != null) { // answer after the one under way, and read nothing more
+      current.done();
+      current = null;
+    }
+    current = exchange;
+    exchange.send(400, "text/plain; charset=utf-8", Unpooled.wrappedBuffer(BAD_REQUEST_BODY));
+  }
+
+  private void updateReading() {
+    ChannelHandlerContext ctx = context();
+    boolean read = closing || (current == null && ctx.channel().isWritable());
+    if (ctx.channel().config().isAutoRead() != read) {
+      ctx.channel().config().setAutoRead(read);
+    }
+  }
+
+  /** HTTP/1.1 needs exactly one Host, and no endpoint takes a Host that is not a host[:port]. */
+  private static boolean valid(HttpRequest request) {
+    if (request.decoderResult().isFailure()) {
+      return false;
+    }
+    List<String> hosts = request.headers().getAll(HttpHeaderNames.HOST);
+    if (hosts.isEmpty()) {
+      return request.protocolVersion() != HttpVersion.HTTP_1_1;
+    }
+    return hosts.size() == 1 && HostHeader.isValid(hosts.get(0));
+  }
+
+  private ChannelHandlerContext context() {
+    ChannelHandlerContext context = ctx;
+    if (context == null) {
+      throw new IllegalStateException("not in a pipeline");
+    }
+    return context;
+  }
+
+  private static final byte[] BAD_REQUEST_BODY = "bad request\n".getBytes(StandardCharsets.US_ASCII);
+  private static final HttpRequest BAD_REQUEST_LINE = new io.netty.handler.codec.http.DefaultHttpRequest(
+      HttpVersion.HTTP_1_1, io.netty.handler.codec.http.HttpMethod.GET, "/bad-request");
+}

@@ -1,0 +1,140 @@
+package dev.polite.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The HTTP/1.1 connection as a raw socket sees it: answers in request order, the connection
+ * kept or closed as the request asks, a request without {@code Host} refused, and a request whose
+ * client left giving its concurrency slot back at once. Real sockets on loopback, bounds generous
+ * enough for a busy CI machine.
+ */
+class HttpConnectionTest {
+  private static final Pattern STATUS = Pattern.compile("HTTP/1\\.[01] (\\d{3})");
+
+  private final List<DemoServer> servers = new ArrayList<>();
+
+  @AfterEach
+  void stop() {
+    servers.forEach(DemoServer::close);
+  }
+
+  private DemoServer start(DemoServerConfig.Builder builder) {
+    DemoServer server = builder.start();
+    servers.add(server);
+    return server;
+  }
+
+  private static Socket connect(DemoServer server) throws IOException {
+    Socket socket = new Socket();
+    socket.connect(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), server.port()), 5_000);
+    socket.setSoTimeout(5_000);
+    return socket;
+  }
+
+  private static void send(Socket socket, String text) throws IOException {
+    socket.getOutputStream().write(text.getBytes(StandardCharsets.ISO_8859_1));
+    socket.getOutputStream().flush();
+  }
+
+  /** Everything the server sends until it closes the connection. */
+  private static String readToEnd(Socket socket) throws IOException {
+    return new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+  }
+
+  /** The statuses of the first {@code count} answers on {@code socket}, in order. */
+  private static List<String> statuses(Socket socket, int count) throws IOException {
+    InputStream in = socket.getInputStream();
+    StringBuilder seen = new StringBuilder();
+    List<String> statuses = new ArrayList<>();
+    byte[] buffer = new byte[4096];
+    while (statuses.size() < count) {
+      int read = in.read(buffer);
+      if (read < 0) {
+        break;
+      }
+      seen.append(new String(buffer, 0, read, StandardCharsets.ISO_8859_1));
+      statuses.clear();
+      Matcher matcher = STATUS.matcher(seen);
+      while (matcher.find()) {
+        statuses.add(matcher.group(1));
+      }
+    }
+    return statuses;
+  }
+
+  @Test
+  void pipelinedRequestsAreAnsweredInOrderEvenWhenTheFirstWaits() throws Exception {
+    // The first is admitted and held 300 ms (--latency); the second is refused at once. A server
+    // that answered each as soon as it could would send the 429 first.
+    DemoServer server = start(DemoServer.builder().limit(1).window(Duration.ofMinutes(1)).burst(1)
+        .latency(Duration.ofMillis(300)));
+    try (Socket socket = connect(server)) {
+      send(socket, "GET /api/a HTTP/1.1\r\nHost: x\r\n\r\nGET /api/b HTTP/1.1\r\nHost: x\r\n\r\n"
+          + "GET /health HTTP/1.1\r\nHost: x\r\n\r\n");
+      assertThat(statuses(socket, 3)).containsExactly("200", "429", "200");
+    }
+  }
+
+  @Test
+  void http10WithoutKeepAliveIsAnsweredThenClosedAndWithItKeptOpen() throws Exception {
+    DemoServer server = start(DemoServer.builder());
+    try (Socket socket = connect(server)) {
+      send(socket, "GET /health HTTP/1.0\r\n\r\n");
+      assertThat(readToEnd(socket)).startsWith("HTTP/1.0 200").contains("{\"status\":\"ok\"}");
+    }
+    try (Socket socket = connect(server)) {
+      send(socket, "GET /health HTTP/1.0\r\nConnection: keep-alive\r\n\r\n");
+      assertThat(statuses(socket, 1)).containsExactly("200");
+      send(socket, "GET /health HTTP/1.0\r\nConnection: keep-alive\r\n\r\n");
+      assertThat(statuses(socket, 1)).as("a second request on the same connection").containsExactly("200");
+    }
+  }
+
+  @Test
+  void anHttp11RequestWithoutHostOrWithTwoIsRefused() throws Exception {
+    DemoServer server = start(DemoServer.builder());
+    for (String request : new String[] {
+        "GET /health HTTP/1.1\r\n\r\n",
+        "GET /health HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
+        "GET /health HTTP/1.1\r\nHost: a/b\r\n\r\n"}) {
+      try (Socket socket = connect(server)) {
+        send(socket, request);
+        assertThat(readToEnd(socket)).as(request).startsWith("HTTP/1.1 400");
+      }
+    }
+    try (Socket socket = connect(server)) {
+      send(socket, "GET /health HTTP/1.1\r\nHost: [::1]:8080\r\n\r\n");
+      assertThat(statuses(socket, 1)).as("an IP literal with a port").containsExactly("200");
+    }
+  }
+
+  @Test
+  void aClientThatLeavesWhileItsRequestWaitsGivesItsConcurrencySlotBack() throws Exception {
+    // One request in flight per key, each held 3 s. The first client leaves after 100 ms; the
+    // slot is free at once, not when the 3 s timer fires, so the second is admitted.
+    DemoServer server = start(DemoServer.builder().concurrency(1).latency(Duration.ofSeconds(3)));
+    try (Socket first = connect(server)) {
+      send(first, "GET /api/a HTTP/1.1\r\nHost: x\r\n\r\n");
+      Thread.sleep(100);
+    }
+    Thread.sleep(100); // the server sees the close
+    try (Socket second = connect(server)) {
+      send(second, "GET /api/a HTTP/1.1\r\nHost: x\r\n\r\n");
+      assertThat(statuses(second, 1)).containsExactly("200");
+    }
+  }
+}
