@@ -2,6 +2,7 @@ package dev.polite.demo.internal;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.util.concurrent.Ticker;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
@@ -22,7 +23,8 @@ import org.jspecify.annotations.Nullable;
  * tells it when a request's headers are complete and when its answer has gone. A request costs two
  * clock reads and no timer: one check per connection runs every {@code min(parse, idle)} and
  * reschedules itself, as Netty's {@code IdleStateHandler} does, so a connection is closed within
- * its timeout plus at most that interval.
+ * its timeout plus at most that interval. Time is the event loop's ticker, the clock its timers
+ * run on (a mock one in tests).
  *
  * <p>Confined to the connection's I/O thread.
  *
@@ -36,6 +38,7 @@ final class ConnectionTimeouts extends ChannelInboundHandlerAdapter {
   private long awaitingSince; // when the last answer went (or the connection opened)
   private long partialSince = -1; // when the first byte of the next request arrived; -1: none yet
   private @Nullable ScheduledFuture<?> check;
+  private @Nullable Ticker ticker;
 
   ConnectionTimeouts(long parseNanos, long idleNanos) {
     this.parseNanos = parseNanos;
@@ -45,7 +48,8 @@ final class ConnectionTimeouts extends ChannelInboundHandlerAdapter {
 
   @Override
   public void channelActive(ChannelHandlerContext ctx) throws Exception {
-    awaitingSince = System.nanoTime();
+    ticker = ctx.executor().ticker();
+    awaitingSince = now();
     schedule(ctx, checkEvery);
     super.channelActive(ctx);
   }
@@ -62,7 +66,7 @@ final class ConnectionTimeouts extends ChannelInboundHandlerAdapter {
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
     if (underWay == 0 && partialSince < 0) {
-      partialSince = System.nanoTime();
+      partialSince = now();
     }
     ctx.fireChannelRead(msg);
   }
@@ -76,7 +80,7 @@ final class ConnectionTimeouts extends ChannelInboundHandlerAdapter {
   /** A request's answer has been written: the connection awaits the next. */
   void answered() {
     if (underWay > 0 && --underWay == 0) {
-      awaitingSince = System.nanoTime();
+      awaitingSince = now();
     }
   }
 
@@ -90,12 +94,17 @@ final class ConnectionTimeouts extends ChannelInboundHandlerAdapter {
       return;
     }
     long deadline = partialSince >= 0 ? partialSince + parseNanos : awaitingSince + idleNanos;
-    long left = deadline - System.nanoTime();
+    long left = deadline - now();
     if (left <= 0) {
       ctx.close();
       return;
     }
     schedule(ctx, Math.min(left, checkEvery));
+  }
+
+  private long now() {
+    Ticker clock = ticker;
+    return clock != null ? clock.nanoTime() : System.nanoTime();
   }
 
   private void schedule(ChannelHandlerContext ctx, long nanos) {
