@@ -5,10 +5,14 @@
 #   admit:  10,000,000 per second, burst 10,000,000: every request is admitted (200)
 #   reject: 1 per minute, burst 1: all but the first request are rejected (429)
 # Each server gets a warm-up wrk run (the JVM's JIT, nginx's caches) before the measured one.
-# Prints one line per server and run, and the ratio demo-server / nginx.
+# Prints one line per server and run, and the ratio demo-server / nginx. Throughput on a shared
+# 2-core machine swings with the load around it, so each line also gives the server's own CPU time
+# per request (user + system, all its threads or worker processes, over the measured run): the
+# steadier measure of what a request costs it.
 #
 # Usage: bench/server-vs-nginx.sh            (from anywhere; builds the demo-server jar if missing)
 # Knobs (environment): DURATION=10s WARMUP=5s THREADS=1 CONNECTIONS=32 JAVA=java JAR=(the built jar)
+#   DEMO_ARGS="--io-threads 2" (more demo-server flags; the default is the server's own defaults)
 # Installs wrk and nginx with apt-get when they are missing (needs root). Uses 127.0.0.1 only and
 # stops everything it started on exit.
 set -euo pipefail
@@ -18,6 +22,7 @@ WARMUP=${WARMUP:-5s}
 THREADS=${THREADS:-1}
 CONNECTIONS=${CONNECTIONS:-32}
 JAVA=${JAVA:-java}
+DEMO_ARGS=${DEMO_ARGS:-}
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 JAR=${JAR:-"$ROOT/demo-server/target/polite-demo-server.jar"}
@@ -80,7 +85,7 @@ run_wrk() {
 
 start_demo() { # limit window burst
   "$JAVA" -jar "$JAR" --host 127.0.0.1 --port 0 --algorithm token-bucket --store memory \
-    --limit "$1" --window "$2" --burst "$3" >"$WORK/demo.out" 2>"$WORK/demo.err" &
+    --limit "$1" --window "$2" --burst "$3" $DEMO_ARGS >"$WORK/demo.out" 2>"$WORK/demo.err" &
   DEMO_PID=$!
   for _ in $(seq 300); do
     if grep -q "listening on" "$WORK/demo.out" 2>/dev/null; then break; fi
@@ -149,15 +154,38 @@ stop_nginx() {
   NGINX_PID=""
 }
 
+# cpu_ticks PID... -> user + system clock ticks used so far by those processes (all their threads)
+cpu_ticks() {
+  local total=0 pid fields
+  for pid in "$@"; do
+    # fields 14 and 15 of /proc/PID/stat, counted after the ")" that ends the command name
+    fields=$(sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null | awk '{print $12 + $13}') || fields=0
+    total=$((total + ${fields:-0}))
+  done
+  echo "$total"
+}
+
+server_pids() { # the demo server, or nginx's master and its workers
+  if [ -n "$DEMO_PID" ]; then echo "$DEMO_PID"; else echo "$NGINX_PID" $(pgrep -P "$NGINX_PID"); fi
+}
+
 measure() { # label url
   run_wrk "$2/api/items" "$WARMUP" >/dev/null
+  local pids before after micros
+  pids=$(server_pids)
+  # shellcheck disable=SC2086 # a list of pids
+  before=$(cpu_ticks $pids)
   read -r rps non2xx total < <(run_wrk "$2/api/items" "$DURATION")
-  printf '%-7s %-12s %12s %12s %12s\n' "$RUN" "$1" "$rps" "$total" "$non2xx" >&2
+  # shellcheck disable=SC2086
+  after=$(cpu_ticks $pids)
+  micros=$(awk -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" -v n="$total" \
+    'BEGIN { printf "%.1f", (n > 0 ? t * 1e6 / hz / n : 0) }')
+  printf '%-7s %-12s %12s %12s %12s %14s\n' "$RUN" "$1" "$rps" "$total" "$non2xx" "$micros" >&2
   echo "$rps"
 }
 
 echo "wrk -t$THREADS -c$CONNECTIONS -d$DURATION (after a ${WARMUP} warm-up), loopback; $(nproc) cores; load: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
-printf '%-7s %-12s %12s %12s %12s\n' run server req/s requests non-2xx >&2
+printf '%-7s %-12s %12s %12s %12s %14s\n' run server req/s requests non-2xx "cpu µs/req" >&2
 declare -A RESULT
 for RUN in admit reject; do
   if [ "$RUN" = admit ]; then
