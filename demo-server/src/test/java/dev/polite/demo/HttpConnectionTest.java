@@ -124,17 +124,31 @@ class HttpConnectionTest {
 
   @Test
   void aClientThatLeavesWhileItsRequestWaitsGivesItsConcurrencySlotBack() throws Exception {
-    // One request in flight per key, each held 3 s. The first client leaves after 100 ms; the
-    // slot is free at once, not when the 3 s timer fires, so the second is admitted.
+    // One request in flight per key, each held 3 s. Once the first client is seen holding the slot
+    // (another request is refused for concurrency), it leaves; the slot is free at once, not when
+    // its 3 s timer fires, so a request sent well before then is admitted.
     DemoServer server = start(DemoServer.builder().concurrency(1).latency(Duration.ofSeconds(3)));
-    try (Socket first = connect(server)) {
-      send(first, "GET /api/a HTTP/1.1\r\nHost: x\r\n\r\n");
-      Thread.sleep(100);
+    long firstSent = System.nanoTime();
+    Socket first = connect(server);
+    send(first, "GET /api/a HTTP/1.1\r\nHost: x\r\n\r\n");
+    String refused = "";
+    while (!refused.contains("\"concurrency\"")) { // until the server holds the first request
+      try (Socket other = connect(server)) {
+        send(other, "GET /api/a HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        refused = readToEnd(other);
+      }
     }
-    Thread.sleep(100); // the server sees the close
-    try (Socket second = connect(server)) {
-      send(second, "GET /api/a HTTP/1.1\r\nHost: x\r\n\r\n");
-      assertThat(statuses(second, 1)).containsExactly("200");
+    first.close();
+    String status = "";
+    long sent = 0;
+    while (!status.equals("200")) { // refused until the server has seen the close, then admitted
+      try (Socket again = connect(server)) {
+        sent = System.nanoTime();
+        send(again, "GET /api/a HTTP/1.1\r\nHost: x\r\n\r\n");
+        status = statuses(again, 1).get(0);
+      }
     }
+    assertThat((sent - firstSent) / 1_000_000).as("ms after the first request that one was admitted")
+        .isLessThan(2_500L);
   }
 }
