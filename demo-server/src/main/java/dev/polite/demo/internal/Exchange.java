@@ -16,6 +16,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -92,7 +93,7 @@ public final class Exchange {
   }
 
   /** The limiter's key for the peer alone, worked out once per connection by {@code keyOf}. */
-  public String peerKey(java.util.function.Function<InetSocketAddress, String> keyOf) {
+  public String peerKey(Function<InetSocketAddress, String> keyOf) {
     return connection.peerKey(keyOf);
   }
 

@@ -7,9 +7,11 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.DecoderResult;
+import io.netty.handler.codec.http.DefaultHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
@@ -55,6 +57,10 @@ import org.slf4j.LoggerFactory;
 final class HttpConnection extends ChannelInboundHandlerAdapter {
   private static final Logger log = LoggerFactory.getLogger(HttpConnection.class);
   static final long LINGER_MILLIS = 1_000;
+  private static final byte[] BAD_REQUEST_BODY = "bad request\n".getBytes(StandardCharsets.US_ASCII);
+  /** What a 400 answers when the request could not be read: its method and path are unknown. */
+  private static final HttpRequest BAD_REQUEST_LINE = new DefaultHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET,
+      "/bad-request");
 
   private final Endpoint endpoint;
   private final ConnectionTimeouts timeouts;
@@ -293,8 +299,4 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
     }
     return context;
   }
-
-  private static final byte[] BAD_REQUEST_BODY = "bad request\n".getBytes(StandardCharsets.US_ASCII);
-  private static final HttpRequest BAD_REQUEST_LINE = new io.netty.handler.codec.http.DefaultHttpRequest(
-      HttpVersion.HTTP_1_1, io.netty.handler.codec.http.HttpMethod.GET, "/bad-request");
 }

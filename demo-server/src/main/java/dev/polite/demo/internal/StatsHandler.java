@@ -64,12 +64,12 @@ public final class StatsHandler implements Endpoint {
       json(exchange, 405, "{\"error\":\"use GET\"}");
       return;
     }
-    @Nullable String key = parameter(exchange, "key");
+    @Nullable String key = exchange.queryParameter("key");
     if (key != null) {
       json(exchange, 200, StatsJson.write(stats.key(key), config, keysHeld.getAsInt()));
       return;
     }
-    @Nullable String top = parameter(exchange, "top");
+    @Nullable String top = exchange.queryParameter("top");
     int most = DEFAULT_TOP;
     if (top != null) {
       most = parseTop(top);
@@ -117,10 +117,6 @@ public final class StatsHandler implements Endpoint {
       value = value * 10 + (c - '0');
     }
     return value <= MOST_TOP ? value : -1;
-  }
-
-  private static @Nullable String parameter(Exchange exchange, String name) {
-    return exchange.queryParameter(name);
   }
 
   private static void json(Exchange exchange, int status, String body) {
