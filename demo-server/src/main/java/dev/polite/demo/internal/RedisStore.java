@@ -127,14 +127,9 @@ public final class RedisStore implements LimiterStore {
     return fallback.isDown();
   }
 
-  /** How many outages were logged (one line each, however many requests they spanned). */
-  int outagesLogged() {
-    return fallback.outagesLogged();
-  }
-
-  /** How many recoveries were logged. */
-  int recoveriesLogged() {
-    return fallback.recoveriesLogged();
+  /** The outage state and its log counts; for tests. */
+  OutageFallback outages() {
+    return fallback;
   }
 
   private Decision eval(String key, long cost) {

@@ -217,19 +217,9 @@ public final class SyncedStore implements LimiterStore {
     }
   }
 
-  /** Whether the store is marked down now. */
-  public boolean isDown() {
-    return fallback.isDown();
-  }
-
-  /** How many outages were logged (one line each, however long they lasted). */
-  int outagesLogged() {
-    return fallback.outagesLogged();
-  }
-
-  /** How many recoveries were logged. */
-  int recoveriesLogged() {
-    return fallback.recoveriesLogged();
+  /** The outage state and its log counts; for tests. */
+  OutageFallback outages() {
+    return fallback;
   }
 
   @Override

@@ -178,8 +178,8 @@ class RedisStoreTest {
       assertThat(localAdmitted).isEqualTo(2); // local: this node's share, 4 / 2 nodes
       for (RedisStore store : List.of(open, closed, local)) {
         assertThat(store.isDown()).isTrue();
-        assertThat(store.outagesLogged()).isEqualTo(1); // once, not once per request
-        assertThat(store.recoveriesLogged()).isZero();
+        assertThat(store.outages().outagesLogged()).isEqualTo(1); // once, not once per request
+        assertThat(store.outages().recoveriesLogged()).isZero();
       }
     } finally {
       redis.startAgain();
@@ -194,8 +194,8 @@ class RedisStoreTest {
       Decision decision = store.acquire("ip:192.0.2.200", 1);
       assertThat(store.isDown()).isFalse();
       assertThat(decision.allowed()).isTrue();
-      assertThat(store.outagesLogged()).isEqualTo(1);
-      assertThat(store.recoveriesLogged()).isEqualTo(1);
+      assertThat(store.outages().outagesLogged()).isEqualTo(1);
+      assertThat(store.outages().recoveriesLogged()).isEqualTo(1);
     }
   }
 

@@ -190,7 +190,7 @@ class SyncedStoreTest {
         assertThat(store.acquire("key:c", 1).allowed()).isTrue();
       }
       store.sync();
-      assertThat(store.isDown()).isFalse();
+      assertThat(store.outages().isDown()).isFalse();
     }
     redis.stop();
     try {
@@ -198,8 +198,8 @@ class SyncedStoreTest {
         store.acquire("key:c", 1);
         store.sync();
         store.sync();
-        assertThat(store.isDown()).isTrue();
-        assertThat(store.outagesLogged()).as("once, not once per sync").isEqualTo(1);
+        assertThat(store.outages().isDown()).isTrue();
+        assertThat(store.outages().outagesLogged()).as("once, not once per sync").isEqualTo(1);
       }
       assertThat(admitted(local, 12)).as("this node's share: 10 / 2").isEqualTo(5);
       assertThat(admitted(closed, 12)).isZero();
@@ -209,12 +209,12 @@ class SyncedStoreTest {
     }
     for (SyncedStore store : List.of(local, closed, open)) {
       store.sync(); // nothing active while down: a PING finds Redis back
-      assertThat(store.isDown()).isFalse();
-      assertThat(store.recoveriesLogged()).isEqualTo(1);
+      assertThat(store.outages().isDown()).isFalse();
+      assertThat(store.outages().recoveriesLogged()).isEqualTo(1);
       assertThat(store.acquire("key:c", 1).allowed()).as("deciding from its own view again").isTrue();
       store.sync(); // the restarted Redis has no script: loaded, then sent again
-      assertThat(store.isDown()).isFalse();
-      assertThat(store.outagesLogged()).isEqualTo(1);
+      assertThat(store.outages().isDown()).isFalse();
+      assertThat(store.outages().outagesLogged()).isEqualTo(1);
     }
     try (Jedis jedis = new Jedis("127.0.0.1", redis.port())) {
       String index = Long.toString(START / Duration.ofMinutes(1).toNanos());
@@ -238,7 +238,7 @@ class SyncedStoreTest {
       long start = System.nanoTime();
       store.sync();
       long syncMillis = (System.nanoTime() - start) / 1_000_000;
-      assertThat(store.isDown()).isTrue();
+      assertThat(store.outages().isDown()).isTrue();
       assertThat(syncMillis).as("one sync against a frozen Redis").isLessThan(1_000);
       start = System.nanoTime();
       for (int i = 0; i < 100; i++) {
