@@ -20,7 +20,7 @@ import io.netty.util.ReferenceCountUtil;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
-import java.util.List;
+import java.util.Iterator;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -264,9 +264,8 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
     log.debug("bad request: {}", result);
     Exchange exchange = new Exchange(this, BAD_REQUEST_LINE, false);
     waiting.clear();
-    if (current != null) { // answer after the one under way, and read nothing more
+    if (current != null) { // the request under way is given up: the 400 goes now, then the close
       current.done();
-      current = null;
     }
     current = exchange;
     exchange.send(400, "text/plain; charset=utf-8", Unpooled.wrappedBuffer(BAD_REQUEST_BODY));
@@ -285,11 +284,12 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
     if (request.decoderResult().isFailure()) {
       return false;
     }
-    List<String> hosts = request.headers().getAll(HttpHeaderNames.HOST);
-    if (hosts.isEmpty()) {
+    Iterator<String> hosts = request.headers().valueStringIterator(HttpHeaderNames.HOST);
+    if (!hosts.hasNext()) {
       return request.protocolVersion() != HttpVersion.HTTP_1_1;
     }
-    return hosts.size() == 1 && HostHeader.isValid(hosts.get(0));
+    String host = hosts.next();
+    return !hosts.hasNext() && HostHeader.isValid(host); // one Host, not two
   }
 
   private ChannelHandlerContext context() {
