@@ -21,6 +21,7 @@ import static dev.polite.demo.internal.Settings.MAX_KEYS;
 import static dev.polite.demo.internal.Settings.NODES;
 import static dev.polite.demo.internal.Settings.PARSE_TIMEOUT;
 import static dev.polite.demo.internal.Settings.PORT;
+import static dev.polite.demo.internal.Settings.REJECT_STATUS;
 import static dev.polite.demo.internal.Settings.REDIS_TIMEOUT;
 import static dev.polite.demo.internal.Settings.ROUTE_COSTS;
 import static dev.polite.demo.internal.Settings.STORE;
@@ -28,6 +29,7 @@ import static dev.polite.demo.internal.Settings.SYNC_INTERVAL;
 import static dev.polite.demo.internal.Settings.TRUSTED_PROXIES;
 import static dev.polite.demo.internal.Settings.WHEN_DOWN;
 import static dev.polite.demo.internal.Settings.WINDOW;
+import static dev.polite.demo.internal.Settings.WRONG_RESET_EVERY;
 
 import dev.polite.demo.internal.Policy;
 import dev.polite.demo.internal.Setting;
@@ -207,6 +209,22 @@ public final class DemoServerConfig {
    */
   public Duration clockSkew() {
     return CLOCK_SKEW.in(values);
+  }
+
+  /**
+   * The status of every rate-limit refusal, the limiter's and the concurrency cap's: 429 (the
+   * default) or 403, as GitHub answers.
+   */
+  public int rejectStatus() {
+    return REJECT_STATUS.in(values);
+  }
+
+  /**
+   * Every how many answers carrying quota headers one states a reset 200 days ahead (all else
+   * true); 0 (the default) for never.
+   */
+  public int wrongResetEvery() {
+    return WRONG_RESET_EVERY.in(values);
   }
 
   /** Time a client has to send a request's line and headers; default 10 s. */
@@ -399,6 +417,24 @@ public final class DemoServerConfig {
      */
     public Builder clockSkew(Duration clockSkew) {
       return set(CLOCK_SKEW, clockSkew);
+    }
+
+    /**
+     * The status of every rate-limit refusal, 429 or 403. With 403 the concurrency cap's refusal
+     * carries the quota headers too, showing what the limiter has left, as GitHub's secondary limit
+     * does: {@code rejectStatus(403).headers(HeaderStyle.X_RATELIMIT)} answers as GitHub.
+     */
+    public Builder rejectStatus(int rejectStatus) {
+      return set(REJECT_STATUS, rejectStatus);
+    }
+
+    /**
+     * Every {@code every}th answer carrying quota headers (counted over the whole server, admitted
+     * or refused) states a reset 200 days ahead, in the style's shape, all else true; 0 for never,
+     * else at least 2. Styles without a reset are unaffected.
+     */
+    public Builder wrongResetEvery(int every) {
+      return set(WRONG_RESET_EVERY, every);
     }
 
     /** Time a client has to send a request's line and headers, 1 ms to 1 h; then it is closed. */

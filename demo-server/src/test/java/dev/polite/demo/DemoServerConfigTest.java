@@ -27,6 +27,11 @@ class DemoServerConfigTest {
     assertThatThrownBy(() -> Algorithm.parse("bucket")).hasMessageContaining("token-bucket|gcra");
     assertThatThrownBy(() -> DemoServer.builder().clockSkew(Duration.ofDays(-2))).hasMessageStartingWith("clockSkew:");
     assertThatThrownBy(() -> DemoServer.builder().clockSkew(null)).hasMessageStartingWith("clockSkew:");
+    assertThatThrownBy(() -> DemoServer.builder().rejectStatus(500))
+        .hasMessage("rejectStatus: must be 429 or 403, was 500");
+    assertThatThrownBy(() -> DemoServer.builder().wrongResetEvery(1))
+        .hasMessage("wrongResetEvery: must be 0 (off) or at least 2, was 1");
+    assertThatThrownBy(() -> DemoServer.builder().wrongResetEvery(-2)).hasMessageStartingWith("wrongResetEvery:");
     assertThatThrownBy(() -> HeaderStyle.parse("shopify")).hasMessageContaining("retry-after-date").hasMessageContaining("used-limit");
   }
 

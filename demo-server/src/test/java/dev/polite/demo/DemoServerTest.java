@@ -418,6 +418,93 @@ class DemoServerTest {
     assertThat(secondThenFirst.get(1).statusCode()).isEqualTo(200);
   }
 
+  /**
+   * GitHub's two refusals: its rate limit is a 403 saying {@code x-ratelimit-remaining: 0}; its
+   * secondary limit (the concurrency cap) a 403 with {@code retry-after} and the remaining as it is.
+   * 2 per 20 s is a token every 10 s, on a clock that stands still.
+   */
+  @Test
+  void aRejectStatusOf403AnswersAsGitHubDoes() throws Exception {
+    DemoServer server = start(DemoServer.builder().limit(2).window(Duration.ofSeconds(20))
+        .headers(HeaderStyle.X_RATELIMIT).rejectStatus(403).concurrency(1).latency(Duration.ofMillis(400)));
+    String reset = Long.toString(clock.instant().getEpochSecond() + 10);
+    List<HttpResponse<String>> secondThenFirst = aSecondCallWhileTheFirstIsInFlight(server);
+    HttpResponse<String> secondary = secondThenFirst.get(0);
+    assertThat(secondary.statusCode()).isEqualTo(403);
+    assertThat(secondary.body()).contains("\"status\":403", "\"limit\":\"concurrency\"");
+    assertThat(secondary.headers().firstValue("retry-after")).hasValue("1");
+    assertThat(secondary.headers().firstValue("x-ratelimit-remaining")).as("what the limiter has left").hasValue("1");
+    assertThat(secondary.headers().firstValue("x-ratelimit-limit")).hasValue("2");
+    assertThat(secondary.headers().firstValue("x-ratelimit-used")).hasValue("1");
+    assertThat(secondary.headers().firstValue("x-ratelimit-reset")).hasValue(reset);
+    assertThat(secondThenFirst.get(1).statusCode()).isEqualTo(200);
+
+    HttpResponse<String> last = get(server, "/api/slow");
+    assertThat(last.statusCode()).isEqualTo(200);
+    assertThat(last.headers().firstValue("x-ratelimit-remaining")).hasValue("0");
+    HttpResponse<String> primary = get(server, "/api/slow");
+    assertThat(primary.statusCode()).isEqualTo(403);
+    assertThat(primary.body()).contains("\"status\":403", "\"limit\":\"rate\"");
+    assertThat(primary.headers().firstValue("x-ratelimit-remaining")).hasValue("0");
+    assertThat(primary.headers().firstValue("x-ratelimit-reset")).hasValue(reset);
+    assertThat(primary.headers().firstValue("retry-after")).hasValue("10");
+    JsonNode stats = stats(server);
+    assertThat(stats.get("rejected").asLong()).as("both 403s are refusals").isEqualTo(2);
+    assertThat(stats.get("admitted").asLong()).isEqualTo(2);
+    assertThat(stats.get("rejectStatus").asInt()).isEqualTo(403);
+  }
+
+  /**
+   * Every 2nd (or 3rd) answer, admitted or refused, on whichever key, says its reset is 200 days
+   * (17,280,000 s) away in the style's shape; every other header, and every other answer, stays
+   * true. 2 per 20 s is a token every 10 s, on a clock that stands still.
+   */
+  @Test
+  void everyNthAnswerStatesAResetTwoHundredDaysAheadAndNothingElseWrong() throws Exception {
+    long epoch = clock.instant().getEpochSecond();
+    DemoServer github = start(DemoServer.builder().limit(2).window(Duration.ofSeconds(20))
+        .headers(HeaderStyle.X_RATELIMIT).wrongResetEvery(2));
+    List<HttpResponse<String>> g = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      g.add(get(github, "/api/a"));
+    }
+    assertThat(g).extracting(HttpResponse::statusCode).containsExactly(200, 200, 429, 429);
+    assertThat(g).extracting(r -> r.headers().firstValue("x-ratelimit-reset").orElseThrow())
+        .containsExactly(Long.toString(epoch + 10), Long.toString(epoch + 17_280_000),
+            Long.toString(epoch + 10), Long.toString(epoch + 17_280_000));
+    assertThat(g).extracting(r -> r.headers().firstValue("x-ratelimit-remaining").orElseThrow())
+        .containsExactly("1", "0", "0", "0");
+    assertThat(g).extracting(r -> r.headers().firstValue("Retry-After").orElse("none"))
+        .as("a wrong reset leaves Retry-After true").containsExactly("none", "none", "10", "10");
+    assertThat(stats(github).get("wrongResetEvery").asInt()).isEqualTo(2);
+
+    DemoServer ietf = start(DemoServer.builder().limit(2).window(Duration.ofSeconds(20)).wrongResetEvery(3));
+    HttpResponse<String> i1 = get(ietf, "/api/a", "X-Api-Key", "alice");
+    HttpResponse<String> i2 = get(ietf, "/api/a", "X-Api-Key", "bob");
+    HttpResponse<String> i3 = get(ietf, "/api/a", "X-Api-Key", "alice");
+    assertThat(i1.headers().firstValue("RateLimit")).hasValue("\"default\";r=1;t=10");
+    assertThat(i2.headers().firstValue("RateLimit")).hasValue("\"default\";r=1;t=10");
+    assertThat(i3.headers().firstValue("RateLimit")).as("the server's 3rd answer, alice's 2nd")
+        .hasValue("\"default\";r=0;t=17280000");
+    assertThat(i3.headers().firstValue("RateLimit-Policy")).hasValue("\"default\";q=2;w=20");
+
+    DemoServer legacy = start(DemoServer.builder().limit(2).window(Duration.ofSeconds(20))
+        .headers(HeaderStyle.LEGACY).wrongResetEvery(2));
+    assertThat(get(legacy, "/api/a").headers().firstValue("RateLimit-Reset")).hasValue("10");
+    HttpResponse<String> l2 = get(legacy, "/api/a");
+    assertThat(l2.statusCode()).isEqualTo(200);
+    assertThat(l2.headers().firstValue("RateLimit-Reset")).hasValue("17280000");
+    assertThat(l2.headers().firstValue("RateLimit-Remaining")).hasValue("0");
+    assertThat(l2.headers().firstValue("RateLimit-Limit")).hasValue("2");
+
+    DemoServer noReset = start(DemoServer.builder().limit(1).window(Duration.ofSeconds(20))
+        .headers(HeaderStyle.RETRY_AFTER).wrongResetEvery(2));
+    get(noReset, "/api/a");
+    HttpResponse<String> n2 = get(noReset, "/api/a");
+    assertThat(n2.statusCode()).isEqualTo(429);
+    assertThat(n2.headers().firstValue("Retry-After")).as("no reset to be wrong").hasValue("20");
+  }
+
   @Test
   void everyAlgorithmAnswersOverHttp() throws Exception {
     for (Algorithm algorithm : Algorithm.values()) {

@@ -17,9 +17,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Answers every request under {@code /api/}: resolve the key, price the route, check the key's
- * concurrency, ask the store, count, then answer 200 with the quota headers or 429 with
- * {@code Retry-After} (in the style's shape, or none) and the same headers. Never 503 for a rate
- * limit.
+ * concurrency, ask the store, count, then answer 200 with the quota headers or 429 (or 403, by
+ * {@code --reject-status}) with {@code Retry-After} (in the style's shape, or none) and the same
+ * headers. Never 503 for a rate limit.
+ *
+ * <p>A 403 refusal of the concurrency cap carries the quota headers of what the limiter last said
+ * to that key, as GitHub's secondary limit does: 403 also means "forbidden", and a limiter's
+ * remaining of 0, or not, is all that tells a client which limit refused it. A 429 refusal of the
+ * cap stays as it was, with {@code Retry-After} only.
  *
  * <p>Headers that state an absolute time read the server's clock plus the configured skew; the
  * {@code Date} header is set here, on every answer, from that same clock, so nothing the answer
@@ -42,11 +47,13 @@ public final class ApiHandler implements Endpoint {
   private static final AsciiString CACHE_CONTROL = AsciiString.cached("Cache-Control");
   private static final AsciiString FORWARDED_FOR = AsciiString.cached("X-Forwarded-For");
   private static final String PROBLEM = "{\"type\":\"https://iana.org/assignments/http-problem-types#quota-exceeded\","
-      + "\"title\":\"Too Many Requests\",\"status\":429,\"violated-policies\":[\"default\"]";
+      + "\"title\":\"%s\",\"status\":%d,\"violated-policies\":[\"default\"],\"limit\":\"%s\"}";
 
-  /** The 429 bodies, prepared once: a flood of rejections should cost as little as possible. */
-  private static final ByteBuf RATE_PROBLEM = prepared(PROBLEM + ",\"limit\":\"rate\"}");
-  private static final ByteBuf CONCURRENCY_PROBLEM = prepared(PROBLEM + ",\"limit\":\"concurrency\"}");
+  /** The refusal bodies, prepared once: a flood of rejections should cost as little as possible. */
+  private static final ByteBuf RATE_PROBLEM = prepared(PROBLEM.formatted("Too Many Requests", 429, "rate"));
+  private static final ByteBuf CONCURRENCY_PROBLEM = prepared(PROBLEM.formatted("Too Many Requests", 429, "concurrency"));
+  private static final ByteBuf RATE_FORBIDDEN = prepared(PROBLEM.formatted("Forbidden", 403, "rate"));
+  private static final ByteBuf CONCURRENCY_FORBIDDEN = prepared(PROBLEM.formatted("Forbidden", 403, "concurrency"));
   private static final AsciiString PROBLEM_JSON = AsciiString.cached("application/problem+json");
   private static final AsciiString JSON = AsciiString.cached("application/json");
   private static final AsciiString TEXT = AsciiString.cached("text/plain; charset=utf-8");
@@ -74,6 +81,9 @@ public final class ApiHandler implements Endpoint {
   private final long latencyNanos;
   private final LongSupplier epochMillis;
   private final long skewMillis;
+  private final int rejectStatus;
+  private final ByteBuf rateProblem;
+  private final ByteBuf concurrencyProblem;
   private final boolean trustsSomeProxy;
   private final boolean dryRun; // read on every request: the config holds its values in a map
   private final AtomicLong dryRunSecond = new AtomicLong(Long.MIN_VALUE);
@@ -91,6 +101,10 @@ public final class ApiHandler implements Endpoint {
     this.latencyNanos = Nanos.of(config.latency());
     this.epochMillis = epochMillis;
     this.skewMillis = config.clockSkew().toMillis();
+    this.rejectStatus = config.rejectStatus();
+    boolean forbidden = rejectStatus == 403;
+    this.rateProblem = forbidden ? RATE_FORBIDDEN : RATE_PROBLEM;
+    this.concurrencyProblem = forbidden ? CONCURRENCY_FORBIDDEN : CONCURRENCY_PROBLEM;
     this.dryRun = config.dryRun();
     this.trustsSomeProxy = !config.trustedProxies().isEmpty();
   }
@@ -113,8 +127,13 @@ public final class ApiHandler implements Endpoint {
       if (!inFlight.tryEnter(key)) {
         stats.record(key, false);
         if (!dryRun) {
+          InFlight.Said said = rejectStatus == 403 ? inFlight.lastSaid(key) : null;
+          if (said != null) {
+            // As of when it was said: an epoch reset stays right, a delta one errs long
+            headers.write(said.decision(), said.epochMillis(), header);
+          }
           headers.writeRetryAfter(CONCURRENCY_RETRY_NANOS, serverMillis, header);
-          problem(exchange, CONCURRENCY_PROBLEM);
+          problem(exchange, concurrencyProblem);
           return;
         }
         wouldReject(key);
@@ -135,6 +154,9 @@ public final class ApiHandler implements Endpoint {
       }
     }
     Decision decision = store.acquire(key, cost);
+    if (inFlight != null) {
+      inFlight.said(key, decision, serverMillis);
+    }
     if (cost < 0) {
       // A refund is not a request: nothing to count, and always allowed.
       headers.write(decision, serverMillis, header);
@@ -146,7 +168,7 @@ public final class ApiHandler implements Endpoint {
     if (!decision.allowed()) {
       if (!dryRun) {
         headers.writeRetryAfter(decision.retryAfterNanos(), serverMillis, header);
-        problem(exchange, RATE_PROBLEM);
+        problem(exchange, rateProblem);
         return;
       }
       wouldReject(key);
@@ -188,9 +210,9 @@ public final class ApiHandler implements Endpoint {
     exchange.send(400, TEXT, detail + "\n");
   }
 
-  private static void problem(Exchange exchange, ByteBuf body) {
+  private void problem(Exchange exchange, ByteBuf body) {
     exchange.header(CACHE_CONTROL, NO_STORE);
-    exchange.send(429, PROBLEM_JSON, body.duplicate()); // a view: the prepared body is never consumed
+    exchange.send(rejectStatus, PROBLEM_JSON, body.duplicate()); // a view: the prepared body is never consumed
   }
 
   private void wouldReject(String key) {

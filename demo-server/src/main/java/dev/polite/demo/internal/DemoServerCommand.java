@@ -36,7 +36,7 @@ public final class DemoServerCommand implements Callable<Integer> {
         .autoWidth(true)
         .description(
             "A rate-limited HTTP API to measure clients against.",
-            "Every path under /api/ is limited (200 with a JSON body, or 429 with Retry-After);",
+            "Every path under /api/ is limited (200 with a JSON body, or 429 with Retry-After; 403 by --reject-status);",
             "GET /stats gives per-key counts and a per-second timeline; POST /stats/reset clears them;",
             "/health is never limited. First stdout line: polite-demo-server listening on http://HOST:PORT");
     for (Setting<?> setting : Settings.ALL) {

@@ -3,6 +3,7 @@ package dev.polite.demo.internal;
 import dev.polite.demo.DemoServerConfig;
 import dev.polite.demo.HeaderStyle;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 
 /**
@@ -23,10 +24,19 @@ import java.util.function.BiConsumer;
  * HTTP-date {@code Retry-After} is the first whole second at or after the moment the request
  * would be admitted, so measured against {@code Date} (the current second, truncated) it is never
  * shorter than the honest wait.
+ *
+ * <p>With {@code --wrong-reset-every N}, every Nth answer this writes (one counter for the whole
+ * server, so the wrong answer falls on whichever key comes Nth) states its reset 200 days ahead
+ * and nothing else wrong: a reset plausible in form, absurd in size, as a real server sends now and
+ * then. A client that believes one such answer stops for 200 days; one that keeps what the
+ * other answers said does not. Styles without a reset count the answers but show nothing.
  */
 public final class QuotaHeaders {
   private static final long SECOND = 1_000_000_000L;
   private static final long MILLISECOND = 1_000_000L;
+
+  /** The wrong reset: 200 days, far enough to strand a client, short enough to parse as a reset. */
+  public static final long WRONG_RESET_SECONDS = 200L * 24 * 60 * 60;
 
   /** Every header name this class writes, so a server can prepare them once. */
   public static final List<String> NAMES = List.of("RateLimit-Policy", "RateLimit", "RateLimit-Limit",
@@ -42,8 +52,9 @@ public final class QuotaHeaders {
   private final String policyHeader;
   private final HttpDate dates = new HttpDate();
   private final HttpDate retryDates = new HttpDate();
+  private final int wrongResetEvery;
+  private final AtomicLong answers = new AtomicLong();
 
-  /** Headers for a limit of {@code limit} per window whose bucket also holds {@code limit}. */
   /**
    * What a rejection says most often, written once: an empty IETF quota and a Retry-After of a
    * few seconds. Formatting numbers was about 4 % of a 429's time in a profile of a flood.
@@ -59,16 +70,19 @@ public final class QuotaHeaders {
     }
   }
 
+  /** Headers for a limit of {@code limit} per window whose bucket also holds {@code limit}. */
   public QuotaHeaders(HeaderStyle style, long limit, long windowNanos) {
-    this(style, limit, limit, windowNanos);
+    this(style, limit, limit, windowNanos, 0);
   }
 
   /**
    * @param capacity what a fresh key holds (the burst of a bucket), the {@code limit} of
    *     {@code used/limit}
+   * @param wrongResetEvery every how many answers one states {@link #WRONG_RESET_SECONDS}; 0 for never
    */
-  private QuotaHeaders(HeaderStyle style, long limit, long capacity, long windowNanos) {
+  private QuotaHeaders(HeaderStyle style, long limit, long capacity, long windowNanos, int wrongResetEvery) {
     this.style = style;
+    this.wrongResetEvery = wrongResetEvery;
     this.limit = limit;
     this.capacity = capacity;
     if (windowNanos % SECOND == 0) {
@@ -87,7 +101,8 @@ public final class QuotaHeaders {
    */
   public static QuotaHeaders of(DemoServerConfig config) {
     long capacity = Policy.of(config).capacity(config.algorithm());
-    return new QuotaHeaders(config.headers(), config.limit(), capacity, config.window().toNanos());
+    return new QuotaHeaders(config.headers(), config.limit(), capacity, config.window().toNanos(),
+        config.wrongResetEvery());
   }
 
   /** Whole seconds, rounded up. */
@@ -108,13 +123,13 @@ public final class QuotaHeaders {
 
   /**
    * Writes the quota headers for {@code decision} (not {@code Retry-After}; see
-   * {@link #writeRetryAfter}).
+   * {@link #writeRetryAfter}). Every call is one answer for {@code --wrong-reset-every}.
    *
    * @param epochMillis the server's now (skew included), for the epoch reset of {@code x-ratelimit}
    */
   public void write(Decision decision, long epochMillis, BiConsumer<String, String> header) {
     long r = decision.remaining();
-    long t = resetSeconds(decision);
+    long t = wrongReset() ? WRONG_RESET_SECONDS : resetSeconds(decision);
     switch (style) {
       case IETF:
         header.accept("RateLimit-Policy", policyHeader);
@@ -143,6 +158,11 @@ public final class QuotaHeaders {
       default:
         break;
     }
+  }
+
+  /** Whether this answer is the Nth, whose reset is wrong; no shared counter is touched when off. */
+  private boolean wrongReset() {
+    return wrongResetEvery > 0 && answers.incrementAndGet() % wrongResetEvery == 0;
   }
 
   /**

@@ -65,6 +65,35 @@ public final class Settings {
               + "negative for behind: 60s, -30s (default: ${DEFAULT-VALUE}).",
           Builder::clockSkew);
 
+  /**
+   * GitHub refuses with 403, not 429, and tells its two limits apart only by its headers: its rate
+   * limit says {@code x-ratelimit-remaining: 0}, its secondary limit (here {@code --concurrency})
+   * leaves the remaining as it is. A client that reads every 403 as "forbidden", or every 403 as
+   * a rate limit, is measured against this. Nothing else is allowed: any other status would not
+   * be a rate-limit refusal that real servers send.
+   */
+  public static final Setting<Integer> REJECT_STATUS = Setting.count("rejectStatus", 429,
+          status -> status == 429 || status == 403, "must be 429 or 403")
+      .flag("--reject-status", "N",
+          "Status of every rate-limit refusal, the limiter's and --concurrency's: 429, or 403 as GitHub "
+              + "answers (a 403 also carries the quota headers on a --concurrency refusal, so the limiter's "
+              + "remaining tells the two apart) (default: ${DEFAULT-VALUE}).",
+          Builder::rejectStatus);
+
+  /**
+   * One answer in N states a reset far off, as a server whose reset wobbles does: a client that
+   * believes the one wrong answer stops for 200 days. 1 is refused: a server whose every reset is
+   * wrong is a lying server, not a wobbling one, and tests nothing a client could survive.
+   */
+  public static final Setting<Integer> WRONG_RESET_EVERY = Setting.count("wrongResetEvery", 0,
+          every -> every == 0 || every >= 2, "must be 0 (off) or at least 2")
+      .flag("--wrong-reset-every", "N",
+          "Every Nth answer with quota headers (over the whole server, admitted or refused) states a reset "
+              + "200 days ahead, all else true: t= for ietf, RateLimit-Reset for legacy, the epoch for "
+              + "x-ratelimit; styles without a reset (used-limit, retry-after, retry-after-ms, "
+              + "retry-after-date, none) are unaffected; 0 = off (default: ${DEFAULT-VALUE}).",
+          Builder::wrongResetEvery);
+
   /** The synced store's prefix: {@code synced:redis://HOST:PORT}. */
   public static final String SYNCED_PREFIX = "synced:";
 
@@ -224,7 +253,7 @@ public final class Settings {
 
   /** Every setting, in the order the usage lists their flags. */
   public static final List<Setting<?>> ALL = List.of(HOST, PORT, ALGORITHM, LIMIT, WINDOW, BURST, HEADERS,
-      CLOCK_SKEW, STORE, SYNC_INTERVAL, WHEN_DOWN, NODES, REDIS_TIMEOUT, TRUSTED_PROXIES, API_KEY_HEADER, COST_HEADER,
+      CLOCK_SKEW, REJECT_STATUS, WRONG_RESET_EVERY, STORE, SYNC_INTERVAL, WHEN_DOWN, NODES, REDIS_TIMEOUT, TRUSTED_PROXIES, API_KEY_HEADER, COST_HEADER,
       ROUTE_COSTS, CONCURRENCY, LATENCY, DRY_RUN, MAX_KEYS, PARSE_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS,
       MAX_CONNECTIONS_PER_CLIENT, IO_THREADS, ADMIN_TOKEN, CLOCK);
 

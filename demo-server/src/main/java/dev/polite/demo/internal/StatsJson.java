@@ -23,6 +23,8 @@ public final class StatsJson {
         .append(",\"headers\":").append(quote(config.headers().cliName()))
         .append(",\"store\":").append(quote(!config.usesRedis() ? "memory" : config.synced() && !config.syncInterval().isZero() ? "synced" : "redis"))
         .append(",\"clockSkewMillis\":").append(config.clockSkew().toMillis())
+        .append(",\"rejectStatus\":").append(config.rejectStatus())
+        .append(",\"wrongResetEvery\":").append(config.wrongResetEvery())
         .append(",\"dryRun\":").append(config.dryRun())
         .append(",\"keysHeld\":").append(keysHeld)
         .append(",\"startedEpochSecond\":").append(stats.startedEpochSecond())

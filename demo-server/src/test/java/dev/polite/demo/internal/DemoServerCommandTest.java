@@ -116,6 +116,23 @@ class DemoServerCommandTest {
   }
 
   @Test
+  void rejectStatusAndWrongResetEvery() {
+    DemoServerConfig config = parse("--reject-status", "403", "--wrong-reset-every", "5");
+    assertThat(config.rejectStatus()).isEqualTo(403);
+    assertThat(config.wrongResetEvery()).isEqualTo(5);
+    assertThat(config.toString()).contains("reject-status=403", "wrong-reset-every=5");
+    assertThat(parse().rejectStatus()).isEqualTo(429);
+    assertThat(parse().wrongResetEvery()).isZero();
+    assertThat(parse("--reject-status", "429", "--wrong-reset-every", "0").wrongResetEvery()).isZero();
+    assertBadFlag("rejectStatus: must be 429 or 403, was 500", "--reject-status", "500");
+    assertBadFlag("reject-status: 'forbidden' is not a whole number", "--reject-status", "forbidden");
+    assertBadFlag("wrongResetEvery: must be 0 (off) or at least 2, was 1", "--wrong-reset-every", "1");
+    assertBadFlag("wrongResetEvery: must be 0 (off) or at least 2, was -3", "--wrong-reset-every", "-3");
+    String help = new DemoServerCommand().commandLine().getUsageMessage();
+    assertThat(help).contains("--reject-status=N", "--wrong-reset-every=N", "are unaffected");
+  }
+
+  @Test
   void anUnknownFlagSuggestsAKnownOneAndExitsTwo() {
     Run run = Run.of("--node", "3");
     assertThat(run.exit()).isEqualTo(2);

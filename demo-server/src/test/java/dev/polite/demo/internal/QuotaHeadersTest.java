@@ -131,6 +131,32 @@ class QuotaHeadersTest {
   }
 
   @Test
+  void everyNthAnswerStatesAResetTwoHundredDaysAheadInTheStylesShape() {
+    long now = 1_700_000_000_500L;
+    Decision d = Decision.allow(4, 3 * SECOND);
+    for (HeaderStyle style : HeaderStyle.values()) {
+      QuotaHeaders headers = QuotaHeaders.of(DemoServerConfig.builder().headers(style).limit(10)
+          .window(Duration.ofSeconds(10)).wrongResetEvery(3).build());
+      Map<String, String> first = new LinkedHashMap<>();
+      Map<String, String> third = new LinkedHashMap<>();
+      headers.write(d, now, first::put);
+      headers.write(d, now, new LinkedHashMap<String, String>()::put);
+      headers.write(d, now, third::put);
+      Map<String, String> expected = new LinkedHashMap<>(first);
+      switch (style) {
+        case IETF -> expected.put("RateLimit", "\"default\";r=4;t=17280000");
+        case LEGACY -> expected.put("RateLimit-Reset", "17280000");
+        case X_RATELIMIT -> expected.put("x-ratelimit-reset", Long.toString(1_700_000_000L + 17_280_000L));
+        default -> { } // no reset: nothing to be wrong
+      }
+      assertThat(third).as(style.cliName()).isEqualTo(expected);
+      if (!expected.equals(first)) {
+        assertThat(first).as(style.cliName()).doesNotContainValue("17280000");
+      }
+    }
+  }
+
+  @Test
   void styleNamesParse() {
     for (HeaderStyle style : HeaderStyle.values()) {
       assertThat(HeaderStyle.parse(style.cliName())).isEqualTo(style);
