@@ -86,7 +86,7 @@ public final class KeyModel {
   private boolean windowOpen;
 
   private boolean advertised;
-  private long inferredWindow;
+  private final InferredWindow inferredWindow = new InferredWindow();
   private long lastCutAt = Long.MIN_VALUE;
   private long epoch;
   private long tickets;
@@ -164,6 +164,19 @@ public final class KeyModel {
   }
 
   /**
+   * How long the pause lasts in truth, 0 when none: longer than {@link #pauseLeft} when only a
+   * probe can end it sooner.
+   */
+  public long pauseHeld(long now) {
+    return pause.held(now);
+  }
+
+  /** Whether one call is re-verifying a pause no call could wait out (the probe). */
+  public boolean verifyingPause() {
+    return pause.verifying();
+  }
+
+  /**
    * Holds every call back for a pause the fleet reports (another instance's refusal or spent
    * quota). It is bounded as this instance's own pauses are: one probe after the max wait
    * re-verifies a long one. A key discovering its pace takes the fleet's refusal as its own: the
@@ -229,6 +242,11 @@ public final class KeyModel {
    */
   public boolean isStale(Reservation reservation) {
     return reservation.epoch() != epoch;
+  }
+
+  /** The key's count of pauses begun and pace cuts: each voids every reservation held then. */
+  public long epoch() {
+    return epoch;
   }
 
   /**
@@ -298,7 +316,7 @@ public final class KeyModel {
     if (pause.verifying()) {
       pause.probed(!rejected && status != 503 && !signals.isQuotaSpent(), now);
     }
-    if (pause.ask(status, signals, now)) {
+    if (pause.ask(status, signals, inferredWindow, now)) {
       pauseBegan(now);
     }
     if (!advertised) {
@@ -341,17 +359,10 @@ public final class KeyModel {
       rate = signals.advertisedRatePerSecond();
       burst = signals.limit().orElseThrow();
     } else if (impliesWindow(signals)) {
-      // A reset never exceeds the window, so the longest one reported is the best lower bound on
-      // it, and quota / that bound errs fast rather than slow. The error is harmless: the server's
-      // remaining count still sets the tokens, and a spent quota still pauses until its reset,
-      // so a fast guess spends nothing the server did not say was left.
-      // Less one second: a reset sent as an epoch second and read against a Date in whole
-      // seconds can read up to a second long, and half the pace of a one-second window is a
-      // worse error than a tenth over a ten-second one (which the remaining count still bounds).
-      long reset = roundUpToSecond(Nanos.of(signals.reset()));
-      inferredWindow = Math.max(inferredWindow, Math.max(SECOND, reset - SECOND));
+      // The window is the longest reset that two answers agree on (see InferredWindow).
+      inferredWindow.observe(Nanos.of(signals.reset()), now);
       burst = signals.limit().getAsLong();
-      rate = burst / (inferredWindow / 1e9);
+      rate = burst / (inferredWindow.window() / 1e9);
     } else {
       return;
     }
@@ -364,7 +375,7 @@ public final class KeyModel {
     bucket.setRate(rate, now);
     bucket.setCapacity(burst, now);
     log.info("polite: {} advertises {} per {}; pacing at {}/s, burst {}", key, (long) burst,
-        signals.advertisesRate() ? signals.window() : Duration.ofNanos(inferredWindow) + " (inferred)",
+        signals.advertisesRate() ? signals.window() : Duration.ofNanos(inferredWindow.window()) + " (inferred)",
         rate, burst);
     notify(l -> l.policyLearned(key, rate, burst, signals));
   }
@@ -373,11 +384,6 @@ public final class KeyModel {
   private static boolean impliesWindow(RateLimitSignals signals) {
     return signals.limit().isPresent() && signals.limit().getAsLong() > 0
         && signals.reset() != null && signals.countsRequests();
-  }
-
-  private static long roundUpToSecond(long nanos) {
-    long seconds = nanos / SECOND + (nanos % SECOND == 0 ? 0 : 1);
-    return Nanos.multiply(seconds, SECOND);
   }
 
   /**

@@ -88,6 +88,14 @@ final class KeyPause {
     return Math.min(left, probeAt - now);
   }
 
+  /**
+   * How long the pause still lasts in truth, past its probe time too: the server's delay, which a
+   * call that cannot wait it out is told. 0 when none.
+   */
+  long held(long now) {
+    return paused ? Math.max(0, until - now) : 0;
+  }
+
   /** Whether one call is re-verifying a pause no call could wait out. */
   boolean verifying() {
     return verifying;
@@ -114,13 +122,16 @@ final class KeyPause {
   /**
    * Pauses the key for the delay an answer names (Retry-After, or the reset of a spent quota).
    *
+   * @param window what the key believes of its window: a spent quota's reset that contradicts the
+   *     answers that taught it (one wrong reset, 200 days out) pauses only as long as the belief
+   *     says, and the call after the pause learns the truth
    * @return whether a pause began (the key was not paused before)
    */
-  boolean ask(int status, RateLimitSignals signals, long now) {
+  boolean ask(int status, RateLimitSignals signals, InferredWindow window, long now) {
     Duration pause = signals.retryAfter();
     boolean exhausted = signals.isQuotaSpent();
-    if (pause == null && exhausted) {
-      pause = signals.reset();
+    if (pause == null && exhausted && signals.reset() != null) {
+      pause = Duration.ofNanos(window.believedReset(Nanos.of(signals.reset()), now));
     }
     if (pause == null || pause.isZero()) {
       return false;

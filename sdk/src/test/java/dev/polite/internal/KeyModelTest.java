@@ -63,16 +63,30 @@ class KeyModelTest {
   }
 
   @Test
-  void aQuotaAndAResetWithoutAWindowPaceAtQuotaOverTheLongestResetLessASecond() {
+  void aQuotaAndAResetWithoutAWindowPaceAtQuotaOverTheLongestResetTwoAnswersAgreeOnLessASecond() {
     KeyModel key = key(Aimd.defaults(), now);
     key.onAnswer(200, legacy(50, 49, 1), send(key), now += MS);
     assertThat(key.pace()).as("a one-second reset: a window of at least a second").isEqualTo(50);
     key.onAnswer(200, legacy(50, 48, 2), send(key), now += MS);
     assertThat(key.pace()).as("an epoch reset a second long reads 2: still one second").isEqualTo(50);
     key.onAnswer(200, legacy(50, 47, 10), send(key), now += MS);
-    assertThat(key.pace()).as("a ten-second reset: the window is at least nine").isCloseTo(50 / 9.0, within(1e-9));
-    key.onAnswer(200, legacy(50, 46, 3), send(key), now += MS);
-    assertThat(key.pace()).as("shorter resets later do not shrink it").isCloseTo(50 / 9.0, within(1e-9));
+    assertThat(key.pace()).as("one answer's ten-second reset is not yet believed").isEqualTo(50);
+    key.onAnswer(200, legacy(50, 46, 10), send(key), now += MS);
+    assertThat(key.pace()).as("a second agrees: the window is at least nine").isCloseTo(50 / 9.0, within(1e-9));
+    key.onAnswer(200, legacy(50, 45, 9), send(key), now += 500 * MS);
+    assertThat(key.pace()).as("shorter resets naming the same instant do not shrink it").isCloseTo(50 / 9.0, within(1e-9));
+  }
+
+  @Test
+  void oneWrongResetTwoHundredDaysOutNeverSlowsTheKey() {
+    KeyModel key = key(Aimd.defaults(), now);
+    key.onAnswer(200, legacy(10, 9, 1), send(key), now += MS);
+    key.onAnswer(200, legacy(10, 8, 1), send(key), now += MS);
+    key.onAnswer(200, legacy(10, 7, 200L * 86_400), send(key), now += MS);
+    assertThat(key.pace()).isEqualTo(10);
+    key.onAnswer(200, legacy(10, 6, 1), send(key), now += MS);
+    key.onAnswer(200, legacy(10, 5, 200L * 86_400 - 1), send(key), now += MS);
+    assertThat(key.pace()).as("each wrong one alone, contradicted by the next").isEqualTo(10);
   }
 
   private static RateLimitSignals legacy(long limit, long remaining, long resetSeconds) {
