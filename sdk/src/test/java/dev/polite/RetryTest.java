@@ -201,9 +201,17 @@ class RetryTest extends HarnessTest {
     assertThat(h.clock.totalSleptNanos()).isZero();
     assertThat(events).contains("gave up WAIT_TOO_LONG 86400s");
 
-    // A pause of a day is longer than any call may wait (60 s): it is not trusted for the day.
-    // The next call waits the max wait and goes as the one probe that re-verifies it; the
+    // A pause of a day is longer than any call may wait (60 s): no call can wait it out, so the
+    // next one is told at once, with the server's delay, and sends nothing. It is not trusted for
+    // the day either: after the max wait, one call goes as the probe that re-verifies it; the
     // server has recovered, so the pause ends and the call after it goes at once.
+    assertThatThrownBy(() -> client.newCall(h.get("/b")).execute())
+        .isInstanceOfSatisfying(RateLimitedException.class,
+            e -> assertThat(e.requestedDelay()).isEqualTo(Duration.ofDays(1)));
+    assertThat(h.clock.totalSleptNanos()).isZero();
+    assertThat(h.server.getRequestCount()).isEqualTo(1);
+
+    h.clock.advance(Duration.ofSeconds(60));
     h.server.enqueue(status(200));
     h.server.enqueue(status(200));
     try (Response r = client.newCall(h.get("/b")).execute()) {
@@ -215,6 +223,7 @@ class RetryTest extends HarnessTest {
     }
     assertThat(h.sends.get(2)).isEqualTo(60.0);
     assertThat(h.server.getRequestCount()).isEqualTo(3);
+    assertThat(h.clock.totalSleptNanos()).as("no call waited for the probe").isZero();
   }
 
   @Test
@@ -226,7 +235,14 @@ class RetryTest extends HarnessTest {
         .rateController(Harness.NO_DISCOVERY));
 
     client.newCall(h.get("/a")).execute().close();           // sent at 0, refused for a day
+    assertThatThrownBy(() -> client.newCall(h.get("/early")).execute()) // before the probe's time: told at once
+        .isInstanceOf(RateLimitedException.class);
+    h.clock.advance(Duration.ofSeconds(10));
     client.newCall(h.get("/b")).execute().close();           // the probe at 10, refused again
+    h.clock.advance(Duration.ofSeconds(9));
+    assertThatThrownBy(() -> client.newCall(h.get("/early")).execute())
+        .isInstanceOf(RateLimitedException.class);
+    h.clock.advance(Duration.ofSeconds(1));
     try (Response r = client.newCall(h.get("/c")).execute()) { // the next probe at 20
       assertThat(r.code()).isEqualTo(200);
     }

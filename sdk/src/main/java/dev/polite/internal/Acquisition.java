@@ -16,6 +16,8 @@ public final class Acquisition {
   final long waitedBefore;
   KeyModel.@Nullable Reservation reservation;
   long due = Long.MIN_VALUE;
+  /** How to wake the attempt early when its reservation is voided while it waits (scheduled). */
+  @Nullable Runnable onVoid;
   volatile @Nullable Permit permit; // read without the lock by the attempt's owner
 
   /**

@@ -11,7 +11,9 @@ import dev.polite.SharedKey;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -41,6 +43,10 @@ public final class KeyState {
   private final KeyModel model;
   private final SharedKey shared;
   private final List<Runnable> signalWaiters = new ArrayList<>(); // guarded by this
+  /** Scheduled attempts asleep on a reservation, woken when it is voided. Guarded by this. */
+  private final Set<Acquisition> reservedSleepers = new HashSet<>();
+  /** The model's epoch as last seen under the lock, for sleepers to read without it. */
+  private volatile long epoch;
   private final boolean heard;
   private volatile long lastUsed;
 
@@ -89,6 +95,7 @@ public final class KeyState {
       while (true) {
         long sleep;
         long now;
+        KeyModel.Reservation held;
         synchronized (this) {
           now = config.ticker().read();
           sleep = step(attempt, patience, now, null);
@@ -96,6 +103,7 @@ public final class KeyState {
           if (permit != null) {
             return permit;
           }
+          held = attempt.reservation;
           if (sleep == AWAIT_SIGNAL) {
             if (!patience.awaitSignal(this)) {
               throw tooLong(attempt.call, null, "no answer yet from a call already in flight");
@@ -103,7 +111,13 @@ public final class KeyState {
             continue;
           }
         }
-        patience.sleep(sleep, now);
+        if (held == null) {
+          patience.sleep(sleep, now);
+        } else {
+          // A pause or a cut voids the reservation: wake then, not when its tokens would have come.
+          long reservedIn = held.epoch();
+          patience.sleep(sleep, now, () -> epoch != reservedIn);
+        }
       }
     } finally {
       abandon(attempt); // nothing to do once granted
@@ -129,16 +143,23 @@ public final class KeyState {
       long fleetPause = shared.pauseLeft(now);
       if (fleetPause > 0) {
         model.pauseForFleet(fleetPause, shared.pauseForRefusal(), now);
+        wakeVoided();
       }
       long pause = model.pauseLeft(now);
       long sleep;
-      if (pause > 0) {
+      if (reservation == null && cannotOutwait(pause, patience, now)) {
+        // Paused for longer than any call may wait: the probe alone re-verifies it, and every
+        // other call is told at once, with the server's delay, instead of waiting for nothing.
+        release(attempt, now);
+        throw tooLong(attempt.call, Duration.ofNanos(model.pauseHeld(now)), "the key is paused");
+      } else if (pause > 0) {
         sleep = pause;
       } else if (reservation != null && model.isStale(reservation)) {
         // Reserved at a pace a refusal has since cut: queue again at the new one, or every
         // call that had paid would go at once when the pause ends.
         attempt.reservation = null;
         attempt.due = Long.MIN_VALUE;
+        forgetSleeper(attempt);
         signal();
         continue;
       } else if (reservation != null) {
@@ -168,9 +189,24 @@ public final class KeyState {
       }
       if (reservation != null) {
         attempt.due = Nanos.add(now, sleep);
+        if (onSignal != null) {
+          attempt.onVoid = onSignal;
+          reservedSleepers.add(attempt);
+        }
       }
       return sleep;
     }
+  }
+
+  /**
+   * Whether the key is paused for longer than this call, holding no reservation, may wait and the
+   * call is not its probe: the probe's time has not come ({@code pause}, the wait until it, is shorter than the pause),
+   * or the probe is out and the gate is shut behind it.
+   */
+  private boolean cannotOutwait(long pause, Patience patience, long now) {
+    long held = model.pauseHeld(now);
+    boolean waitsForTheProbe = (pause > 0 && held > pause) || (model.verifyingPause() && model.gateClosed());
+    return waitsForTheProbe && !patience.allows(held, now);
   }
 
   private long awaitSignal(Acquisition attempt, Patience patience, long now,
@@ -203,6 +239,7 @@ public final class KeyState {
   }
 
   private void release(Acquisition attempt, long now) {
+    forgetSleeper(attempt);
     KeyModel.Reservation reservation = attempt.reservation;
     if (reservation != null) {
       model.cancel(reservation, attempt.cost, now);
@@ -212,6 +249,7 @@ public final class KeyState {
   }
 
   private void grant(Acquisition attempt, long at, Patience patience) {
+    forgetSleeper(attempt);
     attempt.permit = model.grant(at, attempt.reservation);
     attempt.reservation = null;
     if (heard) { // every attempt passes here: no event to build when nobody listens
@@ -230,6 +268,7 @@ public final class KeyState {
     synchronized (this) { // read under the lock, so that the model sees time only move forward
       now = config.ticker().read();
       model.onAnswer(status, signals, permit, now);
+      wakeVoided();
       signal();
     }
     if (signals.isRejection()) {
@@ -251,6 +290,37 @@ public final class KeyState {
   public synchronized void settle(double unused) {
     model.settle(unused, config.ticker().read());
     signal();
+  }
+
+  private void forgetSleeper(Acquisition attempt) {
+    if (attempt.onVoid != null) {
+      attempt.onVoid = null;
+      reservedSleepers.remove(attempt);
+    }
+  }
+
+  /**
+   * When a pause began or a cut voided the reservations, wakes the attempts asleep on them, so
+   * they queue again (or are told the key is paused) now: a call waiting for its token at an
+   * hourly quota's pace would otherwise sleep for minutes after the quota was spent.
+   */
+  private void wakeVoided() {
+    long current = model.epoch();
+    if (current == epoch) {
+      return;
+    }
+    epoch = current;
+    if (!reservedSleepers.isEmpty()) {
+      List<Acquisition> woken = List.copyOf(reservedSleepers);
+      reservedSleepers.clear();
+      for (Acquisition attempt : woken) {
+        Runnable wake = attempt.onVoid;
+        attempt.onVoid = null;
+        if (wake != null) {
+          wake.run();
+        }
+      }
+    }
   }
 
   /** Wakes every attempt waiting at the gate: what held it closed may have changed. */

@@ -3,6 +3,7 @@ package dev.polite.internal;
 import dev.polite.Sleeper;
 import dev.polite.Ticker;
 import java.io.InterruptedIOException;
+import java.util.function.BooleanSupplier;
 import okhttp3.Call;
 
 /**
@@ -64,6 +65,14 @@ public final class Patience {
    */
   public void sleep(long nanos, long from) throws InterruptedIOException {
     block(() -> sleeper.sleepUntil(Nanos.add(from, nanos), call::isCanceled));
+  }
+
+  /**
+   * As {@link #sleep(long, long)}, ending early too once {@code moot} answers true (what the
+   * sleep waited for was voided); the caller then re-checks its condition.
+   */
+  public void sleep(long nanos, long from, BooleanSupplier moot) throws InterruptedIOException {
+    block(() -> sleeper.sleepUntil(Nanos.add(from, nanos), () -> call.isCanceled() || moot.getAsBoolean()));
   }
 
   /**

@@ -1,0 +1,129 @@
+package dev.polite.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.polite.CallContext;
+import dev.polite.PoliteInterceptor;
+import dev.polite.RateLimitSignals;
+import dev.polite.RateLimitedException;
+import dev.polite.Sleeper;
+import dev.polite.Ticker;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import okhttp3.Call;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A pause longer than any call may wait (a quota spent for an hour, a Retry-After of a day): every
+ * call but the probe is told at once, with the server's delay, and the probe goes once per max
+ * wait. Its neighbours keep their rules: a pause a call can wait out is waited out.
+ */
+class LongPauseTest {
+  private static final long SECOND = 1_000_000_000L;
+  private static final long MAX_WAIT = 60 * SECOND;
+  private static final CallContext CONTEXT = CallContext.of("k",
+      new Request.Builder().url("http://localhost/").build(), null, 1);
+
+  private final AtomicLong now = new AtomicLong(1_000 * SECOND);
+  private final Ticker ticker = now::get;
+  private final Sleeper sleeper = (deadline, stop) -> now.accumulateAndGet(deadline, Math::max);
+  private final Call call = new OkHttpClient().newCall(new Request.Builder().url("http://localhost/").build());
+  private final KeyState state = new KeyState("k",
+      PoliteInterceptor.builder().clock(ticker, sleeper).cautiousStart(false)
+          .maxWait(Duration.ofNanos(MAX_WAIT)).build().config(),
+      now.get());
+
+  private Permit go() throws Exception {
+    return state.acquire(new Acquisition(CONTEXT, 1), new Patience(ticker, sleeper, call, Long.MAX_VALUE, MAX_WAIT));
+  }
+
+  /** GitHub's answer to a spent quota: 403, remaining 0, the reset {@code reset} away. */
+  private static RateLimitSignals spent(Duration reset) {
+    return RateLimitSignals.builder().limit(5000).remaining(0).reset(reset).rejection(true).build();
+  }
+
+  private static RateLimitSignals ok(long remaining, Duration reset) {
+    return RateLimitSignals.builder().limit(5000).remaining(remaining).reset(reset).build();
+  }
+
+  private void failsAtOnceWithTheServersDelay(Duration delay) {
+    long before = now.get();
+    assertThatThrownBy(this::go)
+        .isInstanceOfSatisfying(RateLimitedException.class,
+            e -> assertThat(e.requestedDelay()).isEqualTo(delay))
+        .hasMessageContaining("paused");
+    assertThat(now.get()).as("no time waited").isEqualTo(before);
+  }
+
+  @Test
+  void aQuotaSpentForAnHourFailsEveryCallAtOnceAndOneProbeGoesPerMaxWait() throws Exception {
+    state.onAnswer(403, spent(Duration.ofHours(1)), go(), CONTEXT);
+    for (int i = 0; i < 30; i++) {
+      failsAtOnceWithTheServersDelay(Duration.ofHours(1));
+    }
+
+    now.addAndGet(MAX_WAIT);
+    Permit probe = go();
+    assertThat(now.get()).as("the probe goes when its time comes, without waiting").isEqualTo(1_060 * SECOND);
+    failsAtOnceWithTheServersDelay(Duration.ofMinutes(59)); // the probe is out: the others do not wait for it
+
+    state.onAnswer(403, spent(Duration.ofMinutes(59)), probe, CONTEXT);
+    failsAtOnceWithTheServersDelay(Duration.ofMinutes(59));
+    now.addAndGet(MAX_WAIT - 1);
+    failsAtOnceWithTheServersDelay(Duration.ofMinutes(58).plusNanos(1));
+
+    now.addAndGet(1);
+    Permit second = go();
+    state.onAnswer(200, ok(4999, Duration.ofMinutes(58)), second, CONTEXT);
+    Permit after = go();
+    assertThat(after).as("a probe that was let through ends the pause").isNotNull();
+  }
+
+  @Test
+  void aRetryAfterOfADayIsBoundedTheSameWay() throws Exception {
+    RateLimitSignals aDay = RateLimitSignals.builder().retryAfter(Duration.ofDays(1)).rejection(true).build();
+    state.onAnswer(429, aDay, go(), CONTEXT);
+    failsAtOnceWithTheServersDelay(Duration.ofDays(1));
+    now.addAndGet(MAX_WAIT);
+    assertThat(go()).as("the probe").isNotNull();
+  }
+
+  @Test
+  void aPauseACallCanWaitOutIsWaitedOut() throws Exception {
+    state.onAnswer(429, RateLimitSignals.builder().retryAfter(Duration.ofSeconds(5)).rejection(true).build(),
+        go(), CONTEXT);
+    long before = now.get();
+    go();
+    assertThat(now.get() - before).isEqualTo(5 * SECOND);
+  }
+
+  @Test
+  void aPauseJustOverTheMaxWaitIsWaitedOutByACallThatStillHasTheTime() throws Exception {
+    state.onAnswer(403, spent(Duration.ofSeconds(61)), go(), CONTEXT);
+    failsAtOnceWithTheServersDelay(Duration.ofSeconds(61));
+    now.addAndGet(30 * SECOND);
+    long before = now.get();
+    go(); // 31 s of the pause are left, and this call may wait 60
+    assertThat(now.get() - before).isBetween(30 * SECOND, 31 * SECOND);
+  }
+
+  @Test
+  void aSpentQuotaOnASuccessWhoseResetContradictsTheLearnedWindowPausesForTheWindowAtMost() throws Exception {
+    // A 10-per-second window learned from two answers that agree; then the last call of a window
+    // says remaining 0 with a reset 200 days out.
+    state.onAnswer(200, RateLimitSignals.builder().limit(10).remaining(9).reset(Duration.ofMillis(900)).build(),
+        go(), CONTEXT);
+    state.onAnswer(200, RateLimitSignals.builder().limit(10).remaining(8).reset(Duration.ofMillis(900)).build(),
+        go(), CONTEXT);
+    state.onAnswer(200, RateLimitSignals.builder().limit(10).remaining(0).reset(Duration.ofDays(200)).build(),
+        go(), CONTEXT);
+    long before = now.get();
+    go();
+    assertThat(now.get() - before).as("paused until the instant the agreeing answers named, not 200 days")
+        .isLessThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(900));
+  }
+}
