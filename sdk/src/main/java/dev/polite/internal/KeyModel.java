@@ -61,9 +61,6 @@ import org.slf4j.LoggerFactory;
 public final class KeyModel {
   private static final Logger log = LoggerFactory.getLogger("dev.polite");
   private static final long SECOND = 1_000_000_000L;
-  private static final int MAX_WINDOW = 1 << 20;
-  /** Up to this many calls in flight the window doubles every round trip; past it, grows by one. */
-  private static final int SLOW_START_THRESHOLD = 3;
 
   private final String key;
   private final PoliteConfig config;
@@ -82,8 +79,7 @@ public final class KeyModel {
   private int reserved;
   private double reservedCost;
   private boolean probing;
-  private double window = 1;
-  private boolean windowOpen;
+  private final InFlightWindow window;
 
   private boolean advertised;
   private final InferredWindow inferredWindow = new InferredWindow();
@@ -113,7 +109,7 @@ public final class KeyModel {
     this.controller = config.rateController().create();
     this.retryBudget = new RetryBudget(config.retryBudgetTokens(), config.retryBudgetRatio());
     this.pause = new KeyPause(key, config, admitted, shared);
-    this.windowOpen = !config.cautiousStart();
+    this.window = new InFlightWindow(config.cautiousStart());
     this.lastGrantAt = now;
   }
 
@@ -208,7 +204,7 @@ public final class KeyModel {
     if (probing || pause.verifying()) {
       return 1;
     }
-    return windowOpen ? Integer.MAX_VALUE : (int) window;
+    return window.allowed();
   }
 
   /**
@@ -266,13 +262,13 @@ public final class KeyModel {
   public Permit grant(long at, Reservation reservation) {
     reserved--;
     reservedCost -= reservation.cost();
-    onTheWire++;
+    int others = onTheWire++;
     lastGrantAt = at;
     sendRate.recordSend(at);
     if (!admitted.started()) {
       admitted.restart(at);
     }
-    return new Permit(at, reservation.ticket(), reservation.alone());
+    return new Permit(at, reservation.ticket(), reservation.alone(), others);
   }
 
   /**
@@ -303,18 +299,28 @@ public final class KeyModel {
     boolean exclusive = permit.alone() && permit.ticket() == tickets;
     onTheWire--;
     lastSignals = signals;
-    boolean rejected = signals.isRejection();
     boolean firstPace = !advertised;
     learnPace(signals, now);
+    Answer answer = Answer.of(status, signals, permit.othersOnTheWire(),
+        advertised && bucket.tokens(now) >= 1);
+    boolean rejected = answer.refused();
     reconcileRemaining(signals, exclusive || firstPace, now);
     if (advertised) { // after the remaining count, so the fleet's bucket starts from what is left
       shared.paceLearned(bucket.rate(), bucket.capacity(), true, now);
     }
-    if (!rejected && status < 500) {
+    if (answer.admitted()) {
       admitted.recordAccept(now);
     }
     if (pause.verifying()) {
       pause.probed(!rejected && status != 503 && !signals.isQuotaSpent(), now);
+    }
+    window.onAnswer(answer, permit.othersOnTheWire(), permit.sentAt(), advertised,
+        inFleet ? shared.instances() : 1, now);
+    if (answer.refusedInFlight()) {
+      // A cap on calls in flight, not the pace: the window just shrank to it. The refused call
+      // waits out its own Retry-After before its retry; pausing every call would leave the
+      // server's free slots idle for it.
+      return;
     }
     if (pause.ask(status, signals, inferredWindow, now)) {
       pauseBegan(now);
@@ -327,29 +333,11 @@ public final class KeyModel {
     if (pause.backOffIfBare(rejected, signals, permit.sentAt(), discovering, now)) {
       pauseBegan(now);
     }
-    growWindow(rejected, status);
   }
 
   /** A call let go ended without an answer. */
   public void onFailure() {
     onTheWire--;
-  }
-
-  private void growWindow(boolean rejected, int status) {
-    if (windowOpen) {
-      return;
-    }
-    if (rejected || advertised) {
-      windowOpen = true; // the pace governs from here
-    } else if (status < 500 && window < MAX_WINDOW) {
-      // TCP's slow start, then its congestion avoidance: the first few round trips double the
-      // window, later ones add one. Against a server that refuses past a burst of B, the calls
-      // refused at the first overflow are about the window then: a handful, where doubling to
-      // the end would overshoot by up to B.
-      // In a fleet each instance grows by its share, so that the fleet's window together grows
-      // as one instance's would: the first refusal then meets one window's calls, not many.
-      window += (window < SLOW_START_THRESHOLD ? 1 : 1 / window) / (inFleet ? shared.instances() : 1);
-    }
   }
 
   private void learnPace(RateLimitSignals signals, long now) {
@@ -506,6 +494,7 @@ public final class KeyModel {
   public String toString() {
     return "KeyModel{" + key + " " + bucket + " onTheWire=" + onTheWire + " reserved=" + reserved
         + " " + pause + (probing ? " probing" : "")
-        + (windowOpen ? "" : " window=" + window) + '}';
+        + " " + window + '}';
   }
 }
+

@@ -10,5 +10,7 @@ package dev.polite.internal;
  *     what the key's bucket promises)
  * @param ticket the key's count of calls let go (or reserved) when this one was
  * @param alone whether no other call to the key was in flight or reserved at that moment
+ * @param othersOnTheWire the key's other calls on the wire when it went: what a refusal of a cap
+ *     on calls in flight says the cap is at most
  */
-public record Permit(long sentAt, long ticket, boolean alone) {}
+public record Permit(long sentAt, long ticket, boolean alone, int othersOnTheWire) {}

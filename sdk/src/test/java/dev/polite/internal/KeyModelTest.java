@@ -50,16 +50,63 @@ class KeyModelTest {
   }
 
   @Test
-  void anAdvertisedRateOpensTheGateAtOnce() {
+  void anAdvertisedRateDoublesTheWindowEveryRoundTripWithNoThreshold() {
     KeyModel key = key(Aimd.defaults(), now);
-    RateLimitSignals ietf = RateLimitSignals.builder().limit(20).remaining(19).window(Duration.ofSeconds(1))
-        .reset(Duration.ofSeconds(1)).build();
-    key.onAnswer(200, ietf, send(key), now += MS);
-    for (int i = 0; i < 19; i++) {
-      send(key);
+    key.onAnswer(200, ietf(1000, 999), send(key), now += MS);
+    assertThat(key.pace()).isEqualTo(1000);
+    int inFlight = 1;
+    for (int roundTrip = 0; roundTrip < 5; roundTrip++) {
+      Permit[] sent = new Permit[inFlight * 2];
+      for (int i = 0; i < sent.length; i++) {
+        sent[i] = send(key);
+      }
+      assertThat(key.gateClosed()).as("round trip %s: %s in flight", roundTrip, sent.length).isTrue();
+      for (Permit p : sent) {
+        key.onAnswer(200, ietf(1000, 999), p, now += MS);
+      }
+      inFlight = sent.length;
     }
+  }
+
+  @Test
+  void aRefusalThePaceCannotExplainTeachesACapOnCallsInFlightAndPausesNothing() {
+    KeyModel key = key(Aimd.defaults(), now);
+    key.onAnswer(200, ietf(1000, 999), send(key), now += MS);
+    Permit x = send(key);
+    Permit y = send(key);
+    key.onAnswer(200, ietf(1000, 998), x, now += MS);
+    key.onAnswer(200, ietf(1000, 997), y, now += MS);
+    Permit a = send(key);
+    Permit b = send(key);
+    Permit c = send(key);
+    assertThat(key.gateClosed()).as("a window of four after three answers").isFalse();
+    RateLimitSignals secondary = RateLimitSignals.builder().limit(1000).remaining(990)
+        .reset(Duration.ofSeconds(1)).retryAfter(Duration.ofSeconds(1)).rejection(true).build();
+    key.onAnswer(403, secondary, c, now += MS); // two others were on the wire when c went
+    assertThat(key.pauseLeft(now)).as("no pause: the pace had budget left").isZero();
+    assertThat(key.gateClosed()).as("a window of two, both taken").isTrue();
+    key.onAnswer(200, ietf(1000, 989), a, now += MS);
     assertThat(key.gateClosed()).isFalse();
-    assertThat(key.pace()).isEqualTo(20);
+    send(key);
+    assertThat(key.gateClosed()).as("held at the cap").isTrue();
+    key.onAnswer(200, ietf(1000, 988), b, now += MS);
+  }
+
+  @Test
+  void aRefusalThatSaysTheBudgetIsSpentStillPausesTheKey() {
+    KeyModel key = key(Aimd.defaults(), now);
+    key.onAnswer(200, ietf(1000, 999), send(key), now += MS);
+    send(key);
+    Permit refused = send(key);
+    RateLimitSignals spent = RateLimitSignals.builder().limit(1000).remaining(0)
+        .reset(Duration.ofSeconds(1)).retryAfter(Duration.ofSeconds(1)).rejection(true).build();
+    key.onAnswer(429, spent, refused, now += MS);
+    assertThat(key.pauseLeft(now)).isEqualTo(SECOND);
+  }
+
+  private static RateLimitSignals ietf(long quota, long remaining) {
+    return RateLimitSignals.builder().limit(quota).remaining(remaining).window(Duration.ofSeconds(1))
+        .reset(Duration.ofSeconds(1)).build();
   }
 
   @Test

@@ -1,0 +1,49 @@
+package dev.polite.internal;
+
+import dev.polite.RateLimitSignals;
+
+/**
+ * What one answer says, decided once when it arrives, for every part of the key model to read:
+ * the status and signals as the server sent them, and the verdicts drawn from them.
+ *
+ * @param status the HTTP status
+ * @param signals what its headers say
+ * @param refused whether it is a rate-limit refusal (a 429, or what the signals read as one)
+ * @param admitted whether the server took the call: not refused, and no 5xx
+ * @param refusedInFlight whether it is a refusal of a cap on calls in flight, not of the pace: it
+ *     came while other calls of the key were on the wire, and the pace cannot explain it (it
+ *     names concurrent requests as its unit, or reports budget left, or reports nothing while
+ *     the key's advertised pace had tokens to spare)
+ */
+record Answer(int status, RateLimitSignals signals, boolean refused, boolean admitted,
+    boolean refusedInFlight) {
+
+  /** The IETF quota unit of a cap on calls in flight. */
+  static final String CONCURRENT_REQUESTS = "concurrent-requests";
+
+  /**
+   * Reads an answer.
+   *
+   * @param othersOnTheWire the key's other calls on the wire when this one went
+   * @param paceHadTokens whether the key's advertised pace had a whole token to spare when the
+   *     answer came (false when nothing was advertised)
+   */
+  static Answer of(int status, RateLimitSignals signals, int othersOnTheWire, boolean paceHadTokens) {
+    boolean refused = status == 429 || signals.isRejection();
+    boolean admitted = !refused && status < 500;
+    boolean inFlight = refused && othersOnTheWire > 0 && !paceExplains(signals, paceHadTokens);
+    return new Answer(status, signals, refused, admitted, inFlight);
+  }
+
+  private static boolean paceExplains(RateLimitSignals signals, boolean paceHadTokens) {
+    boolean namesConcurrency = signals.policies().stream()
+        .anyMatch(p -> CONCURRENT_REQUESTS.equals(p.unit()) && p.isSpent());
+    if (namesConcurrency) {
+      return false;
+    }
+    if (signals.remaining().isPresent()) {
+      return signals.remaining().getAsLong() <= 0; // budget left: not the budget that refused
+    }
+    return !paceHadTokens;
+  }
+}

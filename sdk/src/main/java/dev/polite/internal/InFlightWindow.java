@@ -1,0 +1,123 @@
+package dev.polite.internal;
+
+/**
+ * How many of one key's calls may be in flight at once: the gate's window, kept apart from the
+ * pace, because some limits are not rates at all but caps on calls in flight (Stripe's
+ * concurrency limiter, GitHub's secondary limits, a server with N workers).
+ *
+ * <h2>Before anything is known: slow start</h2>
+ * One call until the key's first answer (when cautious), then a window that grows with every
+ * answer that is not a refusal: by one per answer while it is under {@value #SLOW_START_THRESHOLD}
+ * (doubling each round trip) and by {@code 1 / window} after (one per round trip), TCP's slow
+ * start and congestion avoidance, for as long as the server has said nothing about its limit, so
+ * that 64 callers cannot blow through a limit nobody has seen yet. Once the server advertises a
+ * rate, the window goes on doubling every round trip with no threshold: the pace governs, and the
+ * window only keeps a cap on calls in flight, if there is one, from being met by 64 calls at once
+ * (against two slots, the first overflow is the window then: two or three calls, not 62). A rate
+ * refusal with no cap learned opens the gate: the pace then governs alone.
+ *
+ * <h2>A cap on calls in flight</h2>
+ * A refusal that the key's pace cannot explain (see {@link Answer#refusedInFlight}) sent while
+ * {@code k} other calls were on the wire says the server holds at most {@code k}: the window
+ * becomes {@code max(1, k)}, the cap. Refusals of calls already on the wire at that moment carry
+ * no news: they met the same overflow, and with several calls granted at once the order they reach
+ * the server in is not the order they were granted in, so their counts say less. Like every belief the key holds, the cap is re-verified: after {@code hold} answers
+ * that went with the window full, the window tries one more call in flight, then two, four...
+ * while they succeed (a cap learned wrong grows back in a few rounds, not one call at a time); a
+ * probe refused again halves nothing but doubles the hold (16 answers at first, at most
+ * {@value #MAX_HOLD}), so a true cap of 2 costs one refusal per ever longer run of calls.
+ * Successes never raise the cap by themselves: a call counted in flight here may already be done
+ * at the server, its answer on its way, so a count of successes in flight can run one over.
+ *
+ * <p>Not thread-safe: part of {@link KeyModel}.
+ */
+final class InFlightWindow {
+  /** Up to this many calls in flight the window doubles every round trip; past it, grows by one. */
+  static final int SLOW_START_THRESHOLD = 3;
+  private static final int MAX_WINDOW = 1 << 20;
+  private static final int FIRST_HOLD = 16;
+  private static final int MAX_HOLD = 1024;
+
+  private double window = 1;
+  private boolean open;
+  private int cap;
+  private int hold = FIRST_HOLD;
+  private int fullAnswers;
+  private int step = 1;
+  private long shrunkAt = Long.MIN_VALUE;
+
+  /** @param cautious whether the first call goes alone (else the gate starts open) */
+  InFlightWindow(boolean cautious) {
+    this.open = !cautious;
+  }
+
+  /** How many calls may be in flight now, when no probe holds the key to one. */
+  int allowed() {
+    return open ? Integer.MAX_VALUE : (int) window;
+  }
+
+  /** The cap on calls in flight that refusals taught, 0 when none. */
+  int cap() {
+    return cap;
+  }
+
+  /**
+   * Learns from one answer.
+   *
+   * @param othersOnTheWire the key's other calls on the wire when this one went
+   * @param sentAt when this one went
+   * @param advertised whether the server has advertised the key's rate
+   * @param instances the fleet's instances (1 alone): each grows the slow start by its share, so
+   *     that the fleet's window together grows as one instance's would, and the first refusal
+   *     meets one window's calls, not many
+   */
+  void onAnswer(Answer answer, int othersOnTheWire, long sentAt, boolean advertised, int instances,
+      long now) {
+    if (answer.refusedInFlight()) {
+      shrink(othersOnTheWire, sentAt, now);
+    } else if (answer.refused()) {
+      if (cap == 0) {
+        open = true; // the pace governs from here
+      }
+    } else if (answer.admitted()) {
+      grow(othersOnTheWire, advertised, instances);
+    }
+  }
+
+  private void shrink(int othersOnTheWire, long sentAt, long now) {
+    if (sentAt <= shrunkAt) {
+      return; // already on the wire when the window shrank: the shrink answered it
+    }
+    if (cap > 0 && window > cap) {
+      hold = Math.min(MAX_HOLD, hold * 2); // a probe past the cap was refused: probe less often
+    }
+    cap = Math.max(1, othersOnTheWire);
+    window = cap;
+    open = false;
+    step = 1;
+    fullAnswers = 0;
+    shrunkAt = now;
+  }
+
+  private void grow(int othersOnTheWire, boolean advertised, int instances) {
+    if (open || window >= MAX_WINDOW) {
+      return;
+    }
+    int inFlight = othersOnTheWire + 1;
+    if (cap == 0) {
+      // Slow start, then (while the server says nothing) congestion avoidance; see the class comment.
+      window += (advertised || window < SLOW_START_THRESHOLD ? 1 : 1 / window) / instances;
+      return;
+    }
+    if (inFlight >= (int) window && ++fullAnswers >= hold) {
+      window = Math.min(MAX_WINDOW, window + step);
+      step = Math.min(step * 2, MAX_WINDOW);
+      fullAnswers = 0;
+    }
+  }
+
+  @Override
+  public String toString() {
+    return open ? "" : "window=" + (int) window + (cap > 0 ? " cap=" + cap : "");
+  }
+}
