@@ -26,23 +26,18 @@ import org.slf4j.LoggerFactory;
  *   <li>a {@link TokenBucket}: unlimited until something sets a pace; then the server's advertised
  *       {@code quota / window} with the quota as burst; or, when the server names a quota and a
  *       reset but no window (the older IETF drafts, GitHub style), {@code quota / window} with the
- *       window taken as the longest reset it has reported less a second (a reset never exceeds
- *       the window; the second allows for resets sent in whole epoch seconds), at least a second; or
- *       the rate controller's discovered pace with a burst of one;
+ *       window an {@link InferredWindow}: the longest reset two answers agree on; or the rate
+ *       controller's discovered pace with a burst of one;
  *   <li>a {@link KeyPause}: every call holds back for a Retry-After, the reset of a spent quota,
  *       or a backoff after a bare refusal; a pause no call can wait out is re-verified by one
- *       probe after the max wait. Likewise a pace no call can wait for (one a year, from a
- *       garbage window): when nothing has gone for the max wait, one call goes;
+ *       probe after the max wait (the shell fails every other call at once meanwhile). Likewise a
+ *       pace no call can wait for (one a year, from a garbage window): when nothing has gone for
+ *       the max wait, one call goes;
  *   <li>calls in flight, so that a server's remaining count can be reconciled with the calls it
  *       has not seen yet (tokens = remaining - others in flight);
- *   <li>the gate, how many calls may be in flight: one until the key's first answer (when
- *       cautious), then a window that grows with every answer that is not a refusal, doubling
- *       each round trip up to {@value #SLOW_START_THRESHOLD} and by one per round trip after
- *       (TCP's slow start and congestion avoidance), for as long as the server has said nothing
- *       about its limit, so that 64 callers cannot blow through a limit nobody has seen yet; one
- *       while probing after a refusal or re-verifying a long pause; no limit once the server
- *       advertised its rate or refused (the pace then governs). The price: against a server
- *       with no limit, 64 callers reach 64 calls in flight after about 60 round trips.
+ *   <li>the gate, how many calls may be in flight: an {@link InFlightWindow} (slow start until
+ *       the server shows a cap on calls in flight, then that cap, re-verified), or one while
+ *       probing after a refusal or re-verifying a long pause.
  * </ul>
  *
  * <h2>Discovery</h2>
