@@ -78,6 +78,7 @@ public final class KeyModel {
 
   private boolean advertised;
   private final InferredWindow inferredWindow = new InferredWindow();
+  private final SlowerPace slowerPace = new SlowerPace();
   private long lastCutAt = Long.MIN_VALUE;
   private long epoch;
   private long tickets;
@@ -338,16 +339,20 @@ public final class KeyModel {
   private void learnPace(RateLimitSignals signals, long now) {
     double rate;
     double burst;
+    boolean agreed = false;
     if (signals.advertisesRate()) {
       rate = signals.advertisedRatePerSecond();
       burst = signals.limit().orElseThrow();
     } else if (impliesWindow(signals)) {
       // The window is the longest reset that two answers agree on (see InferredWindow).
-      inferredWindow.observe(Nanos.of(signals.reset()), now);
+      agreed = inferredWindow.observe(Nanos.of(signals.reset()), now);
       burst = signals.limit().getAsLong();
       rate = burst / (inferredWindow.window() / 1e9);
     } else {
       return;
+    }
+    if (!agreed && !slowerPace.believe(rate, burst, advertised, bucket.rate(), bucket.capacity())) {
+      return; // one answer's slower pace: believed when the next says it too
     }
     advertised = true;
     probing = false;
