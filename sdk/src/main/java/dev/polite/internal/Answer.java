@@ -29,10 +29,15 @@ record Answer(int status, RateLimitSignals signals, boolean refused, boolean adm
    *     answer came (false when nothing was advertised)
    */
   static Answer of(int status, RateLimitSignals signals, int othersOnTheWire, boolean paceHadTokens) {
-    boolean refused = status == 429 || signals.isRejection();
+    boolean refused = isRefusal(status, signals);
     boolean admitted = !refused && status < 500;
     boolean inFlight = refused && othersOnTheWire > 0 && !paceExplains(signals, paceHadTokens);
     return new Answer(status, signals, refused, admitted, inFlight);
+  }
+
+  /** The one rule for a rate-limit refusal: a 429, or what the signals read as one. */
+  static boolean isRefusal(int status, RateLimitSignals signals) {
+    return status == 429 || signals.isRejection();
   }
 
   private static boolean paceExplains(RateLimitSignals signals, boolean paceHadTokens) {

@@ -26,8 +26,8 @@ public record Attempt(
     return response != null && isRefusal(response, signals);
   }
 
-  /** The one rule for a rate-limit refusal: a 429, or what the signals read as one. */
+  /** The rule for a rate-limit refusal, {@link Answer#isRefusal}, for a response. */
   static boolean isRefusal(Response response, RateLimitSignals signals) {
-    return response.code() == 429 || signals.isRejection();
+    return Answer.isRefusal(response.code(), signals);
   }
 }
