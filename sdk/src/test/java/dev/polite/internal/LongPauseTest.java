@@ -126,4 +126,41 @@ class LongPauseTest {
     assertThat(now.get() - before).as("paused until the instant the agreeing answers named, not 200 days")
         .isLessThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(900));
   }
+
+  @Test
+  void aFleetsPauseOfAnHourFailsCallsAtOnceAndThisInstanceProbesOncePerMaxWait() throws Exception {
+    PausedFleet fleet = new PausedFleet();
+    KeyState inFleet = new KeyState("k", PoliteInterceptor.builder().clock(ticker, sleeper).cautiousStart(false)
+        .maxWait(Duration.ofNanos(MAX_WAIT)).sharedState(fleet).build().config(), now.get());
+    fleet.until = now.get() + TimeUnit.HOURS.toNanos(1); // another instance's spent quota
+    Acquisition first = new Acquisition(CONTEXT, 1);
+    long before = now.get();
+    assertThatThrownBy(() -> inFleet.acquire(first, new Patience(ticker, sleeper, call, Long.MAX_VALUE, MAX_WAIT)))
+        .isInstanceOfSatisfying(RateLimitedException.class,
+            e -> assertThat(e.requestedDelay()).isEqualTo(Duration.ofHours(1)));
+    assertThat(now.get()).isEqualTo(before);
+
+    now.addAndGet(MAX_WAIT);
+    Permit probe = inFleet.acquire(new Acquisition(CONTEXT, 1),
+        new Patience(ticker, sleeper, call, Long.MAX_VALUE, MAX_WAIT));
+    assertThat(now.get()).as("the probe went without waiting").isEqualTo(before + MAX_WAIT);
+    inFleet.onAnswer(200, ok(4999, Duration.ofMinutes(59)), probe, CONTEXT);
+    assertThat(fleet.until).as("the probe's success is told to the fleet").isZero();
+  }
+
+  /** A fleet that reports a pause until {@code until}, and ends it when told of a resumption. */
+  private static final class PausedFleet implements dev.polite.SharedState, dev.polite.SharedKey {
+    volatile long until;
+
+    @Override public dev.polite.SharedKey join(String key, Ticker ticker, Runnable onNews) { return this; }
+    @Override public long take(double cost, double sendRate, int inFlight, long now) { return 0; }
+    @Override public long pauseLeft(long now) { return Math.max(0, until - now); }
+    @Override public boolean pauseForRefusal() { return false; }
+    @Override public int instances() { return 2; }
+    @Override public void paceLearned(double rate, double burst, boolean advertised, long now) {}
+    @Override public void paused(long pauseNanos, boolean refused, long now) {}
+    @Override public void resumed(long now) { until = 0; }
+    @Override public void remaining(long remaining, int inFlight, long now) {}
+    @Override public void leave() {}
+  }
 }
