@@ -300,7 +300,7 @@ public final class KeyModel {
     Answer answer = Answer.of(status, signals, permit.othersOnTheWire(),
         advertised && bucket.tokens(now) >= 1);
     boolean rejected = answer.refused();
-    reconcileRemaining(signals, exclusive || firstPace, now);
+    reconcileRemaining(signals, exclusive || firstPace, permit, now);
     if (advertised) { // after the remaining count, so the fleet's bucket starts from what is left
       shared.paceLearned(bucket.rate(), bucket.capacity(), true, now);
     }
@@ -378,7 +378,7 @@ public final class KeyModel {
    * @param trusted the report may raise our count: the call was the key's only one from grant to
    *     answer (so the server's count is exact), or our count means nothing yet
    */
-  private void reconcileRemaining(RateLimitSignals signals, boolean trusted, long now) {
+  private void reconcileRemaining(RateLimitSignals signals, boolean trusted, Permit permit, long now) {
     if (!advertised || !signals.countsRequests() || signals.remaining().isEmpty()) {
       return;
     }
@@ -394,8 +394,12 @@ public final class KeyModel {
     } else {
       // Others were in flight: the server may have counted some after this report, or not yet
       // seen them, and answers overtake each other. Such a report may only lower our count;
-      // our own refill at the advertised rate raises it.
-      bucket.setTokens(Math.min(bucket.tokens(now), remaining - inFlight()), now);
+      // our own refill at the advertised rate raises it. What the server had not seen is the
+      // calls reserved after this one (those before it went first, and were most likely
+      // counted): subtracting every call in flight would undercount at each report, and
+      // against an hourly quota no refill repays that, so calls fail with quota left.
+      long unseen = Math.min(inFlight(), tickets - permit.ticket());
+      bucket.setTokens(Math.min(bucket.tokens(now), remaining - unseen), now);
     }
   }
 
