@@ -3,7 +3,10 @@ package dev.polite.examples;
 import dev.polite.demo.Algorithm;
 import dev.polite.demo.DemoServer;
 import dev.polite.demo.HeaderStyle;
+import java.io.InterruptedIOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.OptionalLong;
 import okhttp3.HttpUrl;
@@ -11,23 +14,75 @@ import okhttp3.HttpUrl;
 /**
  * A demo server in the zoo: one algorithm, one header dialect, {@code limit} per {@code window}
  * with a burst (the bucket family's capacity; the queue's slots for the leaky queue), optionally
- * with its clock ahead of ours. Started in process on port 0; its rejections are its own count.
+ * with its clock ahead of ours, and optionally one of the shapes of a limit ({@link Shape}: a cap
+ * on calls in flight, GitHub's 403s, a wrong reset now and then, a quota the cell spends). Started
+ * in process on port 0; its rejections are its own count (the cap's refusals included).
  *
  * <p>Usage: {@code new DemoZooServer(Algorithm.TOKEN_BUCKET, HeaderStyle.NONE, 20, Duration.ofSeconds(1), 20, Duration.ZERO)}
  *
+ * @param name the row's name, such as {@code token-bucket/ietf} or {@code quota/spent}
  * @param algorithm the limiter
  * @param headers the dialect of its answers
  * @param limit requests per window
  * @param window the window
  * @param capacity the bucket's capacity, or the leaky queue's slots (ignored by the window algorithms, which admit {@code limit} per window)
  * @param clockSkew how far the server's clock runs ahead of ours (zero for none)
+ * @param shape what the row adds to its algorithm and dialect ({@link Shape#PLAIN} for nothing)
  */
-public record DemoZooServer(Algorithm algorithm, HeaderStyle headers, long limit, Duration window, long capacity,
-    Duration clockSkew) implements ZooServer {
+public record DemoZooServer(String name, Algorithm algorithm, HeaderStyle headers, long limit, Duration window,
+    long capacity, Duration clockSkew, Shape shape) implements ZooServer {
 
-  @Override
-  public String name() {
-    return algorithm.cliName() + "/" + headers.cliName();
+  /**
+   * How close to the end of its window a spent quota's cell may start: no closer than the longest
+   * a cell can run (its cut), and a second, so that the quota never refills during the cell.
+   */
+  static final Duration QUOTA_GUARD = Duration.ofSeconds(
+      (long) Math.max(Zoo.CUT_MIN_SECONDS, Zoo.CUT_FLOORS * Verdict.SPENT_QUOTA_SECONDS) + 1);
+
+  /** A plain row, named {@code algorithm/headers}. */
+  public DemoZooServer(Algorithm algorithm, HeaderStyle headers, long limit, Duration window, long capacity,
+      Duration clockSkew) {
+    this(algorithm.cliName() + "/" + headers.cliName(), algorithm, headers, limit, window, capacity, clockSkew,
+        Shape.PLAIN);
+  }
+
+  /**
+   * The shapes of a limit a row may add, each a demo server flag: a cap on calls in flight per key
+   * with each admitted call taking a while ({@code --concurrency}, {@code --latency}), refusals
+   * answered 403 as GitHub does ({@code --reject-status 403}), a reset 200 days out on every Nth
+   * answer ({@code --wrong-reset-every}), and a quota the cell spends, judged by
+   * {@link Verdict#spentQuota}.
+   *
+   * @param concurrency calls in flight per key, 0 for no cap
+   * @param latency each admitted call's simulated work
+   * @param rejectStatus the status of every refusal, 429 or 403
+   * @param wrongResetEvery every Nth answer states a reset 200 days out; 0 for never
+   * @param spentQuota whether the window's limit is a quota the cell spends: its limit succeed,
+   *     the rest must fail fast
+   */
+  public record Shape(int concurrency, Duration latency, int rejectStatus, int wrongResetEvery, boolean spentQuota) {
+    /** Nothing added: the algorithm in its dialect, 429 refusals. */
+    public static final Shape PLAIN = new Shape(0, Duration.ZERO, 429, 0, false);
+
+    /** A cap of {@code inFlight} calls in flight per key, each admitted call taking {@code latency}. */
+    public static Shape cap(int inFlight, Duration latency, int rejectStatus) {
+      return new Shape(inFlight, latency, rejectStatus, 0, false);
+    }
+
+    /** Every {@code every}th answer states a reset 200 days out, everything else true. */
+    public static Shape wrongReset(int every) {
+      return new Shape(0, Duration.ZERO, 429, every, false);
+    }
+
+    /** A quota the cell spends, refused with {@code rejectStatus}. */
+    public static Shape spent(int rejectStatus) {
+      return new Shape(0, Duration.ZERO, rejectStatus, 0, true);
+    }
+
+    /** Whether it adds nothing. */
+    public boolean plain() {
+      return equals(PLAIN);
+    }
   }
 
   @Override
@@ -38,8 +93,29 @@ public record DemoZooServer(Algorithm algorithm, HeaderStyle headers, long limit
           + " per " + seconds(window);
       default -> algorithm.cliName().replace('-', ' ') + ", " + limit + " per " + seconds(window) + ", burst " + capacity;
     };
-    return "demo server: " + what + ", " + headers.cliName() + " headers"
-        + (clockSkew.isZero() ? "" : ", its clock " + seconds(clockSkew) + " ahead");
+    List<String> parts = new ArrayList<>();
+    parts.add("demo server: " + what);
+    parts.add(headers.cliName() + " headers");
+    if (!clockSkew.isZero()) {
+      parts.add("its clock " + seconds(clockSkew) + " ahead");
+    }
+    if (shape.concurrency() > 0) {
+      parts.add("at most " + shape.concurrency() + " calls in flight per key, each admitted call taking "
+          + shape.latency().toMillis() + " ms");
+    }
+    if (shape.rejectStatus() == 403) {
+      parts.add(shape.concurrency() > 0
+          ? "refusals 403 as GitHub's: the cap's with retry-after and the quota headers (remaining high), the limiter's "
+              + "with remaining 0"
+          : "refusals 403 as GitHub's, with remaining 0, the reset and retry-after");
+    }
+    if (shape.wrongResetEvery() > 0) {
+      parts.add("every " + ordinal(shape.wrongResetEvery()) + " answer states a reset 200 days out");
+    }
+    if (shape.spentQuota()) {
+      parts.add("a quota the cell spends: " + limit + " calls succeed, the rest must fail fast");
+    }
+    return String.join(", ", parts);
   }
 
   @Override
@@ -54,15 +130,30 @@ public record DemoZooServer(Algorithm algorithm, HeaderStyle headers, long limit
 
   @Override
   public double floorSeconds(int requests) {
-    return switch (algorithm) {
+    if (shape.spentQuota()) {
+      return Verdict.SPENT_QUOTA_SECONDS;
+    }
+    double floor = switch (algorithm) {
       case LEAKY_QUEUE -> Floor.leakyQueue(requests, rate());
       case FIXED_WINDOW, SLIDING_LOG, SLIDING_COUNTER -> Floor.windows(requests, limit, window);
       default -> Floor.tokenBucket(requests, capacity, rate());
     };
+    // Both limits hold at once, so neither's floor can be beaten; here the cap's is far the higher.
+    return shape.concurrency() > 0
+        ? Math.max(floor, Floor.concurrency(requests, shape.concurrency(), shape.latency())) : floor;
   }
 
   @Override
   public String floorRule() {
+    if (shape.spentQuota()) {
+      return "no floor but a bound: min(N, " + limit + ") succeed and the rest fail fast, at most "
+          + Verdict.SPENT_QUOTA_REJECTIONS + " refused, all within " + HtmlPage.number(Verdict.SPENT_QUOTA_SECONDS)
+          + " s";
+    }
+    if (shape.concurrency() > 0) {
+      return "ceil(N / " + shape.concurrency() + ") x " + shape.latency().toMillis() + " ms: " + shape.concurrency()
+          + " in flight at once, wave after wave (the bucket's rate is far above)";
+    }
     return switch (algorithm) {
       case LEAKY_QUEUE -> "(N - 1) / rate: one request leaves the queue per interval, whatever its size";
       case FIXED_WINDOW, SLIDING_LOG, SLIDING_COUNTER -> "(ceil(N / limit) - 1) windows: a window's worth at once, then one more window each";
@@ -71,7 +162,20 @@ public record DemoZooServer(Algorithm algorithm, HeaderStyle headers, long limit
   }
 
   @Override
-  public Running start() {
+  public OptionalLong quota() {
+    return shape.spentQuota() ? OptionalLong.of(limit) : OptionalLong.empty();
+  }
+
+  @Override
+  public boolean shaped() {
+    return !shape.plain();
+  }
+
+  @Override
+  public Running start() throws InterruptedIOException {
+    if (shape.spentQuota()) {
+      clearOfTheWindowsEnd();
+    }
     DemoServer server = DemoServer.builder()
         .port(0)
         .algorithm(algorithm)
@@ -80,13 +184,53 @@ public record DemoZooServer(Algorithm algorithm, HeaderStyle headers, long limit
         .burst(capacity)
         .headers(headers)
         .clockSkew(clockSkew)
+        .concurrency(shape.concurrency())
+        .latency(shape.latency())
+        .rejectStatus(shape.rejectStatus())
+        .wrongResetEvery(shape.wrongResetEvery())
         .start();
     return new Running(HttpUrl.get(server.url() + "/api/items"), () -> OptionalLong.of(server.stats().rejected()),
         server::close);
   }
 
+  /**
+   * Waits out the end of the window when it is nearer than {@link #QUOTA_GUARD}: the demo server's
+   * fixed windows are aligned on the epoch, so a quota cell started just before the hour would see
+   * its quota refill mid-cell (and more calls succeed than the quota allows).
+   */
+  private void clearOfTheWindowsEnd() throws InterruptedIOException {
+    long windowMillis = window.toMillis();
+    if (windowMillis <= QUOTA_GUARD.toMillis()) {
+      return;
+    }
+    long left = windowMillis - Math.floorMod(System.currentTimeMillis(), windowMillis);
+    if (left < QUOTA_GUARD.toMillis()) {
+      try {
+        Thread.sleep(left + 100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted waiting for the quota's window to turn");
+      }
+    }
+  }
+
+  private static String ordinal(int n) {
+    int lastTwo = n % 100;
+    String suffix = lastTwo >= 11 && lastTwo <= 13 ? "th"
+        : switch (n % 10) {
+          case 1 -> "st";
+          case 2 -> "nd";
+          case 3 -> "rd";
+          default -> "th";
+        };
+    return n + suffix;
+  }
+
   private static String seconds(Duration duration) {
     double s = duration.toNanos() / 1e9;
+    if (s >= 3600 && s % 3600 == 0) {
+      return (long) (s / 3600) + " h";
+    }
     return (s == Math.rint(s) ? Long.toString((long) s) : String.format(Locale.ROOT, "%.3f", s)) + " s";
   }
 }

@@ -77,6 +77,22 @@ public final class Floor {
     return (requests - 1) * seconds(period) / limit;
   }
 
+  /**
+   * A cap of {@code inFlight} calls in flight per key, each admitted call taking {@code latency}
+   * (a concurrency limit, GitHub's "secondary" one, Stripe's beside its rate limiter), under a rate
+   * far above what the calls need: at best {@code inFlight} run at once, wave after wave, so
+   * {@code ceil(requests / inFlight)} latencies, the last wave's included. A client that sends
+   * more at once is refused, not served sooner; one that sends fewer leaves a place idle.
+   */
+  public static double concurrency(int requests, int inFlight, Duration latency) {
+    checkRequests(requests);
+    if (inFlight < 1) {
+      throw new IllegalArgumentException("inFlight: must be at least 1, was " + inFlight);
+    }
+    long waves = (requests + (long) inFlight - 1) / inFlight;
+    return waves * seconds(latency);
+  }
+
   private static double seconds(Duration duration) {
     return duration.toNanos() / 1e9;
   }

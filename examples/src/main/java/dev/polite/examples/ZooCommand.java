@@ -21,7 +21,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code zoo}: every client against a matrix of real limiters on loopback, one cell at a time,
  * each judged against its floor. The demo server's token bucket in every header dialect, its
- * window and queueing algorithms, and HAProxy (when installed), at 1, 4, 16 and 64 callers.
+ * window and queueing algorithms, the shapes of a limit (a cap on calls in flight, GitHub's 403s,
+ * a wrong reset now and then, a spent quota) and HAProxy (when installed), at 1, 4, 16 and 64 callers.
  * Prints one row per cell (or one JSON object, then a summary), writes a one-page HTML report, and
  * with {@code --quick} is the CI gate: it exits 1 when a polite cell loses a call, exceeds the
  * rejection allowance or takes more than twice its floor.
@@ -32,10 +33,13 @@ import picocli.CommandLine.Spec;
     description = {
         "Runs clients against a zoo of rate limiters on loopback (the demo server's token bucket in every header "
             + "dialect, fixed window, sliding log, queueing leaky bucket, and HAProxy when installed), "
-            + "one cell at a time, each with a fresh server and client, all at 20 requests per second.",
+            + "one cell at a time, each with a fresh server and client, all at 20 requests per second; "
+            + "then the shapes of a limit: a cap of 2 calls in flight (429 or GitHub's 403), a wrong reset "
+            + "now and then, a quota of 20 an hour that the cell spends.",
         "Prints one row per cell with its floor (the least time any client could take without a rejection) "
             + "and a verdict: ok when every call succeeded, rejections <= max(3, 10%% of requests) and "
-            + "time <= 1.3 x floor. Writes an HTML report.",
+            + "time <= 1.3 x floor (the spent quota: exactly its 20 succeeded, <= 2 rejections, <= 3 s). "
+            + "Writes an HTML report.",
         "With --quick: polite on the cells that matter most, in under two minutes; exits 1 when a polite cell "
             + "loses a call, is refused too often or takes over 2 x its floor."},
     usageHelpAutoWidth = true, sortOptions = false)
@@ -59,7 +63,8 @@ public final class ZooCommand implements Callable<Integer> {
 
   @Option(names = "--servers", paramLabel = "FILTER", split = ",",
       description = "Only the limiters whose name contains one of these, such as token-bucket,haproxy or /none "
-          + "(names: token-bucket/ietf, fixed-window/none, leaky-queue/ietf, haproxy, ...).")
+          + "(names: token-bucket/ietf, fixed-window/none, leaky-queue/ietf, concurrency/github-403, quota/spent, "
+          + "haproxy, ...).")
   List<String> servers = new ArrayList<>();
 
   @Option(names = "--concurrency", paramLabel = "C", split = ",",
@@ -152,14 +157,28 @@ public final class ZooCommand implements Callable<Integer> {
   }
 
   private static String intro(ZooMatrix matrix) {
-    long limiters = matrix.cells().stream().map(cell -> cell.server().name()).distinct().count();
-    return String.format(Locale.ROOT, "zoo%s: %s on %s, all %d requests per %d s; %d requests per cell, "
+    List<ZooServer> servers = matrix.cells().stream().map(ZooCell::server).distinct().toList();
+    long shaped = servers.stream().filter(ZooServer::shaped).count();
+    String limits = shaped == 0 ? String.format(Locale.ROOT, "all %d requests per %d s", ZooMatrix.LIMIT,
+        ZooMatrix.WINDOW.toSeconds())
+        : shaped == servers.size() ? "the shapes of a limit (each row's own, in the report)"
+            : String.format(Locale.ROOT, "%d requests per %d s but for the shapes of a limit (each row's own, "
+                + "in the report)", ZooMatrix.LIMIT, ZooMatrix.WINDOW.toSeconds());
+    StringBuilder intro = new StringBuilder(String.format(Locale.ROOT, "zoo%s: %s on %s, %s; %d requests per cell, "
             + "one cell at a time, each with a fresh server and client.%n"
             + "verdict ok: every call succeeded, at most %d rejected, time within %.1f x the floor "
             + "(the least time any client could take without a rejection).",
-        matrix.quick() ? " --quick" : "", count(matrix.cells().size(), "cell"), count(limiters, "limiter"), ZooMatrix.LIMIT,
-        ZooMatrix.WINDOW.toSeconds(), matrix.requests(), Verdict.rejectionAllowance(matrix.requests()),
-        Verdict.SLOW_FACTOR);
+        matrix.quick() ? " --quick" : "", count(matrix.cells().size(), "cell"), count(servers.size(), "limiter"),
+        limits, matrix.requests(), Verdict.rejectionAllowance(matrix.requests()), Verdict.SLOW_FACTOR));
+    for (ZooServer server : servers) {
+      if (server.quota().isPresent()) {
+        intro.append(String.format(Locale.ROOT, "%n%s: ok when exactly %d succeeded, at most %d rejected, "
+                + "within %s s: its floor column is that bound (<=%.1f), not a floor.", server.name(),
+            Math.min(matrix.requests(), server.quota().getAsLong()), Verdict.SPENT_QUOTA_REJECTIONS,
+            HtmlPage.number(Verdict.SPENT_QUOTA_SECONDS), Verdict.SPENT_QUOTA_SECONDS));
+      }
+    }
+    return intro.toString();
   }
 
   private static String totals(List<ZooRow> rows, double seconds) {

@@ -14,15 +14,24 @@ import java.util.Set;
  * Which cells the zoo runs: the limiters (rows), the concurrencies (columns), the clients, and
  * the requests per cell; the full zoo, or {@code --quick}'s cells that matter most.
  *
- * <p>Every limiter allows 20 requests per second: the demo server's token bucket (burst 20) in
+ * <p>The rate limiters allow 20 requests per second each: the demo server's token bucket (burst 20) in
  * each header dialect (the Retry-After date from a clock a minute ahead of ours), its fixed
  * window, sliding log and queueing leaky bucket (a queue of 20) with no headers at all and with
- * IETF headers, and HAProxy's sliding rate when {@code haproxy} is installed. polite and
- * polite-adaptive run every cell. A peer runs only where its input differs, since the rest would
- * repeat a row: {@code naive} and {@code paced} read no header, so they run one row per
- * algorithm; {@code retry-after} and {@code failsafe} read only Retry-After, so they run the token
- * bucket's rows whose Retry-After differs (seconds, a date, none) plus one row per other algorithm.
- * {@link Selection#everyCell()} runs every client everywhere.
+ * IETF headers, and HAProxy's sliding rate when {@code haproxy} is installed. Then the shapes of a
+ * limit, each its own row: a cap of {@value #CAP} calls in flight per key (each admitted call taking
+ * 50 ms, under a token bucket far above what a cell needs) refused with 429 or with GitHub's 403, a
+ * fixed window whose every 10th answer states a reset 200 days out, and a quota of 20 an hour that
+ * the cell spends (refused with 403), judged by {@link Verdict#spentQuota}.
+ *
+ * <p>polite and polite-adaptive run every cell. A peer runs only where its input differs, since
+ * the rest would repeat a row: {@code naive} and {@code paced} read no header, so they run one row
+ * per algorithm; {@code retry-after} and {@code failsafe} read only Retry-After, so they run the
+ * token bucket's rows whose Retry-After differs (seconds, a date, none) plus one row per other
+ * algorithm. The cap and the quota are limiters of their own, so every peer runs
+ * {@code concurrency/x-ratelimit} and {@code quota/spent}; GitHub's 403 differs from the 429 only
+ * for a peer that retries (the status decides whether it does), so {@code paced}, which never
+ * retries, skips {@code concurrency/github-403}; and no peer reads a reset, so none runs
+ * {@code fixed-window/wrong-reset}. {@link Selection#everyCell()} runs every client everywhere.
  *
  * <p>Usage: {@code ZooMatrix matrix = ZooMatrix.quick(Selection.DEFAULT, Executables.onPath("haproxy"));}
  */
@@ -43,6 +52,21 @@ public final class ZooMatrix {
    * from the server pays to find a limit weighed two thirds more against the 10 % target).
    */
   public static final int QUICK_REQUESTS = REQUESTS;
+  /** The cap rows' calls in flight per key ... */
+  public static final int CAP = 2;
+  /** ... each admitted call taking this long. */
+  public static final Duration CAP_LATENCY = Duration.ofMillis(50);
+  /**
+   * The cap rows' token bucket, per second and burst alike: far above what a cell can ask of it
+   * (at most {@code CAP} calls per {@code CAP_LATENCY}, 40 per second), so only the cap binds.
+   */
+  public static final long CAP_BUCKET = 1000;
+  /** The wrong-reset row: every 10th answer states a reset 200 days out. */
+  public static final int WRONG_RESET_EVERY = 10;
+  /** The spent quota: 20 calls ... */
+  public static final long QUOTA = 20;
+  /** ... per hour, far longer than any call may wait. */
+  public static final Duration QUOTA_WINDOW = Duration.ofHours(1);
   /** The full zoo's columns. */
   public static final List<Integer> CONCURRENCY = List.of(1, 4, 16, 64);
   /** The printed note (and the JSON summary's) when HAProxy's rows are skipped. */
@@ -57,12 +81,16 @@ public final class ZooMatrix {
       new Spot("token-bucket/retry-after-date", 16), new Spot("token-bucket/retry-after-date", 64),
       new Spot("token-bucket/ietf", 64),
       new Spot("fixed-window/none", 16),
-      new Spot("haproxy", 4), new Spot("haproxy", 16));
+      new Spot("haproxy", 4), new Spot("haproxy", 16),
+      new Spot("fixed-window/wrong-reset", 16), new Spot("quota/spent", 16));
   /** The quick zoo's one cell for polite-adaptive: no headers, the most callers. */
   private static final Spot QUICK_ADAPTIVE = new Spot("token-bucket/none", 64);
 
   /** Clients that read no rate-limit header at all. */
   private static final Set<ClientKind> HEADER_BLIND = EnumSet.of(ClientKind.NAIVE, ClientKind.PACED);
+  /** Peers that retry a refusal, so that its status (429, or GitHub's 403) decides what they do. */
+  private static final Set<ClientKind> RETRYING = EnumSet.of(ClientKind.NAIVE, ClientKind.RETRY_AFTER,
+      ClientKind.FAILSAFE);
   /** Clients that read Retry-After and nothing else. */
   private static final Set<ClientKind> RETRY_AFTER_ONLY = EnumSet.of(ClientKind.RETRY_AFTER, ClientKind.FAILSAFE);
   /**
@@ -137,8 +165,9 @@ public final class ZooMatrix {
   /**
    * The quick zoo: polite on the cells that matter most (the token bucket with no headers, the
    * legacy and GitHub dialects and a Retry-After date from a clock a minute ahead, at 16 and 64
-   * callers; IETF at 64; a fixed window with no headers at 16; HAProxy at 4 and 16), and
-   * polite-adaptive on one of them; with {@code --clients}, each named client on polite's cells.
+   * callers; IETF at 64; a fixed window with no headers at 16; HAProxy at 4 and 16; a fixed window
+   * with a wrong reset now and then, and a spent quota, at 16), and polite-adaptive on one of them;
+   * with {@code --clients}, each named client on polite's cells.
    */
   public static ZooMatrix quick(Selection selection, Optional<Path> haproxy) {
     List<ZooServer> servers = servers(haproxy);
@@ -154,7 +183,10 @@ public final class ZooMatrix {
     return new ZooMatrix(cells, notes(selection, haproxy), QUICK_REQUESTS, true);
   }
 
-  /** Every limiter of the zoo, in the table's order, HAProxy last and only when it is installed. */
+  /**
+   * Every limiter of the zoo, in the table's order: the token bucket's dialects, the other
+   * algorithms, the shapes of a limit, and HAProxy last, only when it is installed.
+   */
   public static List<ZooServer> servers(Optional<Path> haproxy) {
     List<ZooServer> servers = new ArrayList<>();
     for (HeaderStyle style : List.of(HeaderStyle.IETF, HeaderStyle.LEGACY, HeaderStyle.X_RATELIMIT,
@@ -167,19 +199,52 @@ public final class ZooMatrix {
       servers.add(demo(algorithm, HeaderStyle.NONE, Duration.ZERO));
       servers.add(demo(algorithm, HeaderStyle.IETF, Duration.ZERO));
     }
+    servers.addAll(shapes());
     haproxy.ifPresent(binary -> servers.add(new HaproxyZooServer(binary, LIMIT, WINDOW)));
     return servers;
+  }
+
+  /**
+   * The shapes of a limit: the cap on calls in flight with 429s and with GitHub's 403s, a wrong
+   * reset now and then, and a spent quota.
+   */
+  static List<DemoZooServer> shapes() {
+    return List.of(
+        new DemoZooServer("concurrency/x-ratelimit", Algorithm.TOKEN_BUCKET, HeaderStyle.X_RATELIMIT, CAP_BUCKET,
+            WINDOW, CAP_BUCKET, Duration.ZERO, DemoZooServer.Shape.cap(CAP, CAP_LATENCY, 429)),
+        new DemoZooServer("concurrency/github-403", Algorithm.TOKEN_BUCKET, HeaderStyle.X_RATELIMIT, CAP_BUCKET,
+            WINDOW, CAP_BUCKET, Duration.ZERO, DemoZooServer.Shape.cap(CAP, CAP_LATENCY, 403)),
+        new DemoZooServer("fixed-window/wrong-reset", Algorithm.FIXED_WINDOW, HeaderStyle.X_RATELIMIT, LIMIT, WINDOW,
+            BURST, Duration.ZERO, DemoZooServer.Shape.wrongReset(WRONG_RESET_EVERY)),
+        new DemoZooServer("quota/spent", Algorithm.FIXED_WINDOW, HeaderStyle.X_RATELIMIT, QUOTA, QUOTA_WINDOW, QUOTA,
+            Duration.ZERO, DemoZooServer.Shape.spent(403)));
   }
 
   /**
    * Whether {@code client} meets something new on {@code server}: polite's clients everywhere; a
    * peer that reads no header only on one row per algorithm (IETF headers, or HAProxy), which
    * stands for the rows it cannot tell apart; a reader of Retry-After alone on the token bucket's
-   * rows whose Retry-After differs, and on one row per other algorithm.
+   * rows whose Retry-After differs, and on one row per other algorithm. Of the shapes, every peer
+   * on the cap with 429s and on the spent quota (limiters of their own), a peer that retries on the
+   * cap with GitHub's 403s (the status decides whether it retries), and none on the wrong reset
+   * (no peer reads a reset).
    */
   static boolean tells(ClientKind client, ZooServer server) {
     if (!(server instanceof DemoZooServer demo)) {
       return true;
+    }
+    if (client.hasPolite()) {
+      return true;
+    }
+    DemoZooServer.Shape shape = demo.shape();
+    if (shape.spentQuota()) {
+      return true;
+    }
+    if (shape.concurrency() > 0) {
+      return shape.rejectStatus() == 429 || RETRYING.contains(client);
+    }
+    if (shape.wrongResetEvery() > 0) {
+      return false;
     }
     boolean bucket = demo.algorithm() == Algorithm.TOKEN_BUCKET;
     if (HEADER_BLIND.contains(client)) {

@@ -75,12 +75,20 @@ public final class ZooReport {
         .append(" against ").append(servers.size()).append(servers.size() == 1 ? " limiter" : " limiters")
         .append("</h1>\n<p class=\"muted\">").append(rows.size()).append(" cells, ").append(ok).append(" ok")
         .append(matrix.quick() ? " (the quick zoo)" : "").append(". Every limiter allows ").append(ZooMatrix.LIMIT)
-        .append(" requests per second; each cell sends ").append(matrix.requests())
+        .append(" requests per second")
+        .append(servers.values().stream().anyMatch(ZooServer::shaped)
+            ? " but the shapes of a limit, whose own limits are described at the end" : "")
+        .append("; each cell sends ").append(matrix.requests())
         .append(" GETs, C at a time, through a fresh client to a fresh limiter on loopback, one cell after another. ")
         .append("The <b>floor</b> is the least time any client could take without a single rejection. A cell is ")
         .append("<b>ok</b> when every call succeeded, the server refused at most ")
         .append(Verdict.rejectionAllowance(matrix.requests())).append(" and the run took at most ")
-        .append(Verdict.SLOW_FACTOR).append(" times its floor. <code>paced</code> and <code>failsafe</code> are ")
+        .append(Verdict.SLOW_FACTOR).append(" times its floor")
+        .append(servers.values().stream().anyMatch(server -> server.quota().isPresent())
+            ? "; a spent quota's cell when exactly the quota's calls succeeded, the server refused at most "
+                + Verdict.SPENT_QUOTA_REJECTIONS + " and it ended within " + HtmlPage.number(Verdict.SPENT_QUOTA_SECONDS)
+                + " s (a bound, shown in place of its floor)" : "")
+        .append(". <code>paced</code> and <code>failsafe</code> are ")
         .append("told 90&nbsp;% of the documented rate and the documented burst.</p>\n");
     for (String note : matrix.notes()) {
       html.append("<p><b>Note:</b> ").append(HtmlPage.escape(note)).append("</p>\n");
@@ -95,7 +103,8 @@ public final class ZooReport {
     for (ZooServer server : servers.values()) {
       html.append("<tr><td><code>").append(HtmlPage.escape(server.name())).append("</code></td><td style=\"text-align:left\">")
           .append(HtmlPage.escape(server.description())).append("</td><td>")
-          .append(String.format(Locale.ROOT, "%.2f s", server.floorSeconds(matrix.requests())))
+          .append(String.format(Locale.ROOT, server.quota().isPresent() ? "&le; %.2f s (a bound)" : "%.2f s",
+              server.floorSeconds(matrix.requests())))
           .append("</td><td style=\"text-align:left\" class=\"muted\">").append(HtmlPage.escape(server.floorRule()))
           .append("</td></tr>\n");
     }
@@ -117,7 +126,8 @@ public final class ZooReport {
       }
     }
     html.append("<h2>At a glance</h2>\n<p class=\"muted\">A square per cell (hover for its numbers); ")
-        .append("L lost calls, R refused too often, S slow; columns are callers at once.</p>\n")
+        .append("L lost calls, Q more calls than a spent quota allows, R refused too often, S slow; ")
+        .append("columns are callers at once.</p>\n")
         .append("<table class=\"glance\">\n<tr><th></th>");
     for (ClientKind client : byClient.keySet()) {
       html.append("<td class=\"gap\"></td><th colspan=\"").append(columns.size()).append("\">")
@@ -157,20 +167,22 @@ public final class ZooReport {
   }
 
   private static String marks(Verdict verdict) {
-    return (verdict.lost() > 0 ? "L" : "") + (verdict.tooManyRejections() ? "R" : "") + (verdict.slow() ? "S" : "");
+    return (verdict.lost() > 0 ? "L" : "") + (verdict.overQuota() > 0 ? "Q" : "")
+        + (verdict.tooManyRejections() ? "R" : "") + (verdict.slow() ? "S" : "");
   }
 
   private static String colour(Verdict verdict) {
-    return verdict.lost() > 0 ? LOST : verdict.tooManyRejections() ? REJECTIONS : verdict.slow() ? SLOW : OK;
+    return verdict.lost() > 0 ? LOST : verdict.overQuota() > 0 || verdict.tooManyRejections() ? REJECTIONS
+        : verdict.slow() ? SLOW : OK;
   }
 
   private static String title(ZooRow row) {
     RunResult run = row.run();
     return String.format(Locale.ROOT, "%s on %s at %d: %d/%d ok, %d failed, %d rejected (%s count), %d sent, "
-            + "%.2f s against a floor of %.2f s: %s", row.cell().client().cliName(), row.cell().server().name(),
+            + "%.2f s against a %s of %.2f s: %s", row.cell().client().cliName(), row.cell().server().name(),
         row.cell().concurrency(), run.succeeded(), run.requests(), run.failed(), row.rejected(),
-        row.rejectedByServer() ? "server's" : "client's", run.sent(), run.seconds(), row.floorSeconds(),
-        row.verdictText());
+        row.rejectedByServer() ? "server's" : "client's", run.sent(), run.seconds(),
+        row.floorIsBound() ? "bound" : "floor", row.floorSeconds(), row.verdictText());
   }
 
   private static void legend(StringBuilder html) {
@@ -231,8 +243,8 @@ public final class ZooReport {
         .append("<span class=\"verdict\">").append(HtmlPage.escape(row.verdictText())).append("</span><br>")
         .append(run.succeeded()).append('/').append(run.requests()).append(" ok · ").append(row.rejected())
         .append(" rej<br>")
-        .append(String.format(Locale.ROOT, "%.1f s <span class=\"muted\">/ %.1f floor</span>", run.seconds(),
-            row.floorSeconds()))
+        .append(String.format(Locale.ROOT, "%.1f s <span class=\"muted\">/ %.1f %s</span>", run.seconds(),
+            row.floorSeconds(), row.floorIsBound() ? "bound" : "floor"))
         .append("<br>");
     bar(html, row);
     html.append("</td>");

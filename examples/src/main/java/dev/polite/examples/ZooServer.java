@@ -33,6 +33,24 @@ public interface ZooServer {
   String floorRule();
 
   /**
+   * The calls a spent quota admits, for a row where the rest must fail, and fail fast: such a row
+   * is judged by {@link Verdict#spentQuota}, and its {@link #floorSeconds floor} is that verdict's
+   * time bound, not a floor. Empty (the default) for a row where every call should succeed.
+   */
+  default OptionalLong quota() {
+    return OptionalLong.empty();
+  }
+
+  /**
+   * Whether the row is one of the shapes of a limit (a cap on calls in flight, GitHub's 403s, a
+   * wrong reset now and then, a spent quota) rather than a limiter of 20 per second in one
+   * dialect; false by default.
+   */
+  default boolean shaped() {
+    return false;
+  }
+
+  /**
    * Starts a fresh instance on free loopback ports.
    *
    * @throws IOException if it cannot be started

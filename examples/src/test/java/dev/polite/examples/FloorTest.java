@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import java.time.Duration;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** The floors: the least time N calls take against each limiter without a rejection. */
@@ -46,6 +47,32 @@ class FloorTest {
     assertThat(Floor.slidingRate(20, 20, SECOND)).isZero();
     assertThat(Floor.slidingRate(40, 5, SECOND)).as("40 calls at 5 per second: about 7 s")
         .isCloseTo(7.8, within(1e-9));
+  }
+
+  @Test
+  void aCapOnCallsInFlightServesOneWaveOfLatencyAtATime() {
+    Duration latency = Duration.ofMillis(50);
+    assertThat(Floor.concurrency(100, 2, latency)).as("50 waves of 2").isCloseTo(2.5, within(1e-9));
+    assertThat(Floor.concurrency(101, 2, latency)).as("the odd call takes a wave of its own")
+        .isCloseTo(2.55, within(1e-9));
+    assertThat(Floor.concurrency(1, 2, latency)).as("one call still takes its latency").isCloseTo(0.05, within(1e-9));
+    assertThat(Floor.concurrency(2, 2, latency)).isCloseTo(0.05, within(1e-9));
+    assertThat(Floor.concurrency(100, 1, Duration.ofMillis(10))).isCloseTo(1.0, within(1e-9));
+    assertThat(Floor.concurrency(100, 100, latency)).isCloseTo(0.05, within(1e-9));
+    assertThatThrownBy(() -> Floor.concurrency(100, 0, latency)).hasMessageContaining("inFlight");
+  }
+
+  @Test
+  void theCapRowsFloorIsTheCapsAndTheWrongResetsTheWindows() {
+    ZooServer cap = ZooMatrix.servers(Optional.empty()).stream()
+        .filter(server -> server.name().equals("concurrency/github-403")).findFirst().orElseThrow();
+    ZooServer wrongReset = ZooMatrix.servers(Optional.empty()).stream()
+        .filter(server -> server.name().equals("fixed-window/wrong-reset")).findFirst().orElseThrow();
+
+    assertThat(cap.floorSeconds(100)).as("ceil(100 / 2) x 50 ms; the bucket of 1000 costs nothing")
+        .isCloseTo(2.5, within(1e-9));
+    assertThat(cap.floorSeconds(64)).isCloseTo(1.6, within(1e-9));
+    assertThat(wrongReset.floorSeconds(100)).isEqualTo(Floor.windows(100, 20, SECOND));
   }
 
   @Test

@@ -14,7 +14,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-/** {@code zoo} end to end on a small selection, and its HAProxy rows skipped with a note when HAProxy is absent. */
+/**
+ * {@code zoo} end to end on small selections, the spent quota with its bound among them, and its
+ * HAProxy rows skipped with a note when HAProxy is absent.
+ */
 class ZooCommandTest {
   @TempDir
   Path dir;
@@ -68,6 +71,40 @@ class ZooCommandTest {
     assertThat(cli.out).containsPattern("paced +sliding-log/ietf +1 +100 +[6-9]\\d +[1-3]\\d +100 +\\d+\\.\\d +4\\.0  lost [1-3]\\d, rejections");
     assertThat(cli.out).containsPattern("1 cell, 0 ok; polite 0 of 0 ok; \\d+ s");
     assertThat(cli.out).contains("report: " + report.toAbsolutePath());
+  }
+
+  @Test
+  void theSpentQuotaShowsItsBoundAndIsJudgedByItsOwnVerdict() throws Exception {
+    Path report = dir.resolve("quota.html");
+
+    Cli json = Cli.run("zoo", "--servers", "quota/spent", "--concurrency", "4", "--clients", "naive", "--json",
+        "--report", report.toString());
+    Cli table = Cli.run("zoo", "--servers", "quota/spent", "--concurrency", "4", "--clients", "naive", "--report",
+        report.toString());
+
+    assertThat(json.exit).as(json.toString()).isZero();
+    List<JsonNode> lines = json.jsonLines();
+    assertThat(lines).hasSize(2);
+    JsonNode row = lines.get(0);
+    assertThat(row.fieldNames()).toIterable().containsExactly("client", "server", "concurrency", "requests",
+        "succeeded", "failed", "rejected", "rejected_by", "sent", "retries", "seconds", "floor", "verdict", "quota",
+        "floor_is_bound");
+    assertThat(row.get("server").asText()).isEqualTo("quota/spent");
+    assertThat(row.get("quota").asInt()).isEqualTo(20);
+    assertThat(row.get("floor").asDouble()).as("the bound").isEqualTo(3.0);
+    assertThat(row.get("floor_is_bound").asBoolean()).isTrue();
+    // 20 calls get through, and every other one is retried at once into the spent quota: not a loss
+    // here (the quota allows no more), but hundreds of refusals.
+    assertThat(row.get("succeeded").asInt()).isEqualTo(20);
+    assertThat(row.get("rejected").asInt()).isGreaterThanOrEqualTo(80);
+    assertThat(row.get("verdict").asText()).isEqualTo("rejections");
+    JsonNode summary = lines.get(1);
+    assertThat(summary.get("cells").asInt()).isEqualTo(1);
+    assertThat(summary.get("ok").asInt()).isZero();
+    assertThat(table.exit).as(table.toString()).isZero();
+    assertThat(table.out).contains("quota/spent: ok when exactly 20 succeeded, at most 2 rejected, within 3 s");
+    assertThat(table.out).containsPattern("naive +quota/spent +4 +100 +20 +\\d+ +\\d+ +\\d+\\.\\d +<=3\\.0  rejections");
+    assertThat(Files.readString(report)).contains("a bound", "/ 3.0 bound");
   }
 
   @Test

@@ -2,7 +2,10 @@ package dev.polite.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.polite.demo.Algorithm;
+import dev.polite.demo.HeaderStyle;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -23,7 +26,9 @@ class ZooMatrixTest {
     assertThat(names(polite)).containsExactly("token-bucket/ietf", "token-bucket/legacy", "token-bucket/x-ratelimit",
         "token-bucket/used-limit", "token-bucket/retry-after", "token-bucket/retry-after-ms",
         "token-bucket/retry-after-date", "token-bucket/none", "fixed-window/none", "fixed-window/ietf",
-        "sliding-log/none", "sliding-log/ietf", "leaky-queue/none", "leaky-queue/ietf", "haproxy");
+        "sliding-log/none", "sliding-log/ietf", "leaky-queue/none", "leaky-queue/ietf", "concurrency/x-ratelimit",
+        "concurrency/github-403", "fixed-window/wrong-reset", "quota/spent", "haproxy");
+    assertThat(polite).hasSize(19 * 4);
     assertThat(cellsOf(matrix, ClientKind.POLITE_ADAPTIVE)).hasSize(polite.size());
     assertThat(matrix.notes()).isEmpty();
     assertThat(matrix.cells().get(0).client()).as("polite's rows first").isEqualTo(ClientKind.POLITE);
@@ -33,14 +38,60 @@ class ZooMatrixTest {
   void peersRunOnlyWhereTheirInputDiffers() {
     ZooMatrix matrix = ZooMatrix.full(ZooMatrix.Selection.DEFAULT, HAPROXY);
 
-    List<String> blind = List.of("token-bucket/ietf", "fixed-window/ietf", "sliding-log/ietf", "leaky-queue/ietf",
+    // The cap and the quota are limiters of their own; GitHub's 403 differs from the 429 only for
+    // a peer that retries; no peer reads a reset.
+    assertThat(names(cellsOf(matrix, ClientKind.NAIVE))).containsExactly("token-bucket/ietf", "fixed-window/ietf",
+        "sliding-log/ietf", "leaky-queue/ietf", "concurrency/x-ratelimit", "concurrency/github-403", "quota/spent",
         "haproxy");
-    assertThat(names(cellsOf(matrix, ClientKind.NAIVE))).containsExactlyElementsOf(blind);
-    assertThat(names(cellsOf(matrix, ClientKind.PACED))).containsExactlyElementsOf(blind);
+    assertThat(names(cellsOf(matrix, ClientKind.PACED))).as("it never retries: a 403 is a 429 to it")
+        .containsExactly("token-bucket/ietf", "fixed-window/ietf", "sliding-log/ietf", "leaky-queue/ietf",
+            "concurrency/x-ratelimit", "quota/spent", "haproxy");
     List<String> retryAfterShapes = List.of("token-bucket/retry-after", "token-bucket/retry-after-date",
-        "token-bucket/none", "fixed-window/ietf", "sliding-log/ietf", "leaky-queue/ietf", "haproxy");
+        "token-bucket/none", "fixed-window/ietf", "sliding-log/ietf", "leaky-queue/ietf", "concurrency/x-ratelimit",
+        "concurrency/github-403", "quota/spent", "haproxy");
     assertThat(names(cellsOf(matrix, ClientKind.RETRY_AFTER))).containsExactlyElementsOf(retryAfterShapes);
     assertThat(names(cellsOf(matrix, ClientKind.FAILSAFE))).containsExactlyElementsOf(retryAfterShapes);
+  }
+
+  @Test
+  void theFullZooIsItsRowsTimesItsColumnsLessThePeersRepeats() {
+    ZooMatrix full = ZooMatrix.full(ZooMatrix.Selection.DEFAULT, HAPROXY);
+    ZooMatrix every = ZooMatrix.full(new ZooMatrix.Selection(List.of(), List.of(), List.of(), true), HAPROXY);
+
+    assertThat(ZooMatrix.servers(HAPROXY)).hasSize(19);
+    assertThat(every.cells()).hasSize(6 * 19 * 4);
+    // polite and polite-adaptive 19 rows each, naive 8, paced 7, retry-after and failsafe 10 each
+    assertThat(full.cells()).hasSize((19 + 19 + 8 + 7 + 10 + 10) * 4);
+    assertThat(every.cells().size() - full.cells().size()).isEqualTo(164);
+  }
+
+  @Test
+  void theShapesOfALimitAreEachTheFlagsTheyName() {
+    List<ZooServer> shapes = ZooMatrix.servers(NO_HAPROXY).stream().filter(ZooServer::shaped).toList();
+
+    assertThat(shapes).extracting(ZooServer::name).containsExactly("concurrency/x-ratelimit",
+        "concurrency/github-403", "fixed-window/wrong-reset", "quota/spent");
+    DemoZooServer cap = (DemoZooServer) shapes.get(0);
+    assertThat(cap.shape()).isEqualTo(DemoZooServer.Shape.cap(2, Duration.ofMillis(50), 429));
+    assertThat(cap.headers()).isEqualTo(HeaderStyle.X_RATELIMIT);
+    assertThat(cap.limit()).as("far above the 40 per second a cap of 2 x 50 ms lets through").isEqualTo(1000);
+    assertThat(cap.capacity()).isEqualTo(1000);
+    assertThat(((DemoZooServer) shapes.get(1)).shape().rejectStatus()).isEqualTo(403);
+    DemoZooServer wrongReset = (DemoZooServer) shapes.get(2);
+    assertThat(wrongReset.algorithm()).isEqualTo(Algorithm.FIXED_WINDOW);
+    assertThat(wrongReset.shape().wrongResetEvery()).isEqualTo(10);
+    assertThat(wrongReset.limit()).isEqualTo(20);
+    assertThat(wrongReset.window()).isEqualTo(Duration.ofSeconds(1));
+    DemoZooServer quota = (DemoZooServer) shapes.get(3);
+    assertThat(quota.algorithm()).isEqualTo(Algorithm.FIXED_WINDOW);
+    assertThat(quota.window()).isEqualTo(Duration.ofHours(1));
+    assertThat(quota.shape().rejectStatus()).isEqualTo(403);
+    assertThat(quota.quota()).hasValue(20);
+    assertThat(quota.floorSeconds(100)).as("the bound, shown as the floor").isEqualTo(Verdict.SPENT_QUOTA_SECONDS);
+    assertThat(quota.description()).contains("20 per 1 h", "403");
+    assertThat(shapes.subList(0, 3)).allMatch(server -> server.quota().isEmpty());
+    assertThat(ZooMatrix.servers(NO_HAPROXY).stream().filter(server -> !server.shaped()))
+        .allMatch(server -> server.quota().isEmpty() && server.rate() == 20.0);
   }
 
   @Test
@@ -85,9 +136,13 @@ class ZooMatrixTest {
     assertThat(quick.requests()).isEqualTo(ZooMatrix.QUICK_REQUESTS);
     List<String> polite = cellsOf(quick, ClientKind.POLITE).stream()
         .map(cell -> cell.server().name() + "@" + cell.concurrency()).toList();
-    assertThat(polite).contains("token-bucket/none@16", "token-bucket/none@64", "token-bucket/legacy@64",
-        "token-bucket/x-ratelimit@16", "token-bucket/ietf@64", "fixed-window/none@16", "haproxy@4", "haproxy@16");
+    assertThat(polite).containsExactly("token-bucket/none@16", "token-bucket/none@64", "token-bucket/legacy@16",
+        "token-bucket/legacy@64", "token-bucket/x-ratelimit@16", "token-bucket/x-ratelimit@64",
+        "token-bucket/retry-after-date@16", "token-bucket/retry-after-date@64", "token-bucket/ietf@64",
+        "fixed-window/none@16", "haproxy@4", "haproxy@16", "fixed-window/wrong-reset@16", "quota/spent@16");
+    assertThat(polite).as("the cap's rows wait for polite to learn them").noneMatch(cell -> cell.startsWith("concurrency/"));
     assertThat(cellsOf(quick, ClientKind.POLITE_ADAPTIVE)).hasSize(1);
+    assertThat(quick.cells()).hasSize(15);
     assertThat(quick.cells()).extracting(ZooCell::client)
         .containsOnly(ClientKind.POLITE, ClientKind.POLITE_ADAPTIVE);
   }

@@ -41,6 +41,20 @@ class ZooReportTest {
   }
 
   @Test
+  void aSpentQuotaShowsItsBoundWhereTheOthersShowTheirFloor() {
+    ZooMatrix matrix = ZooMatrix.full(new ZooMatrix.Selection(List.of(ClientKind.POLITE),
+        List.of("token-bucket/ietf", "quota/spent"), List.of(16), false), Optional.empty());
+    List<ZooRow> rows = ZooRows.of(matrix, cell -> cell.server().quota().isPresent()
+        ? ZooRows.result(cell, 20, 1, 0.3) : ZooRows.result(cell, 100, 0, 4.4));
+
+    String html = ZooReport.render(matrix, rows);
+
+    assertThat(html.split("data-verdict=\"ok\"", -1)).as("80 failed calls on the quota are no loss").hasSize(1 + 2);
+    assertThat(html).contains("/ 3.0 bound", "/ 4.0 floor", "20/100 ok", "&le; 3.00 s (a bound)",
+        "but the shapes of a limit", "a spent quota's cell when exactly the quota's calls succeeded");
+  }
+
+  @Test
   void aCellThatDidNotRunIsGrey() {
     ZooMatrix matrix = ZooMatrix.full(new ZooMatrix.Selection(List.of(ClientKind.POLITE),
         List.of("token-bucket/ietf"), List.of(1, 4), false), Optional.of(Path.of("/bin/false")));
