@@ -111,7 +111,7 @@ public final class KeyState {
             continue;
           }
         }
-        if (held == null) {
+        if (held == null || held.epoch() != epoch) {
           patience.sleep(sleep, now);
         } else {
           // A pause or a cut voids the reservation: wake then, not when its tokens would have come.
@@ -145,6 +145,15 @@ public final class KeyState {
         model.pauseForFleet(fleetPause, shared.pauseForRefusal(), now);
         wakeVoided();
       }
+      if (reservation != null && model.isStale(reservation)) {
+        // Reserved before a pause began or a refusal cut the pace: queue again when the key lets
+        // the call, or every call that had paid would go at once when the pause ends.
+        attempt.reservation = null;
+        attempt.due = Long.MIN_VALUE;
+        forgetSleeper(attempt);
+        signal();
+        continue;
+      }
       long pause = model.pauseLeft(now);
       long sleep;
       if (reservation == null && cannotOutwait(pause, patience, now)) {
@@ -154,14 +163,6 @@ public final class KeyState {
         throw tooLong(attempt.call, Duration.ofNanos(model.pauseHeld(now)), "the key is paused");
       } else if (pause > 0) {
         sleep = pause;
-      } else if (reservation != null && model.isStale(reservation)) {
-        // Reserved at a pace a refusal has since cut: queue again at the new one, or every
-        // call that had paid would go at once when the pause ends.
-        attempt.reservation = null;
-        attempt.due = Long.MIN_VALUE;
-        forgetSleeper(attempt);
-        signal();
-        continue;
       } else if (reservation != null) {
         // This instance's pace let the call go; the fleet's tokens must too.
         sleep = shared.take(attempt.cost, model.sendRate(now), model.onTheWire(), now);

@@ -163,4 +163,37 @@ class LongPauseTest {
     @Override public void remaining(long remaining, int inFlight, long now) {}
     @Override public void leave() {}
   }
+
+  @Test
+  void aCallAsleepForItsTokensWhenAPauseBeginsWakesAndSleepsThePauseOnceWithoutSpinning() throws Exception {
+    AtomicLong clock = new AtomicLong(1_000 * SECOND);
+    java.util.List<Long> sleeps = new java.util.ArrayList<>();
+    Permit[] other = new Permit[1];
+    KeyState[] key = new KeyState[1];
+    Sleeper honest = (deadline, stop) -> { // honours stop, as the system sleeper does
+      sleeps.add(deadline - clock.get());
+      if (sleeps.size() == 1) { // while the call sleeps for its token, another call is refused
+        key[0].onAnswer(429, RateLimitSignals.builder().retryAfter(Duration.ofSeconds(5)).rejection(true).build(),
+            other[0], CONTEXT);
+      }
+      if (sleeps.size() > 10) {
+        throw new AssertionError("spinning: " + sleeps.size() + " sleeps, the last " + sleeps.get(sleeps.size() - 1));
+      }
+      if (stop.getAsBoolean()) {
+        return;
+      }
+      clock.accumulateAndGet(deadline, Math::max);
+    };
+    key[0] = new KeyState("k", PoliteInterceptor.builder().clock(clock::get, honest).cautiousStart(false)
+        .maxWait(Duration.ofNanos(MAX_WAIT)).build().config(), clock.get());
+    Patience patience = new Patience(clock::get, honest, call, Long.MAX_VALUE, MAX_WAIT);
+    RateLimitSignals oneLeft = RateLimitSignals.builder().limit(10).remaining(1).window(Duration.ofSeconds(1))
+        .reset(Duration.ofSeconds(1)).build();
+    key[0].onAnswer(200, oneLeft, key[0].acquire(new Acquisition(CONTEXT, 1), patience), CONTEXT);
+    other[0] = key[0].acquire(new Acquisition(CONTEXT, 1), new Patience(clock::get, honest, call, Long.MAX_VALUE, MAX_WAIT));
+    long before = clock.get();
+    key[0].acquire(new Acquisition(CONTEXT, 1), new Patience(clock::get, honest, call, Long.MAX_VALUE, MAX_WAIT));
+    assertThat(sleeps).as("asleep for its token, woken by the pause, then the pause").hasSize(2);
+    assertThat(clock.get() - before).isBetween(5 * SECOND, 6 * SECOND);
+  }
 }
