@@ -34,10 +34,13 @@ public record DemoZooServer(String name, Algorithm algorithm, HeaderStyle header
 
   /**
    * How close to the end of its window a spent quota's cell may start: no closer than the longest
-   * a cell can run (its cut), and a second, so that the quota never refills during the cell.
+   * a call may wait (polite's default max wait, 60 s) and the longest a cell can run (its cut),
+   * and a second. A reset nearer than the max wait is one a good client waits for, rightly: the
+   * quota is then not spent for longer than a call may wait, which is not this row's shape. And
+   * the quota must never refill during the cell.
    */
   static final Duration QUOTA_GUARD = Duration.ofSeconds(
-      (long) Math.max(Zoo.CUT_MIN_SECONDS, Zoo.CUT_FLOORS * Verdict.SPENT_QUOTA_SECONDS) + 1);
+      60 + (long) Math.max(Zoo.CUT_MIN_SECONDS, Zoo.CUT_FLOORS * Verdict.SPENT_QUOTA_SECONDS) + 1);
 
   /** A plain row, named {@code algorithm/headers}. */
   public DemoZooServer(Algorithm algorithm, HeaderStyle headers, long limit, Duration window, long capacity,
