@@ -67,7 +67,7 @@ final class InferredWindow {
    * window. With no belief yet, every reset is taken as it is.
    */
   long believedReset(long resetNanos, long now) {
-    if (!confirmed() || resetNanos <= Nanos.add(window(), tolerance(window()))) {
+    if (!confirmed() || inLine(resetNanos, window())) {
       return resetNanos;
     }
     return beliefInstant > now ? beliefInstant - now : window();
@@ -127,6 +127,11 @@ final class InferredWindow {
   private static long reading(long resetNanos) {
     long seconds = resetNanos / SECOND + (resetNanos % SECOND == 0 ? 0 : 1);
     return Math.max(SECOND, Nanos.multiply(seconds, SECOND) - SECOND);
+  }
+
+  /** Whether a reset is in line with a window: no longer than it and the tolerance. */
+  static boolean inLine(long resetNanos, long window) {
+    return resetNanos <= Nanos.add(window, tolerance(window));
   }
 
   private static long tolerance(long window) {

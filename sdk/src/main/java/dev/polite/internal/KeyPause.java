@@ -131,7 +131,11 @@ final class KeyPause {
     Duration pause = signals.retryAfter();
     boolean exhausted = signals.isQuotaSpent();
     if (pause == null && exhausted && signals.reset() != null) {
-      pause = Duration.ofNanos(window.believedReset(Nanos.of(signals.reset()), now));
+      long reset = window.believedReset(Nanos.of(signals.reset()), now);
+      if (signals.window() != null && !InferredWindow.inLine(reset, Nanos.of(signals.window()))) {
+        reset = Nanos.of(signals.window()); // a reset far past its own policy's window: the window
+      }
+      pause = Duration.ofNanos(reset);
     }
     if (pause == null || pause.isZero()) {
       return false;
