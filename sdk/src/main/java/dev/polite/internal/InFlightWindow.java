@@ -33,7 +33,7 @@ package dev.polite.internal;
  */
 final class InFlightWindow {
   /** Up to this many calls in flight the window doubles every round trip; past it, grows by one. */
-  static final int SLOW_START_THRESHOLD = 3;
+  private static final int SLOW_START_THRESHOLD = 3;
   private static final int MAX_WINDOW = 1 << 20;
   private static final int FIRST_HOLD = 16;
   private static final int MAX_HOLD = 1024;
