@@ -4,10 +4,8 @@ import dev.polite.RateLimitSignals;
 
 /**
  * What one answer says, decided once when it arrives, for every part of the key model to read:
- * the status and signals as the server sent them, and the verdicts drawn from them.
+ * the verdicts drawn from its status and signals.
  *
- * @param status the HTTP status
- * @param signals what its headers say
  * @param refused whether it is a rate-limit refusal (a 429, or what the signals read as one)
  * @param admitted whether the server took the call: not refused, and no 5xx
  * @param refusedInFlight whether it is a refusal of a cap on calls in flight, not of the pace: it
@@ -15,8 +13,7 @@ import dev.polite.RateLimitSignals;
  *     names concurrent requests as its unit, or reports budget left, or reports nothing while
  *     the key's advertised pace had tokens to spare)
  */
-record Answer(int status, RateLimitSignals signals, boolean refused, boolean admitted,
-    boolean refusedInFlight) {
+record Answer(boolean refused, boolean admitted, boolean refusedInFlight) {
 
   /** The IETF quota unit of a cap on calls in flight. */
   static final String CONCURRENT_REQUESTS = "concurrent-requests";
@@ -26,13 +23,13 @@ record Answer(int status, RateLimitSignals signals, boolean refused, boolean adm
    *
    * @param othersOnTheWire the key's other calls on the wire when this one went
    * @param paceHadTokens whether the key's advertised pace had a whole token to spare when the
-   *     answer came (false when nothing was advertised)
+   *     answer came (false when nothing was advertised); read only for a refusal
    */
   static Answer of(int status, RateLimitSignals signals, int othersOnTheWire, boolean paceHadTokens) {
     boolean refused = isRefusal(status, signals);
     boolean admitted = !refused && status < 500;
     boolean inFlight = refused && othersOnTheWire > 0 && !paceExplains(signals, paceHadTokens);
-    return new Answer(status, signals, refused, admitted, inFlight);
+    return new Answer(refused, admitted, inFlight);
   }
 
   /** The one rule for a rate-limit refusal: a 429, or what the signals read as one. */

@@ -297,8 +297,9 @@ public final class KeyModel {
     lastSignals = signals;
     boolean firstPace = !advertised;
     learnPace(signals, now);
-    Answer answer = Answer.of(status, signals, permit.othersOnTheWire(),
-        advertised && bucket.tokens(now) >= 1);
+    // The bucket is read for refusals only: every answer passes here.
+    boolean paceHadTokens = advertised && Answer.isRefusal(status, signals) && bucket.tokens(now) >= 1;
+    Answer answer = Answer.of(status, signals, permit.othersOnTheWire(), paceHadTokens);
     boolean rejected = answer.refused();
     reconcileRemaining(signals, exclusive || firstPace, permit, now);
     if (advertised) { // after the remaining count, so the fleet's bucket starts from what is left

@@ -220,22 +220,8 @@ class OneWrongAnswerPropertiesTest {
           h.add("RateLimit");
           h.add("\"default\";r=" + Math.min(remaining, limit) + ";t=" + resetSeconds);
         }
-        case LEGACY -> {
-          h.add("RateLimit-Limit");
-          h.add(Long.toString(limit));
-          h.add("RateLimit-Remaining");
-          h.add(Long.toString(Math.min(remaining, limit)));
-          h.add("RateLimit-Reset");
-          h.add(Long.toString(resetSeconds));
-        }
-        case GITHUB -> {
-          h.add("x-ratelimit-limit");
-          h.add(Long.toString(limit));
-          h.add("x-ratelimit-remaining");
-          h.add(Long.toString(Math.min(remaining, limit)));
-          h.add("x-ratelimit-reset");
-          h.add(Long.toString(epochSeconds + resetSeconds));
-        }
+        case LEGACY -> counts(h, "RateLimit-", limit, remaining, resetSeconds);
+        case GITHUB -> counts(h, "x-ratelimit-", limit, remaining, epochSeconds + resetSeconds);
       }
       if (!ok) {
         h.add("Retry-After");
@@ -243,6 +229,12 @@ class OneWrongAnswerPropertiesTest {
       }
       return h;
     }
+  }
+
+  /** The X-RateLimit family's three fields under {@code prefix}, remaining no more than the limit. */
+  private static void counts(List<String> h, String prefix, long limit, long remaining, long reset) {
+    h.addAll(List.of(prefix + "Limit", Long.toString(limit), prefix + "Remaining",
+        Long.toString(Math.min(remaining, limit)), prefix + "Reset", Long.toString(reset)));
   }
 
   private record Event(long at, long seq, Runnable action) implements Comparable<Event> {
