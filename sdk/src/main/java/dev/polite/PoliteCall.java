@@ -113,7 +113,7 @@ final class PoliteCall implements Call {
     synchronized (this) {
       callback = responseCallback;
       context = call;
-      state = polite.keys().get(call.key());
+      state = polite.stateOf(call);
       long now = config.ticker().read();
       patience = new Patience(config.ticker(), config.sleeper(), this,
           Patience.deadlineOf(this, now), Nanos.of(config.maxWait()));
@@ -256,6 +256,7 @@ final class PoliteCall implements Call {
         failure = new InterruptedIOException("Canceled");
       } else {
         CallContext call = Objects.requireNonNull(context);
+        state = polite.stateOf(call); // the answer may have shown which budget the request spends
         RetryRules.Next next = polite.next(Objects.requireNonNull(retries), attempt,
             Objects.requireNonNull(state), call, Objects.requireNonNull(patience));
         if (!next.finish()) {

@@ -139,7 +139,7 @@ public final class PoliteInterceptor implements Interceptor {
           handoff.call()));
     }
     CallContext call = handoff != null ? handoff.call() : contextOf(request, chain.call());
-    KeyState state = keys.get(call.key());
+    KeyState state = stateOf(call);
     long now = config.ticker().read();
     Patience patience = new Patience(config.ticker(), config.sleeper(), chain.call(),
         Patience.deadlineOf(chain.call(), now), maxWaitNanos);
@@ -147,12 +147,34 @@ public final class PoliteInterceptor implements Interceptor {
     while (true) {
       Permit permit = state.acquire(new Acquisition(call, patience.waited()), patience);
       Attempt attempt = attempt(chain, request, state, permit, call);
+      state = stateOf(call); // the answer may have shown which budget the request spends
       RetryRules.Next next = next(retries, attempt, state, call, patience);
       if (next.finish()) {
         return finish(call, attempt, next.gaveUp(), next.delay());
       }
       patience.sleep(next.delay().toNanos(), attempt.at());
     }
+  }
+
+  /**
+   * The state of the budget {@code call}'s request spends: its key's own, unless answers to its
+   * route named another of the key's budgets ({@link dev.polite.internal.KeyBudgets}).
+   */
+  KeyState stateOf(CallContext call) {
+    KeyState key = keys.get(call.key());
+    String spent = key.budgets().spentBy(call.request(), key::isPaused);
+    return spent.equals(key.key()) ? key : keys.get(spent);
+  }
+
+  /** The state of the budget an answer to {@code call} with {@code signals} counts against. */
+  private KeyState ownerOf(KeyState sentThrough, CallContext call, RateLimitSignals signals) {
+    if (signals.bucket() == null) {
+      return sentThrough; // most answers name no budget: no lookup
+    }
+    KeyState key = sentThrough.key().equals(call.key()) ? sentThrough : keys.get(call.key());
+    String owner = key.budgets().answeredFor(call.request(), signals.bucket(),
+        signals.isRejection() || signals.isQuotaSpent(), sentThrough.key());
+    return owner.equals(sentThrough.key()) ? sentThrough : keys.get(owner);
   }
 
   /** The context of {@code request} (made by the application) on {@code call}. */
@@ -209,7 +231,10 @@ public final class PoliteInterceptor implements Interceptor {
     if (config.readRetryHintsFromBody() && signals.isRejection()) {
       signals = headers.withBody(signals, response.header("Content-Type"), peek(response));
     }
-    long at = state.onAnswer(response.code(), signals, permit, call);
+    KeyState owner = ownerOf(state, call, signals);
+    long at = owner == state ? state.onAnswer(response.code(), signals, permit, call)
+        : owner.onAnswerSentThrough(state, response.code(), signals, permit, call,
+            reservation == null);
     return retryRules.judge(request, response, signals, at);
   }
 

@@ -163,9 +163,11 @@ public final class RateLimitSignals {
   }
 
   /**
-   * The server's name for the bucket the request counted against, when it named one: Discord's
+   * The server's name for the budget the request counted against, when it named one: Discord's
    * {@code X-RateLimit-Bucket}, GitHub's {@code x-ratelimit-resource} ({@code core},
-   * {@code search}). Requests sharing a bucket share a limit, so it can refine a key.
+   * {@code search}), or the IETF {@code RateLimit} fields' policy names (with their partition
+   * keys), sorted and joined by commas ({@code "burst,daily"}). Requests sharing a bucket share a
+   * limit: polite keeps one state per bucket of a key, and learns which routes spend which.
    */
   public @Nullable String bucket() {
     return bucket;

@@ -337,6 +337,29 @@ public final class KeyModel {
     onTheWire--;
   }
 
+  /**
+   * A call let go here was answered for another budget of the key (see {@link KeyBudgets}): it
+   * spent that budget, not this one, so its {@code cost} comes back unless the application
+   * settles it here itself ({@code refund} false); the answer teaches this budget nothing.
+   */
+  public void handedOver(double cost, boolean refund, long now) {
+    onTheWire--;
+    if (refund) {
+      bucket.refund(cost, now);
+    }
+  }
+
+  /**
+   * Takes on a call that another budget of the key let go at {@code sentAt} and whose answer
+   * counts against this one: it is on this key's wire from now, with this key's other calls, and
+   * the permit returned goes to {@link #onAnswer} with its answer. Its tokens are not taken: the
+   * answer's remaining count, reconciled as any other, says what is left.
+   */
+  public Permit adopt(long sentAt) {
+    int others = onTheWire++;
+    return new Permit(sentAt, ++tickets, others == 0 && reserved == 0, others);
+  }
+
   private void learnPace(RateLimitSignals signals, long now) {
     double rate;
     double burst;

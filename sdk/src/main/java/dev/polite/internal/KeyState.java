@@ -49,6 +49,7 @@ public final class KeyState {
   private volatile long epoch;
   private final boolean heard;
   private volatile long lastUsed;
+  private final KeyBudgets budgets;
 
   KeyState(String key, PoliteConfig config, long now) {
     this.config = config;
@@ -56,6 +57,7 @@ public final class KeyState {
     this.model = new KeyModel(key, config, shared, now);
     this.heard = config.listener() != PoliteListener.none();
     this.lastUsed = now;
+    this.budgets = new KeyBudgets(key);
   }
 
   /** The key, as the key function made it. */
@@ -276,6 +278,47 @@ public final class KeyState {
       model.notify(l -> l.rateLimited(call, signals));
     }
     return now;
+  }
+
+  /**
+   * Learns from an answer that counts against this budget of the key, to an attempt that
+   * {@code sender}, another of its budgets, let go with {@code permit} (its route had not yet
+   * shown which budget it spends). The sender learns nothing from it, and gets its tokens back
+   * when {@code refund} (false for a cost the application settles later: that settles with the
+   * sender, where it was charged).
+   *
+   * @return the time it was learned at, as {@link #onAnswer}'s
+   */
+  public long onAnswerSentThrough(KeyState sender, int status, RateLimitSignals signals,
+      Permit permit, CallContext call, boolean refund) {
+    sender.handedOver(call.cost(), refund);
+    long now;
+    synchronized (this) {
+      now = config.ticker().read();
+      model.onAnswer(status, signals, model.adopt(permit.sentAt()), now);
+      wakeVoided();
+      signal();
+    }
+    if (signals.isRejection()) {
+      model.notify(l -> l.rateLimited(call, signals));
+    }
+    return now;
+  }
+
+  private synchronized void handedOver(double cost, boolean refund) {
+    model.handedOver(cost, refund, config.ticker().read());
+    signal();
+  }
+
+  /** Whether the key is paused now, for a Retry-After, a spent quota or the fleet's word. */
+  public synchronized boolean isPaused() {
+    long now = config.ticker().read();
+    return model.pauseHeld(now) > 0 || shared.pauseLeft(now) > 0;
+  }
+
+  /** Which of the key's budgets each of its routes spends (used on the key's own state). */
+  public KeyBudgets budgets() {
+    return budgets;
   }
 
   /** An attempt let go by {@link #acquire} or {@link #step} ended without an answer. */

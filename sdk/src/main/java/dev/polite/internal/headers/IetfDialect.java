@@ -154,7 +154,22 @@ final class IetfDialect {
       if (q >= 0 && quota.quota < 0) quota.quota = q;
     }
     for (Quota q : quotas) q.addTo(r, dialect);
+    if (r.bucket() == null && !quotas.isEmpty()) r.bucket(budgetOf(quotas));
     r.recognised(dialect);
+  }
+
+  /**
+   * The budget an answer counts against, as its named policies tell it: their names (with their
+   * partition keys), sorted, so that one server's answers name one budget whatever their order.
+   * A server whose routes count against different budgets names different policies for them.
+   */
+  private static String budgetOf(List<Quota> quotas) {
+    List<String> names = new ArrayList<>(quotas.size());
+    for (Quota q : quotas) {
+      names.add(q.partitionKey == null ? q.name : q.name + ";pk=" + q.partitionKey);
+    }
+    names.sort(null);
+    return String.join(",", names);
   }
 
   private static void readEraD(Reading r, List<SfMember> dict, @Nullable List<SfMember> policies) {
