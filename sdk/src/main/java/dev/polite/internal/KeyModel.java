@@ -85,6 +85,8 @@ public final class KeyModel {
   private long lastGrantAt;
   private RateLimitSignals lastSignals = RateLimitSignals.none();
   private @Nullable RateLimitPolicy learnedPolicy;
+  /** The lowest remaining count reported since a call last went with none on the wire. */
+  private long lowestReported = Long.MAX_VALUE;
 
   /** A key nobody has heard from, at ticker time {@code now}, known to this instance alone. */
   public KeyModel(String key, PoliteConfig config, long now) {
@@ -425,6 +427,32 @@ public final class KeyModel {
       long unseen = Math.min(inFlight(), tickets - permit.ticket());
       bucket.setTokens(Math.min(bucket.tokens(now), remaining - unseen), now);
     }
+    lowestReported = Math.min(lowestReported, remaining);
+    if (onTheWire == 0) {
+      settleCount(now);
+    }
+  }
+
+  /**
+   * Nothing is on the wire: the server has counted every call sent, so the lowest count it
+   * reported since the wire was last empty is at least what it has left (counts fall as it counts,
+   * and only a refill or a new window raises them, which makes the lowest an underestimate). When
+   * the key believes less than that, counting the tokens its reservations took, an overtaken
+   * report made it undercount: against an hourly quota no refill repays that, and the last call
+   * would wait an hour's pace for a token the server has. The count is raised to the lowest
+   * report, and the reservations held are voided so that they queue again at it.
+   */
+  private void settleCount(long now) {
+    long lowest = lowestReported;
+    lowestReported = Long.MAX_VALUE;
+    double believed = bucket.tokens(now) + reservedCost;
+    if (lowest - believed < 0.5) {
+      return; // counts are whole: a smaller gap is the refill since, not a call's worth
+    }
+    if (reserved > 0) {
+      voidReservations(now);
+    }
+    bucket.setTokens(Math.min(lowest, bucket.capacity()), now);
   }
 
   private void discoverPace(int status, RateLimitSignals signals, long sentAt, long now) {

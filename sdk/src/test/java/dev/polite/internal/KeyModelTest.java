@@ -109,6 +109,46 @@ class KeyModelTest {
         .reset(Duration.ofSeconds(1)).build();
   }
 
+  private static RateLimitSignals hourly(long quota, long remaining) {
+    return RateLimitSignals.builder().limit(quota).remaining(remaining).window(Duration.ofHours(1))
+        .reset(Duration.ofMinutes(30)).build();
+  }
+
+  @Test
+  void anOvertakenReportAgainstAnHourlyQuotaCostsNoCallOnceTheWireIsEmpty() {
+    KeyModel key = key(Aimd.defaults(), now);
+    key.onAnswer(200, hourly(20, 17), send(key), now += MS); // the server has 17 left
+    // Two calls go together; the server counts the second first, but the first's answer, which
+    // counted both, comes first: it is read as if b were still unseen.
+    Permit a = send(key);
+    Permit b = send(key);
+    KeyModel.Reservation waiting = key.reserve(1, now); // a third waits for its token
+    key.onAnswer(200, hourly(20, 15), a, now += MS);
+    key.onAnswer(200, hourly(20, 16), b, now += MS);
+    // 15 left and one reserved: 14 to believe. Read alone, a's report made it 13.
+    assertThat(key.isStale(waiting)).as("requeued at the settled count").isTrue();
+    assertThat(key.snapshot(now).tokens()).isCloseTo(15, within(0.01));
+    for (int i = 0; i < 15; i++) {
+      Permit p = send(key); // every call the server has room for goes without a wait
+      key.onAnswer(200, hourly(20, 14 - i), p, now += MS);
+    }
+    assertThat(key.reserve(1, now).waitNanos()).as("then the quota is spent").isPositive();
+  }
+
+  @Test
+  void theLowestReportNeverRaisesTheCountAboveWhatTheServerHasLeft() {
+    for (boolean aCountedFirst : new boolean[] {true, false}) {
+      KeyModel key = key(Aimd.defaults(), now);
+      key.onAnswer(200, hourly(20, 10), send(key), now += MS);
+      Permit a = send(key);
+      Permit b = send(key);
+      key.onAnswer(200, hourly(20, aCountedFirst ? 9 : 8), a, now += MS);
+      key.onAnswer(200, hourly(20, aCountedFirst ? 8 : 9), b, now += MS);
+      assertThat(key.snapshot(now).tokens()).as("a counted first: %s", aCountedFirst)
+          .isCloseTo(8, within(0.01));
+    }
+  }
+
   @Test
   void aQuotaAndAResetWithoutAWindowPaceAtQuotaOverTheLongestResetTwoAnswersAgreeOnLessASecond() {
     KeyModel key = key(Aimd.defaults(), now);
