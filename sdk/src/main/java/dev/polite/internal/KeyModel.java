@@ -4,14 +4,12 @@ import dev.polite.KeySnapshot;
 import dev.polite.PoliteConfig;
 import dev.polite.PoliteListener;
 import dev.polite.RateController;
-import dev.polite.RateLimitPolicy;
 import dev.polite.RateLimitSignals;
 import dev.polite.SharedKey;
 import dev.polite.SharedState;
 import dev.polite.TokenBucket;
 import java.time.Duration;
 import java.util.function.Consumer;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,18 +21,17 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>What it tracks</h2>
  * <ul>
- *   <li>a {@link TokenBucket}: unlimited until something sets a pace; then the server's advertised
- *       {@code quota / window} with the quota as burst; or, when the server names a quota and a
- *       reset but no window (the older IETF drafts, GitHub style), {@code quota / window} with the
- *       window an {@link InferredWindow}: the longest reset two answers agree on; or the rate
- *       controller's discovered pace with a burst of one;
+ *   <li>a {@link TokenBucket}: unlimited until something sets a pace; then the pace the server
+ *       advertises ({@link AdvertisedPace}: {@code quota / window}, the window inferred from
+ *       resets where none is named); or the rate controller's discovered pace with a burst of one;
  *   <li>a {@link KeyPause}: every call holds back for a Retry-After, the reset of a spent quota,
  *       or a backoff after a bare refusal; a pause no call can wait out is re-verified by one
  *       probe after the max wait (the shell fails every other call at once meanwhile). Likewise a
  *       pace no call can wait for (one a year, from a garbage window): when nothing has gone for
  *       the max wait, one call goes;
- *   <li>calls in flight, so that a server's remaining count can be reconciled with the calls it
- *       has not seen yet (tokens = remaining - others in flight);
+ *   <li>its calls in a {@link CallLedger}, so that a server's remaining count can be reconciled
+ *       with the calls it has not seen yet (tokens = remaining - calls reserved after the report's),
+ *       and settled when the wire empties;
  *   <li>the gate, how many calls may be in flight: an {@link InFlightWindow} (slow start until
  *       the server shows a cap on calls in flight, then that cap, re-verified), or one while
  *       probing after a refusal or re-verifying a long pause.
@@ -70,21 +67,15 @@ public final class KeyModel {
   private final SharedKey shared;
   private final boolean inFleet;
 
-  private int onTheWire;
-  private int reserved;
-  private double reservedCost;
+  private final CallLedger ledger = new CallLedger();
   private boolean probing;
   private final InFlightWindow window;
 
-  private boolean advertised;
-  private final InferredWindow inferredWindow = new InferredWindow();
-  private final SlowerPace slowerPace = new SlowerPace();
+  private final AdvertisedPace advertised = new AdvertisedPace();
   private long lastCutAt = Long.MIN_VALUE;
   private long epoch;
-  private long tickets;
   private long lastGrantAt;
   private RateLimitSignals lastSignals = RateLimitSignals.none();
-  private @Nullable RateLimitPolicy learnedPolicy;
   /** The lowest remaining count reported since a call last went with none on the wire. */
   private long lowestReported = Long.MAX_VALUE;
 
@@ -128,12 +119,12 @@ public final class KeyModel {
 
   /** Calls let go and not yet answered, and calls holding a reservation for their tokens. */
   public int inFlight() {
-    return onTheWire + reserved;
+    return ledger.inFlight();
   }
 
   /** Calls let go and not yet answered. */
   public int onTheWire() {
-    return onTheWire;
+    return ledger.onTheWire();
   }
 
   /** How many calls a second the key has been sending. */
@@ -179,7 +170,7 @@ public final class KeyModel {
   public void pauseForFleet(long pauseNanos, boolean forRefusal, long now) {
     if (pause.holdForFleet(pauseNanos, now)) {
       pauseBegan(now);
-      if (forRefusal && !advertised) {
+      if (forRefusal && !advertised.known()) {
         cutForFleet(now);
       }
     }
@@ -221,9 +212,8 @@ public final class KeyModel {
       bucket.setTokens(0, now);
       wait = 0;
     }
-    reserved++;
-    reservedCost += cost;
-    return new Reservation(wait, ++tickets, inFlight() == 1, epoch, cost);
+    long ticket = ledger.reserve(cost);
+    return new Reservation(wait, ticket, ledger.inFlight() == 1, epoch, cost);
   }
 
   /**
@@ -252,15 +242,12 @@ public final class KeyModel {
       return;
     }
     bucket.refund(cost, now);
-    reserved--;
-    reservedCost -= reservation.cost();
+    ledger.cancel(reservation.cost());
   }
 
   /** The call holding {@code reservation} (not stale) goes at {@code at}. */
   public Permit grant(long at, Reservation reservation) {
-    reserved--;
-    reservedCost -= reservation.cost();
-    int others = onTheWire++;
+    int others = ledger.send(reservation.cost());
     lastGrantAt = at;
     sendRate.recordSend(at);
     if (!admitted.started()) {
@@ -294,17 +281,17 @@ public final class KeyModel {
    */
   public void onAnswer(int status, RateLimitSignals signals, Permit permit, long now) {
     pause.settle(now);
-    boolean exclusive = permit.alone() && permit.ticket() == tickets;
-    onTheWire--;
+    boolean exclusive = ledger.wasExclusive(permit);
+    ledger.ended();
     lastSignals = signals;
-    boolean firstPace = !advertised;
+    boolean firstPace = !advertised.known();
     learnPace(signals, now);
     // The bucket is read for refusals only: every answer passes here.
-    boolean paceHadTokens = advertised && Answer.isRefusal(status, signals) && bucket.tokens(now) >= 1;
+    boolean paceHadTokens = advertised.known() && Answer.isRefusal(status, signals) && bucket.tokens(now) >= 1;
     Answer answer = Answer.of(status, signals, permit.othersOnTheWire(), paceHadTokens);
     boolean rejected = answer.refused();
     reconcileRemaining(signals, exclusive || firstPace, permit, now);
-    if (advertised) { // after the remaining count, so the fleet's bucket starts from what is left
+    if (advertised.known()) { // after the remaining count, so the fleet's bucket starts from what is left
       shared.paceLearned(bucket.rate(), bucket.capacity(), true, now);
     }
     if (answer.admitted()) {
@@ -313,7 +300,7 @@ public final class KeyModel {
     if (pause.verifying()) {
       pause.probed(!rejected && status != 503 && !signals.isQuotaSpent(), now);
     }
-    window.onAnswer(answer, permit.othersOnTheWire(), permit.sentAt(), advertised,
+    window.onAnswer(answer, permit.othersOnTheWire(), permit.sentAt(), advertised.known(),
         inFleet ? shared.instances() : 1, now);
     if (answer.refusedInFlight()) {
       // A cap on calls in flight, not the pace: the window just shrank to it. The refused call
@@ -321,14 +308,14 @@ public final class KeyModel {
       // server's free slots idle for it.
       return;
     }
-    if (pause.ask(status, signals, inferredWindow, now)) {
+    if (pause.ask(status, signals, advertised.inferredWindow(), now)) {
       pauseBegan(now);
     }
-    if (!advertised) {
+    if (!advertised.known()) {
       discoverPace(status, signals, permit.sentAt(), now);
     }
     // RateController.none() promises no discovery, so no pause the server did not ask for.
-    boolean discovering = advertised || !Double.isInfinite(controller.rate());
+    boolean discovering = advertised.known() || !Double.isInfinite(controller.rate());
     if (pause.backOffIfBare(rejected, signals, permit.sentAt(), discovering, now)) {
       pauseBegan(now);
     }
@@ -336,7 +323,7 @@ public final class KeyModel {
 
   /** A call let go ended without an answer. */
   public void onFailure() {
-    onTheWire--;
+    ledger.ended();
   }
 
   /**
@@ -345,7 +332,7 @@ public final class KeyModel {
    * settles it here itself ({@code refund} false); the answer teaches this budget nothing.
    */
   public void handedOver(double cost, boolean refund, long now) {
-    onTheWire--;
+    ledger.ended();
     if (refund) {
       bucket.refund(cost, now);
     }
@@ -358,46 +345,23 @@ public final class KeyModel {
    * answer's remaining count, reconciled as any other, says what is left.
    */
   public Permit adopt(long sentAt) {
-    int others = onTheWire++;
-    return new Permit(sentAt, ++tickets, others == 0 && reserved == 0, others);
+    return ledger.adopt(sentAt);
   }
 
   private void learnPace(RateLimitSignals signals, long now) {
-    double rate;
-    double burst;
-    boolean agreed = false;
-    if (signals.advertisesRate()) {
-      rate = signals.advertisedRatePerSecond();
-      burst = signals.limit().orElseThrow();
-    } else if (impliesWindow(signals)) {
-      // The window is the longest reset that two answers agree on (see InferredWindow).
-      agreed = inferredWindow.observe(Nanos.of(signals.reset()), now);
-      burst = signals.limit().getAsLong();
-      rate = burst / (inferredWindow.window() / 1e9);
-    } else {
+    AdvertisedPace.Pace pace = advertised.learn(signals, bucket.rate(), bucket.capacity(), now);
+    if (pace == null) {
       return;
     }
-    if (!agreed && !slowerPace.believe(rate, burst, advertised, bucket.rate(), bucket.capacity())) {
-      return; // one answer's slower pace: believed when the next says it too
-    }
-    advertised = true;
     probing = false;
-    learnedPolicy = signals.governing();
-    if (rate == bucket.rate() && burst == bucket.capacity()) {
+    if (pace.rate() == bucket.rate() && pace.burst() == bucket.capacity()) {
       return;
     }
-    bucket.setRate(rate, now);
-    bucket.setCapacity(burst, now);
-    log.info("polite: {} advertises {} per {}; pacing at {}/s, burst {}", key, (long) burst,
-        signals.advertisesRate() ? signals.window() : Duration.ofNanos(inferredWindow.window()) + " (inferred)",
-        rate, burst);
-    notify(l -> l.policyLearned(key, rate, burst, signals));
-  }
-
-  /** A request quota with a reset but no window: the window is at least the reset. */
-  private static boolean impliesWindow(RateLimitSignals signals) {
-    return signals.limit().isPresent() && signals.limit().getAsLong() > 0
-        && signals.reset() != null && signals.countsRequests();
+    bucket.setRate(pace.rate(), now);
+    bucket.setCapacity(pace.burst(), now);
+    log.info("polite: {} advertises {} per {}; pacing at {}/s, burst {}", key, (long) pace.burst(),
+        pace.inferred() ? pace.window() + " (inferred)" : pace.window(), pace.rate(), pace.burst());
+    notify(l -> l.policyLearned(key, pace.rate(), pace.burst(), signals));
   }
 
   /**
@@ -405,11 +369,11 @@ public final class KeyModel {
    *     answer (so the server's count is exact), or our count means nothing yet
    */
   private void reconcileRemaining(RateLimitSignals signals, boolean trusted, Permit permit, long now) {
-    if (!advertised || !signals.countsRequests() || signals.remaining().isEmpty()) {
+    if (!advertised.known() || !signals.countsRequests() || signals.remaining().isEmpty()) {
       return;
     }
     long remaining = signals.remaining().getAsLong();
-    shared.remaining(remaining, onTheWire, now);
+    shared.remaining(remaining, ledger.onTheWire(), now);
     if (inFleet) {
       // The count is the fleet's: its bucket takes it, less the whole fleet's calls on the wire.
       // Set here too, it would hold this instance back for calls other instances made.
@@ -424,11 +388,11 @@ public final class KeyModel {
       // calls reserved after this one (those before it went first, and were most likely
       // counted): subtracting every call in flight would undercount at each report, and
       // against an hourly quota no refill repays that, so calls fail with quota left.
-      long unseen = Math.min(inFlight(), tickets - permit.ticket());
+      long unseen = ledger.after(permit);
       bucket.setTokens(Math.min(bucket.tokens(now), remaining - unseen), now);
     }
     lowestReported = Math.min(lowestReported, remaining);
-    if (onTheWire == 0) {
+    if (ledger.onTheWire() == 0) {
       settleCount(now);
     }
   }
@@ -445,11 +409,11 @@ public final class KeyModel {
   private void settleCount(long now) {
     long lowest = lowestReported;
     lowestReported = Long.MAX_VALUE;
-    double believed = bucket.tokens(now) + reservedCost;
+    double believed = bucket.tokens(now) + ledger.reservedCost();
     if (lowest - believed < 0.5) {
       return; // counts are whole: a smaller gap is the refill since, not a call's worth
     }
-    if (reserved > 0) {
+    if (ledger.reserved() > 0) {
       voidReservations(now);
     }
     bucket.setTokens(Math.min(lowest, bucket.capacity()), now);
@@ -496,9 +460,7 @@ public final class KeyModel {
 
   /** Frees the places of the reservations held now and gives back their tokens (see isStale). */
   private void voidReservations(long now) {
-    bucket.refund(reservedCost, now);
-    reserved = 0;
-    reservedCost = 0;
+    bucket.refund(ledger.voidReservations(), now);
     epoch++;
   }
 
@@ -517,7 +479,7 @@ public final class KeyModel {
   /** What the key knows at {@code now}. */
   public KeySnapshot snapshot(long now) {
     KeySnapshot.Source source;
-    if (advertised) {
+    if (advertised.known()) {
       source = KeySnapshot.Source.ADVERTISED;
     } else if (!Double.isInfinite(controller.rate())) {
       source = KeySnapshot.Source.DISCOVERED;
@@ -527,7 +489,7 @@ public final class KeyModel {
       source = KeySnapshot.Source.UNPACED;
     }
     return new KeySnapshot(key, bucket.rate(), bucket.capacity(), bucket.tokens(now),
-        Duration.ofNanos(pauseLeft(now)), learnedPolicy, source, inFlight());
+        Duration.ofNanos(pauseLeft(now)), advertised.policy(), source, inFlight());
   }
 
   /** Tells the listener (a SafeListener: it cannot throw). */
@@ -548,7 +510,7 @@ public final class KeyModel {
 
   @Override
   public String toString() {
-    return "KeyModel{" + key + " " + bucket + " onTheWire=" + onTheWire + " reserved=" + reserved
+    return "KeyModel{" + key + " " + bucket + " " + ledger
         + " " + pause + (probing ? " probing" : "")
         + " " + window + '}';
   }
