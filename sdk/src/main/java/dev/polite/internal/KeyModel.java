@@ -217,6 +217,17 @@ public final class KeyModel {
   }
 
   /**
+   * Whether the wait {@code reservation} faces may yet be settled away by answers on the wire: the
+   * key keeps the server's count (an advertised pace, alone), calls are on the wire, and the call
+   * is first in line, short of its own tokens only. When the wire empties the count is settled
+   * to the lowest report ({@link #settleCount}), which an overtaken report had left short.
+   */
+  public boolean countMaySettle(Reservation reservation, long now) {
+    return advertised.known() && !inFleet && ledger.onTheWire() > 0
+        && bucket.tokens(now) >= -reservation.cost() - 1e-9;
+  }
+
+  /**
    * Whether a pause began, or a refusal cut the pace, since {@code reservation} was made. Either
    * says the capacity the reservation counted on was not there: every reservation then held was
    * voided (its place freed, its tokens forgotten or given back), so such a call simply drops its

@@ -186,7 +186,13 @@ public final class KeyState {
         }
       }
       if (!patience.allows(sleep, now)) {
+        boolean settling = reservation != null && pause == 0 && model.countMaySettle(reservation, now);
         release(attempt, now);
+        if (settling) {
+          // First in line and short of its own token only: the answers on the wire may yet show
+          // the server has it (a report they overtook undercounted), so wait for them first.
+          return awaitSignal(attempt, patience, now, onSignal, "the key's pace");
+        }
         throw tooLong(attempt.call, Duration.ofNanos(sleep),
             pause > 0 || shared.pauseLeft(now) > 0 ? "the key is paused" : "the key's pace");
       }

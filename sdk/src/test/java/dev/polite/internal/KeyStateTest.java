@@ -54,6 +54,33 @@ class KeyStateTest {
     assertThat(hasTokens(3)).isFalse();
   }
 
+  private static RateLimitSignals twentyAnHour(long remaining) {
+    RateLimitPolicy p = RateLimitPolicy.builder("hourly").quota(20).window(Duration.ofHours(1))
+        .remaining(remaining).reset(Duration.ofMinutes(30)).build();
+    return RateLimitSignals.builder().addPolicy(p).governedBy(p).dialect("test").build();
+  }
+
+  @Test
+  void aCallShortOfItsTokenWaitsForTheAnswersOnTheWireBeforeItGivesUp() throws Exception {
+    // Patience of a minute, against a quota of 20 an hour: one token is three minutes away.
+    Patience minute = new Patience(ticker, sleeper, call, Long.MAX_VALUE, TimeUnit.MINUTES.toNanos(1));
+    state.onAnswer(200, twentyAnHour(3), go(), CONTEXT);
+    Permit a = go();
+    Permit b = go();
+    // The server counts b (2 left), then a (1 left); a's answer comes first, read as if b were
+    // unseen: 0 believed.
+    state.onAnswer(200, twentyAnHour(1), a, CONTEXT);
+    Acquisition third = new Acquisition(CONTEXT, 0);
+    Runnable[] woken = {null};
+    long step = state.step(third, minute, now.get(), () -> woken[0] = () -> {});
+    assertThat(step).as("not refused: b's answer may settle the count").isEqualTo(KeyState.AWAIT_SIGNAL);
+
+    state.onAnswer(200, twentyAnHour(2), b, CONTEXT); // the wire is empty: the lowest report, 1
+    assertThat(woken[0]).as("the answer signalled the waiting call").isNotNull();
+    assertThat(state.step(third, minute, now.get(), null)).isZero();
+    assertThat(third.permit()).isNotNull();
+  }
+
   @Test
   void anOvertakenAnswerNeverRaisesTheCount() throws Exception {
     state.onAnswer(200, tenPerSecond(9), go(), CONTEXT); // learn the policy: 9 left
