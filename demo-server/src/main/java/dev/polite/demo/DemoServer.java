@@ -1,22 +1,19 @@
 package dev.polite.demo;
 
 import dev.polite.demo.internal.ApiHandler;
+import dev.polite.demo.internal.Budgets;
 import dev.polite.demo.internal.Endpoint;
 import dev.polite.demo.internal.Exchange;
 import dev.polite.demo.internal.HttpFront;
-import dev.polite.demo.internal.LimiterStore;
-import dev.polite.demo.internal.MemoryStore;
 import dev.polite.demo.internal.Nanos;
-import dev.polite.demo.internal.Policy;
-import dev.polite.demo.internal.RedisStore;
 import dev.polite.demo.internal.StatsHandler;
-import dev.polite.demo.internal.SyncedStore;
 import dev.polite.demo.internal.TrafficStats;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.BindException;
 import java.net.URI;
 import java.time.Clock;
+import java.util.List;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,7 +23,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Usage: {@code try (DemoServer server = DemoServer.builder().limit(5).window(Duration.ofSeconds(1)).start()) { client.get(server.url().resolve("/api/items")); }}
  *
- * <p>Endpoints: every path under {@code /api/} is limited and answers 200 with a small JSON body
+ * <p>Endpoints: every path under {@code /api/} is limited (by the budget of its route, when some
+ * have their own: {@link DemoServerConfig.Builder#budget}) and answers 200 with a small JSON body
  * when admitted, 429 with {@code Retry-After} when not; {@code GET /stats} returns the totals and
  * the busiest keys as JSON ({@code ?top=N} for up to 1,000, {@code ?key=KEY} for one);
  * {@code POST /stats/reset} clears them (given the admin token, when one is configured);
@@ -37,7 +35,7 @@ public final class DemoServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(DemoServer.class);
 
   private final DemoServerConfig config;
-  private final LimiterStore store;
+  private final Budgets budgets;
   private final TrafficStats stats;
   private final HttpFront front;
   private final int port;
@@ -48,21 +46,15 @@ public final class DemoServer implements AutoCloseable {
     Clock clock = config.clock();
     LongSupplier epochMillis = clock::millis;
     LongSupplier nanos = () -> Nanos.sinceEpoch(clock.instant());
-    Policy policy = Policy.of(config);
-    if (!config.usesRedis()) {
-      this.store = new MemoryStore(config.algorithm(), policy, nanos, config.maxKeys());
-    } else if (config.synced() && !config.syncInterval().isZero()) {
-      this.store = SyncedStore.open(config, policy, nanos);
-    } else {
-      this.store = RedisStore.open(config, policy, nanos); // a sync interval of 0 is the shared store
-    }
-    this.stats = new TrafficStats(config.maxKeys(), epochMillis);
-    ApiHandler api = new ApiHandler(config, store, stats, epochMillis);
-    this.statsHandler = new StatsHandler(config, stats, store::localKeys);
+    this.budgets = Budgets.open(config, nanos); // the main budget's store, and each route budget's
+    this.stats = new TrafficStats(config.maxKeys(), epochMillis,
+        config.hasBudgets() ? budgets.names() : List.of());
+    ApiHandler api = new ApiHandler(config, budgets, stats, epochMillis);
+    this.statsHandler = new StatsHandler(config, stats, budgets::localKeys);
     try {
       this.front = HttpFront.start(config, exchange -> route(exchange, api));
     } catch (IOException | RuntimeException e) {
-      store.close();
+      budgets.close();
       throw cannotListen(config, e);
     }
     this.port = front.port();
@@ -134,7 +126,7 @@ public final class DemoServer implements AutoCloseable {
   @Override
   public void close() {
     front.close();
-    store.close();
+    budgets.close();
   }
 
   private void route(Exchange exchange, Endpoint api) {

@@ -4,6 +4,7 @@ import static dev.polite.demo.internal.Settings.ADMIN_TOKEN;
 import static dev.polite.demo.internal.Settings.ALGORITHM;
 import static dev.polite.demo.internal.Settings.API_KEY_HEADER;
 import static dev.polite.demo.internal.Settings.COST_HEADER;
+import static dev.polite.demo.internal.Settings.BUDGETS;
 import static dev.polite.demo.internal.Settings.BURST;
 import static dev.polite.demo.internal.Settings.CLOCK;
 import static dev.polite.demo.internal.Settings.CLOCK_SKEW;
@@ -43,6 +44,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.StringJoiner;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Everything a {@link DemoServer} enforces, immutable. Made by {@link Builder}, derived with
@@ -54,6 +56,11 @@ import java.util.StringJoiner;
  * {@code burst} (default: {@code limit}) and refill at {@code limit / window}; the window
  * algorithms allow {@code limit} per {@code window}. Every request under {@code /api/} costs 1
  * unit unless a route cost says otherwise; clients never name their own cost.
+ *
+ * <p>Routes may have budgets of their own ({@link Budget}): a request under a budget's prefix
+ * spends that budget (its own limit per window, the same algorithm and store, counted per key apart
+ * from the others) and its answer names it; every other request spends the limit per window above,
+ * named {@code core} once any budget is given.
  *
  * <p>Each setting's default, rule and command-line flag are declared once, in
  * {@link Settings}; this class holds one value per setting and names them for Java callers.
@@ -180,6 +187,35 @@ public final class DemoServerConfig {
   /** Path prefix to cost in units (the longest matching prefix wins; otherwise 1). */
   public Map<String, Integer> routeCosts() {
     return ROUTE_COSTS.in(values);
+  }
+
+  /**
+   * Path prefix to the budget of the requests under it (the longest matching prefix wins), in the
+   * order given; empty (the default) for one budget, the limit per window.
+   */
+  public Map<String, Budget> budgets() {
+    return BUDGETS.in(values);
+  }
+
+  /** The budget a request to {@code path} spends: the longest matching prefix's, or null for the main one. */
+  public @Nullable Budget budgetOf(String path) {
+    Budget budget = null;
+    int longest = -1;
+    for (Map.Entry<String, Budget> route : budgets().entrySet()) {
+      if (path.startsWith(route.getKey()) && route.getKey().length() > longest) {
+        longest = route.getKey().length();
+        budget = route.getValue();
+      }
+    }
+    return budget;
+  }
+
+  /**
+   * Whether any route has a budget of its own; then the main budget is named {@code core} in the
+   * headers, else as before ({@code x-ratelimit-resource: api}, the IETF policy {@code "default"}).
+   */
+  public boolean hasBudgets() {
+    return !budgets().isEmpty();
   }
 
   /** The most requests one key may have in flight; 0 (the default) for no limit. */
@@ -390,6 +426,23 @@ public final class DemoServerConfig {
       return set(ROUTE_COSTS, routes);
     }
 
+    /**
+     * Requests whose path starts with {@code pathPrefix} (the longest prefix wins) spend a budget of
+     * their own, {@code name}: {@code limit} units per {@code window} (at least 1, and 1 ms to 366
+     * days), under the same algorithm and store, with a burst of {@code limit}, counted per key apart
+     * from every other budget. Their answers name it ({@code x-ratelimit-resource: NAME}, the IETF
+     * policy {@code "NAME"}), and every other request's name the main budget {@code core}. A prefix
+     * or a name given twice is refused, as is {@code core}.
+     */
+    public Builder budget(String pathPrefix, String name, long limit, Duration window) {
+      Map<String, Budget> budgets = new LinkedHashMap<>(BUDGETS.in(values));
+      if (budgets.containsKey(pathPrefix)) {
+        throw new IllegalArgumentException("budget: the prefix " + pathPrefix + " is given twice");
+      }
+      budgets.put(pathPrefix, new Budget(name, limit, window));
+      return set(BUDGETS, budgets);
+    }
+
     /** The most requests one key may have in flight, at least 0 (0: no limit). */
     public Builder concurrency(int concurrency) {
       return set(CONCURRENCY, concurrency);
@@ -479,10 +532,25 @@ public final class DemoServerConfig {
     public DemoServerConfig build() {
       DemoServerConfig config = new DemoServerConfig(values);
       long capacity = Policy.of(config).capacity(config.algorithm()); // validates the policy too
+      for (Budget budget : config.budgets().values()) {
+        Policy.of(budget); // validates it as the main one is
+      }
       for (Map.Entry<String, Integer> route : config.routeCosts().entrySet()) {
-        if (route.getValue() > capacity) {
+        if (route.getValue() > capacity && config.budgetOf(route.getKey()) == null) {
           throw new IllegalArgumentException("routeCost: " + route.getKey() + " costs " + route.getValue()
               + " but a key holds at most " + capacity + " (raise limit or burst)");
+        }
+        // Every budget a request under the route may spend: the one its prefix falls in, and any
+        // whose prefix lies under it
+        for (Map.Entry<String, Budget> budget : config.budgets().entrySet()) {
+          boolean spends = budget.getKey().startsWith(route.getKey())
+              || config.budgetOf(route.getKey()) == budget.getValue();
+          long holds = Policy.of(budget.getValue()).capacity(config.algorithm());
+          if (spends && route.getValue() > holds) {
+            throw new IllegalArgumentException("routeCost: " + route.getKey() + " costs " + route.getValue()
+                + " but budget " + budget.getValue().name() + " (" + budget.getKey() + ") holds at most " + holds
+                + " (raise its limit)");
+          }
         }
       }
       if (config.usesRedis() && !config.algorithm().runsOnRedis()) {

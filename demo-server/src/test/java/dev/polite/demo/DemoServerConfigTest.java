@@ -47,6 +47,51 @@ class DemoServerConfigTest {
   }
 
   @Test
+  void budgetsAreCheckedAndNameWhatTheyRefuse() {
+    Duration second = Duration.ofSeconds(1);
+    assertThatThrownBy(() -> DemoServer.builder().budget("api/search", "search", 5, second))
+        .hasMessage("budget: path prefix must start with '/', was 'api/search'");
+    assertThatThrownBy(() -> DemoServer.builder().budget("/api/search", "search", 0, second))
+        .hasMessage("budget: the limit of search must be at least 1, was 0");
+    assertThatThrownBy(() -> DemoServer.builder().budget("/api/search", "search", 5, Duration.ZERO))
+        .hasMessage("budget: the window of search must be 1 ms to 366 days, was PT0S");
+    assertThatThrownBy(() -> DemoServer.builder().budget("/api/search", "search", 5, Duration.ofDays(400)))
+        .hasMessageStartingWith("budget: the window of search must be 1 ms to 366 days");
+    assertThatThrownBy(() -> DemoServer.builder().budget("/api/search", "search", 5, second)
+        .budget("/api/find", "search", 5, second))
+        .hasMessage("budget: the name 'search' is given twice, to /api/search and to /api/find");
+    assertThatThrownBy(() -> DemoServer.builder().budget("/api/search", "search", 5, second)
+        .budget("/api/search", "find", 5, second))
+        .hasMessage("budget: the prefix /api/search is given twice");
+    assertThatThrownBy(() -> DemoServer.builder().budget("/api/core", "core", 5, second))
+        .hasMessageStartingWith("budget: 'core' names the main budget");
+    assertThatThrownBy(() -> DemoServer.builder().budget("/api/search", "se arch", 5, second))
+        .hasMessageStartingWith("budget: the name of /api/search must be 1 to 64 letters");
+    assertThatThrownBy(() -> DemoServer.builder().budget("/api/search", "\"x\"", 5, second))
+        .hasMessageStartingWith("budget: the name of /api/search");
+    assertThatThrownBy(() -> DemoServer.builder().budget("/api/search", null, 5, second))
+        .hasMessageStartingWith("budget: the name of /api/search");
+    assertThatThrownBy(() -> DemoServer.builder().budget("/api/search", "search", 5, null))
+        .hasMessageStartingWith("budget: the window of search");
+  }
+
+  @Test
+  void aRequestSpendsTheBudgetOfTheLongestPrefixOrTheMainOne() {
+    DemoServerConfig config = DemoServer.builder().limit(20)
+        .budget("/api/search", "search", 30, Duration.ofMinutes(1))
+        .budget("/api/search/code", "code", 10, Duration.ofMinutes(1)).build();
+    assertThat(config.hasBudgets()).isTrue();
+    assertThat(config.budgets().keySet()).containsExactly("/api/search", "/api/search/code");
+    assertThat(config.budgetOf("/api/search/code/x")).isEqualTo(new Budget("code", 10, Duration.ofMinutes(1)));
+    assertThat(config.budgetOf("/api/search?q=1").name()).isEqualTo("search");
+    assertThat(config.budgetOf("/api/items")).as("the main budget").isNull();
+    assertThat(config.toString()).contains("budget={/api/search=search:30/PT1M, /api/search/code=code:10/PT1M}");
+    DemoServerConfig derived = config.toBuilder().limit(5).build();
+    assertThat(derived.budgets()).isEqualTo(config.budgets());
+    assertThat(DemoServer.builder().build().hasBudgets()).isFalse();
+  }
+
+  @Test
   void longestRoutePrefixWins() {
     DemoServerConfig config = DemoServer.builder().limit(10)
         .routeCost("/api/", 2).routeCost("/api/export", 5).build();

@@ -39,6 +39,11 @@ import org.slf4j.LoggerFactory;
  * once and sent as views, header names are interned {@link AsciiString}s, and a key by peer
  * address is worked out once per connection.
  *
+ * <p>With route budgets ({@link Budgets}) the request's path picks the budget it spends first: its
+ * store decides, its headers answer (naming it), its refusal body names it as the violated policy,
+ * and the stats count it. The concurrency cap stays the key's as a whole, over every budget; its
+ * 403 shows what the refused request's own budget last said to that key.
+ *
  * <p>In dry-run the limiter still decides and counts, but every request is served; would-be
  * rejections are logged as one line per second at most, so a flood cannot become a log flood.
  */
@@ -47,13 +52,13 @@ public final class ApiHandler implements Endpoint {
   private static final AsciiString CACHE_CONTROL = AsciiString.cached("Cache-Control");
   private static final AsciiString FORWARDED_FOR = AsciiString.cached("X-Forwarded-For");
   private static final String PROBLEM = "{\"type\":\"https://iana.org/assignments/http-problem-types#quota-exceeded\","
-      + "\"title\":\"%s\",\"status\":%d,\"violated-policies\":[\"default\"],\"limit\":\"%s\"}";
+      + "\"title\":\"%s\",\"status\":%d,\"violated-policies\":[\"%s\"],\"limit\":\"%s\"}";
 
   /** The refusal bodies, prepared once: a flood of rejections should cost as little as possible. */
-  private static final ByteBuf RATE_PROBLEM = prepared(PROBLEM.formatted("Too Many Requests", 429, "rate"));
-  private static final ByteBuf CONCURRENCY_PROBLEM = prepared(PROBLEM.formatted("Too Many Requests", 429, "concurrency"));
-  private static final ByteBuf RATE_FORBIDDEN = prepared(PROBLEM.formatted("Forbidden", 403, "rate"));
-  private static final ByteBuf CONCURRENCY_FORBIDDEN = prepared(PROBLEM.formatted("Forbidden", 403, "concurrency"));
+  private static final ByteBuf RATE_PROBLEM = problemBody(429, QuotaHeaders.DEFAULT_POLICY, "rate");
+  private static final ByteBuf CONCURRENCY_PROBLEM = problemBody(429, QuotaHeaders.DEFAULT_POLICY, "concurrency");
+  private static final ByteBuf RATE_FORBIDDEN = problemBody(403, QuotaHeaders.DEFAULT_POLICY, "rate");
+  private static final ByteBuf CONCURRENCY_FORBIDDEN = problemBody(403, QuotaHeaders.DEFAULT_POLICY, "concurrency");
   private static final AsciiString PROBLEM_JSON = AsciiString.cached("application/problem+json");
   private static final AsciiString JSON = AsciiString.cached("application/json");
   private static final AsciiString TEXT = AsciiString.cached("text/plain; charset=utf-8");
@@ -71,10 +76,11 @@ public final class ApiHandler implements Endpoint {
   }
 
   private final DemoServerConfig config;
-  private final LimiterStore store;
+  private final Budgets budgets;
+  /** Each budget's refusal body by its index: the prepared default one, or one naming the budget. */
+  private final ByteBuf[] rateProblems;
   private final TrafficStats stats;
   private final ClientKeys keys;
-  private final QuotaHeaders headers;
   private final InFlight inFlight;
   private final AsciiString apiKeyHeader;
   private final @Nullable CostHeader costHeader;
@@ -89,13 +95,12 @@ public final class ApiHandler implements Endpoint {
   private final AtomicLong dryRunSecond = new AtomicLong(Long.MIN_VALUE);
   private final AtomicLong dryRunCount = new AtomicLong();
 
-  public ApiHandler(DemoServerConfig config, LimiterStore store, TrafficStats stats, LongSupplier epochMillis) {
+  public ApiHandler(DemoServerConfig config, Budgets budgets, TrafficStats stats, LongSupplier epochMillis) {
     this.config = config;
-    this.store = store;
+    this.budgets = budgets;
     this.stats = stats;
     this.keys = new ClientKeys(new TrustedProxies(config.trustedProxies()));
-    this.headers = QuotaHeaders.of(config);
-    this.inFlight = config.concurrency() > 0 ? new InFlight(config.concurrency()) : null;
+    this.inFlight = config.concurrency() > 0 ? new InFlight(config.concurrency(), budgets.entries().size()) : null;
     this.apiKeyHeader = AsciiString.cached(config.apiKeyHeader());
     this.costHeader = CostHeader.of(config);
     this.latencyNanos = Nanos.of(config.latency());
@@ -105,13 +110,18 @@ public final class ApiHandler implements Endpoint {
     boolean forbidden = rejectStatus == 403;
     this.rateProblem = forbidden ? RATE_FORBIDDEN : RATE_PROBLEM;
     this.concurrencyProblem = forbidden ? CONCURRENCY_FORBIDDEN : CONCURRENCY_PROBLEM;
+    this.rateProblems = new ByteBuf[budgets.entries().size()];
+    for (Budgets.Entry budget : budgets.entries()) {
+      rateProblems[budget.index()] = budget.name().equals(QuotaHeaders.DEFAULT_POLICY) ? rateProblem
+          : problemBody(rejectStatus, budget.name(), "rate");
+    }
     this.dryRun = config.dryRun();
     this.trustsSomeProxy = !config.trustedProxies().isEmpty();
   }
 
   @Override
   public void handle(Exchange exchange) {
-    if (store.blocking()) {
+    if (budgets.blocking()) {
       exchange.dispatch(() -> decide(exchange));
       return;
     }
@@ -120,14 +130,16 @@ public final class ApiHandler implements Endpoint {
 
   private void decide(Exchange exchange) {
     String key = keyOf(exchange);
+    Budgets.Entry budget = budgets.of(exchange.path());
+    QuotaHeaders headers = budget.headers();
     BiConsumer<String, String> header = (name, value) -> exchange.header(headerName(name), value);
     long serverMillis = epochMillis.getAsLong() + skewMillis;
     headers.writeDate(serverMillis, header);
     if (inFlight != null) {
       if (!inFlight.tryEnter(key)) {
-        stats.record(key, false);
+        stats.record(key, budget.index(), false);
         if (!dryRun) {
-          InFlight.Said said = rejectStatus == 403 ? inFlight.lastSaid(key) : null;
+          InFlight.Said said = rejectStatus == 403 ? inFlight.lastSaid(key, budget.index()) : null;
           if (said != null) {
             // As of when it was said: an epoch reset stays right, a delta one errs long
             headers.write(said.decision(), said.epochMillis(), header);
@@ -145,7 +157,7 @@ public final class ApiHandler implements Endpoint {
     if (costHeader != null) {
       String named = exchange.requestHeader(costHeader.name());
       if (named != null) {
-        String refused = costHeader.refusal(named);
+        String refused = costHeader.refusal(named, budget.capacity());
         if (refused != null) {
           badRequest(exchange, refused);
           return;
@@ -153,9 +165,9 @@ public final class ApiHandler implements Endpoint {
         cost = Long.parseLong(named.trim());
       }
     }
-    Decision decision = store.acquire(key, cost);
+    Decision decision = budget.store().acquire(budget.storeKey(key), cost);
     if (inFlight != null) {
-      inFlight.said(key, decision, serverMillis);
+      inFlight.said(key, budget.index(), decision, serverMillis);
     }
     if (cost < 0) {
       // A refund is not a request: nothing to count, and always allowed.
@@ -163,12 +175,12 @@ public final class ApiHandler implements Endpoint {
       ok(exchange, decision);
       return;
     }
-    stats.record(key, decision.allowed());
+    stats.record(key, budget.index(), decision.allowed());
     headers.write(decision, serverMillis, header);
     if (!decision.allowed()) {
       if (!dryRun) {
         headers.writeRetryAfter(decision.retryAfterNanos(), serverMillis, header);
-        problem(exchange, rateProblem);
+        problem(exchange, rateProblems[budget.index()]);
         return;
       }
       wouldReject(key);
@@ -179,6 +191,11 @@ public final class ApiHandler implements Endpoint {
       return;
     }
     exchange.later(delay, () -> ok(exchange, decision));
+  }
+
+  /** A refusal body with {@code status}, naming {@code policy} as violated and the {@code limit} that refused. */
+  private static ByteBuf problemBody(int status, String policy, String limit) {
+    return prepared(PROBLEM.formatted(status == 403 ? "Forbidden" : "Too Many Requests", status, policy, limit));
   }
 
   private static ByteBuf prepared(String body) {

@@ -42,6 +42,14 @@ final class CostHeader {
 
   /** Why {@code value} is not a cost this server takes, or null when it is one. */
   @Nullable String refusal(String value) {
+    return refusal(value, capacity);
+  }
+
+  /**
+   * Why {@code value} is not a cost a budget holding {@code capacity} takes (a route's own budget
+   * may hold less than the main one), or null when it is one.
+   */
+  @Nullable String refusal(String value, long capacity) {
     long units;
     try {
       units = Long.parseLong(value.trim());

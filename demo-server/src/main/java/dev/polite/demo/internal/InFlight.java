@@ -1,6 +1,7 @@
 package dev.polite.demo.internal;
 
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -13,7 +14,9 @@ import org.jspecify.annotations.Nullable;
  * refusal of this cap can show what the limiter has left without asking the limiter: no algorithm
  * has a read that takes nothing (a leaky queue asked for 0 units would give one back), and a Redis
  * store would pay a round trip for it. A key refused here has a request in flight, so it has
- * usually been told something already.
+ * usually been told something already. With budgets of their own on some routes, it keeps what
+ * each budget last said (by its index, 0 for the main one), so a refusal shows the headers of the
+ * budget the refused request would have spent, as GitHub's secondary limit shows the resource's.
  */
 public final class InFlight {
   /** What the rate limiter said to a request, and the server's epoch millisecond it said it at. */
@@ -22,14 +25,25 @@ public final class InFlight {
   /** A key's requests in flight; {@code count} changes only inside the map's atomic updates. */
   private static final class Slot {
     int count = 1;
-    volatile @Nullable Said last;
+    final AtomicReferenceArray<Said> last;
+
+    Slot(int budgets) {
+      this.last = new AtomicReferenceArray<>(budgets);
+    }
   }
 
   private final int max;
+  private final int budgets;
   private final ConcurrentHashMap<String, Slot> slots = new ConcurrentHashMap<>();
 
   public InFlight(int max) {
+    this(max, 1);
+  }
+
+  /** At most {@code max} in flight per key, keeping what each of {@code budgets} (at least 1) last said. */
+  public InFlight(int max, int budgets) {
     this.max = max;
+    this.budgets = Math.max(1, budgets);
   }
 
   /** Takes a place for {@code key}; false if it already has {@code max} in flight. */
@@ -38,7 +52,7 @@ public final class InFlight {
     slots.compute(key, (k, slot) -> {
       if (slot == null) {
         entered[0] = true;
-        return new Slot();
+        return new Slot(budgets);
       }
       if (slot.count >= max) {
         return slot;
@@ -57,9 +71,14 @@ public final class InFlight {
 
   /** Remembers what the limiter said to a request of {@code key} in flight; nothing once none is. */
   public void said(String key, Decision decision, long epochMillis) {
+    said(key, 0, decision, epochMillis);
+  }
+
+  /** Remembers what budget {@code budget}'s limiter said to a request of {@code key} in flight. */
+  public void said(String key, int budget, Decision decision, long epochMillis) {
     Slot slot = slots.get(key);
     if (slot != null) {
-      slot.last = new Said(decision, epochMillis);
+      slot.last.set(budget, new Said(decision, epochMillis));
     }
   }
 
@@ -68,8 +87,13 @@ public final class InFlight {
    * none has been decided yet (a Redis decision still under way).
    */
   public @Nullable Said lastSaid(String key) {
+    return lastSaid(key, 0);
+  }
+
+  /** What budget {@code budget}'s limiter last said to a request of {@code key} now in flight, or null. */
+  public @Nullable Said lastSaid(String key, int budget) {
     Slot slot = slots.get(key);
-    return slot == null ? null : slot.last;
+    return slot == null ? null : slot.last.get(budget);
   }
 
   /** Requests of {@code key} in flight now. */

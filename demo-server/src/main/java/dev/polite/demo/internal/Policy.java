@@ -1,6 +1,7 @@
 package dev.polite.demo.internal;
 
 import dev.polite.demo.Algorithm;
+import dev.polite.demo.Budget;
 import dev.polite.demo.DemoServerConfig;
 
 /**
@@ -36,6 +37,11 @@ public record Policy(long limit, long windowNanos, long burst) {
    */
   public static Policy of(DemoServerConfig config) {
     return new Policy(config.limit(), config.window().toNanos(), config.burst());
+  }
+
+  /** The policy of a route's own budget: its limit per its window, holding its limit (burst = limit). */
+  public static Policy of(Budget budget) {
+    return new Policy(budget.limit(), budget.window().toNanos(), budget.limit());
   }
 
   /** Nanoseconds per unit at the sustained rate ({@code window / limit}), at least 1. */

@@ -1,5 +1,6 @@
 package dev.polite.demo.internal;
 
+import dev.polite.demo.Budget;
 import dev.polite.demo.DemoServerConfig;
 import dev.polite.demo.HeaderStyle;
 import java.util.List;
@@ -30,6 +31,12 @@ import java.util.function.BiConsumer;
  * and nothing else wrong: a reset plausible in form, absurd in size, as a real server sends now and
  * then. A client that believes one such answer stops for 200 days; one that keeps what the
  * other answers said does not. Styles without a reset count the answers but show nothing.
+ *
+ * <p>Each budget of a host has its own headers ({@link #forBudget}), naming it: the IETF policy
+ * {@code "NAME"} and {@code x-ratelimit-resource: NAME}; the legacy and the other styles have no
+ * place for a name. A server without route budgets names its one budget as before ({@code "default"},
+ * {@code api}); with them, the main budget is {@code core}. The budgets share one answer counter
+ * for {@code --wrong-reset-every}, which is the whole server's.
  */
 public final class QuotaHeaders {
   private static final long SECOND = 1_000_000_000L;
@@ -44,7 +51,15 @@ public final class QuotaHeaders {
       "x-ratelimit-used", "x-ratelimit-reset", "x-ratelimit-resource", "X-Shopify-Shop-Api-Call-Limit",
       "Retry-After", "retry-after-ms", "Date");
 
+  /** The IETF policy's name of a server with one budget, as it always was. */
+  static final String DEFAULT_POLICY = "default";
+  /** The {@code x-ratelimit-resource} of a server with one budget, as it always was. */
+  static final String DEFAULT_RESOURCE = "api";
+
   private final HeaderStyle style;
+  private final String policyName;
+  private final String resource;
+  private final String rateLimitPrefix;
   private final long quota;
   private final long windowSeconds;
   private final long limit;
@@ -53,7 +68,7 @@ public final class QuotaHeaders {
   private final HttpDate dates = new HttpDate();
   private final HttpDate retryDates = new HttpDate();
   private final int wrongResetEvery;
-  private final AtomicLong answers = new AtomicLong();
+  private final AtomicLong answers;
 
   /**
    * What a rejection says most often, written once: an empty IETF quota and a Retry-After of a
@@ -72,16 +87,24 @@ public final class QuotaHeaders {
 
   /** Headers for a limit of {@code limit} per window whose bucket also holds {@code limit}. */
   public QuotaHeaders(HeaderStyle style, long limit, long windowNanos) {
-    this(style, limit, limit, windowNanos, 0);
+    this(style, DEFAULT_POLICY, DEFAULT_RESOURCE, limit, limit, windowNanos, 0, new AtomicLong());
   }
 
   /**
+   * @param policyName the IETF policy's name
+   * @param resource the {@code x-ratelimit-resource}
    * @param capacity what a fresh key holds (the burst of a bucket), the {@code limit} of
    *     {@code used/limit}
    * @param wrongResetEvery every how many answers one states {@link #WRONG_RESET_SECONDS}; 0 for never
+   * @param answers the answers counted for {@code wrongResetEvery}, shared by a host's budgets
    */
-  private QuotaHeaders(HeaderStyle style, long limit, long capacity, long windowNanos, int wrongResetEvery) {
+  private QuotaHeaders(HeaderStyle style, String policyName, String resource, long limit, long capacity,
+      long windowNanos, int wrongResetEvery, AtomicLong answers) {
     this.style = style;
+    this.policyName = policyName;
+    this.resource = resource;
+    this.rateLimitPrefix = "\"" + policyName + "\";r=";
+    this.answers = answers;
     this.wrongResetEvery = wrongResetEvery;
     this.limit = limit;
     this.capacity = capacity;
@@ -92,7 +115,7 @@ public final class QuotaHeaders {
       this.quota = Math.max(1, (long) Math.floor((double) limit * SECOND / windowNanos));
       this.windowSeconds = 1;
     }
-    this.policyHeader = "\"default\";q=" + quota + ";w=" + windowSeconds;
+    this.policyHeader = "\"" + policyName + "\";q=" + quota + ";w=" + windowSeconds;
   }
 
   /**
@@ -101,8 +124,25 @@ public final class QuotaHeaders {
    */
   public static QuotaHeaders of(DemoServerConfig config) {
     long capacity = Policy.of(config).capacity(config.algorithm());
-    return new QuotaHeaders(config.headers(), config.limit(), capacity, config.window().toNanos(),
-        config.wrongResetEvery());
+    boolean named = config.hasBudgets();
+    return new QuotaHeaders(config.headers(), named ? Budget.MAIN : DEFAULT_POLICY,
+        named ? Budget.MAIN : DEFAULT_RESOURCE, config.limit(), capacity, config.window().toNanos(),
+        config.wrongResetEvery(), new AtomicLong());
+  }
+
+  /**
+   * The headers of a route's own budget on the same server: its name (as the IETF policy and the
+   * {@code x-ratelimit-resource}), its limit and window, what a fresh key holds of it
+   * ({@code capacity}); the style and the {@code --wrong-reset-every} counter are this one's.
+   */
+  public QuotaHeaders forBudget(Budget budget, long capacity) {
+    return new QuotaHeaders(style, budget.name(), budget.name(), budget.limit(), capacity,
+        budget.window().toNanos(), wrongResetEvery, answers);
+  }
+
+  /** The name this budget's answers carry (the IETF policy's; the x-ratelimit resource's may differ). */
+  public String policyName() {
+    return policyName;
   }
 
   /** Whole seconds, rounded up. */
@@ -133,7 +173,8 @@ public final class QuotaHeaders {
     switch (style) {
       case IETF:
         header.accept("RateLimit-Policy", policyHeader);
-        header.accept("RateLimit", r == 0 && t < PREPARED ? EMPTY_RATE_LIMIT[(int) t] : "\"default\";r=" + r + ";t=" + t);
+        boolean prepared = r == 0 && t < PREPARED && policyName.equals(DEFAULT_POLICY);
+        header.accept("RateLimit", prepared ? EMPTY_RATE_LIMIT[(int) t] : rateLimitPrefix + r + ";t=" + t);
         break;
       case LEGACY:
         header.accept("RateLimit-Limit", Long.toString(limit));
@@ -145,7 +186,7 @@ public final class QuotaHeaders {
         header.accept("x-ratelimit-remaining", Long.toString(r));
         header.accept("x-ratelimit-used", Long.toString(Math.max(0, limit - r)));
         header.accept("x-ratelimit-reset", Long.toString(Math.floorDiv(epochMillis, 1000) + t));
-        header.accept("x-ratelimit-resource", "api");
+        header.accept("x-ratelimit-resource", resource);
         break;
       case USED_LIMIT:
         // Shopify counts the bucket's fill, the call just made included: "1/40" after a first call.

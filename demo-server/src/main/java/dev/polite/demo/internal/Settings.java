@@ -1,6 +1,7 @@
 package dev.polite.demo.internal;
 
 import dev.polite.demo.Algorithm;
+import dev.polite.demo.Budget;
 import dev.polite.demo.DemoServerConfig.Builder;
 import dev.polite.demo.HeaderStyle;
 import dev.polite.demo.WhenDown;
@@ -8,6 +9,7 @@ import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -166,6 +168,22 @@ public final class Settings {
           "Weighted cost of a route, repeatable: --cost /api/export=5 (longest prefix wins; default cost 1).",
           (builder, routes) -> routes.forEach(builder::routeCost));
 
+  /**
+   * Path prefix to a budget of its own ({@link Budget}); the builder adds one at a time, so
+   * refusals name {@code budget}. A budget's window obeys {@link #WINDOW}'s rule, its limit
+   * {@link #LIMIT}'s; its name must be a token that a header can carry as it is, and neither its
+   * name nor its prefix may be given twice ({@code core} is the main budget's).
+   */
+  public static final Setting<Map<String, Budget>> BUDGETS = Setting.repeated("budgets", "",
+          Settings::budgets, Settings::checkBudgets)
+      .flag("--budget", "PREFIX=NAME:LIMIT/WINDOW",
+          "A budget of its own for a route, repeatable: --budget /api/search=search:30/1m. Requests under PREFIX "
+              + "(longest prefix wins) spend LIMIT per WINDOW (same algorithm and store; burst = LIMIT), counted per "
+              + "key apart from every other budget, and their answers name NAME (x-ratelimit-resource, the IETF "
+              + "policy); every other request spends --limit per --window, then named 'core'. Default: none.",
+          (builder, budgets) -> budgets.forEach((prefix, budget) ->
+              builder.budget(prefix, budget.name(), budget.limit(), budget.window())));
+
   public static final Setting<Integer> CONCURRENCY = Setting.count("concurrency", 0, most -> most >= 0,
           "must be at least 0")
       .flag("--concurrency", "N", "Most requests in flight per key; 0 = no limit (default: ${DEFAULT-VALUE}).",
@@ -254,7 +272,7 @@ public final class Settings {
   /** Every setting, in the order the usage lists their flags. */
   public static final List<Setting<?>> ALL = List.of(HOST, PORT, ALGORITHM, LIMIT, WINDOW, BURST, HEADERS,
       CLOCK_SKEW, REJECT_STATUS, WRONG_RESET_EVERY, STORE, SYNC_INTERVAL, WHEN_DOWN, NODES, REDIS_TIMEOUT, TRUSTED_PROXIES, API_KEY_HEADER, COST_HEADER,
-      ROUTE_COSTS, CONCURRENCY, LATENCY, DRY_RUN, MAX_KEYS, PARSE_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS,
+      ROUTE_COSTS, BUDGETS, CONCURRENCY, LATENCY, DRY_RUN, MAX_KEYS, PARSE_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS,
       MAX_CONNECTIONS_PER_CLIENT, IO_THREADS, ADMIN_TOKEN, CLOCK);
 
   private Settings() {}
@@ -296,6 +314,75 @@ public final class Settings {
       }
     }
     return Collections.unmodifiableMap(new LinkedHashMap<>(routes));
+  }
+
+  /** The usage's shape of a budget, for the refusals of text that is not one. */
+  private static final String BUDGET_SHAPE = "PREFIX=NAME:LIMIT/WINDOW, such as /api/search=search:30/1m";
+
+  /** Each {@code PREFIX=NAME:LIMIT/WINDOW} read, in order; a prefix given twice is refused here, where it is seen. */
+  private static Map<String, Budget> budgets(List<String> texts) {
+    Map<String, Budget> budgets = new LinkedHashMap<>();
+    for (String text : texts) {
+      int eq = text.lastIndexOf('=');
+      int colon = text.indexOf(':', eq + 1);
+      int slash = colon < 0 ? -1 : text.indexOf('/', colon + 1);
+      if (eq <= 0 || colon < 0 || slash < 0) {
+        throw new IllegalArgumentException("budget: expected " + BUDGET_SHAPE + ", was '" + text + "'");
+      }
+      String prefix = text.substring(0, eq).trim();
+      String name = text.substring(eq + 1, colon).trim();
+      String limitText = text.substring(colon + 1, slash).trim();
+      long limit;
+      try {
+        limit = Long.parseLong(limitText);
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("budget: '" + text + "' has no whole number for its limit ('"
+            + limitText + "'); expected " + BUDGET_SHAPE, e);
+      }
+      Duration window = DurationText.parse("budget", text.substring(slash + 1));
+      if (budgets.put(prefix, new Budget(name, limit, window)) != null) {
+        throw new IllegalArgumentException("budget: the prefix " + prefix + " is given twice");
+      }
+    }
+    return budgets;
+  }
+
+  private static Map<String, Budget> checkBudgets(Map<String, Budget> budgets) {
+    Map<String, String> prefixOfName = new HashMap<>();
+    for (Map.Entry<String, Budget> entry : budgets.entrySet()) {
+      String prefix = entry.getKey();
+      Budget budget = entry.getValue();
+      if (prefix == null || !prefix.startsWith("/")) {
+        throw new IllegalArgumentException("budget: path prefix must start with '/', was '" + prefix + "'");
+      }
+      if (budget == null) {
+        throw new IllegalArgumentException("budget: the budget of " + prefix + " must not be null");
+      }
+      String name = budget.name();
+      if (name == null || !name.matches("[A-Za-z0-9_.-]{1,64}")) {
+        throw new IllegalArgumentException("budget: the name of " + prefix
+            + " must be 1 to 64 letters, digits, '_', '.' or '-', was '" + name + "'");
+      }
+      if (name.equals(Budget.MAIN)) {
+        throw new IllegalArgumentException("budget: '" + Budget.MAIN + "' names the main budget (--limit per "
+            + "--window); give " + prefix + " another name");
+      }
+      String before = prefixOfName.put(name, prefix);
+      if (before != null) {
+        throw new IllegalArgumentException("budget: the name '" + name + "' is given twice, to " + before
+            + " and to " + prefix);
+      }
+      if (budget.limit() < 1) {
+        throw new IllegalArgumentException("budget: the limit of " + name + " must be at least 1, was "
+            + budget.limit());
+      }
+      Duration window = budget.window();
+      if (window == null || window.compareTo(MILLISECOND) < 0 || window.compareTo(Duration.ofDays(366)) > 0) {
+        throw new IllegalArgumentException("budget: the window of " + name + " must be 1 ms to 366 days, was "
+            + window);
+      }
+    }
+    return Collections.unmodifiableMap(new LinkedHashMap<>(budgets));
   }
 
   private static boolean isRedisUri(String store) {

@@ -1,13 +1,18 @@
 package dev.polite.demo.internal;
 
+import dev.polite.demo.Budget;
 import dev.polite.demo.DemoServerConfig;
 import dev.polite.demo.KeyStats;
+import dev.polite.demo.StatsSnapshot;
+import java.time.Duration;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The {@code GET /stats} body: the configuration in force, totals, how many keys are counted, and
  * for the keys shown (the busiest, or the one asked for) the admitted and rejected counts with a
- * per-second timeline ({@code t} is seconds since counting started), busiest first.
+ * per-second timeline ({@code t} is seconds since counting started), busiest first; with route
+ * budgets, each budget's limit, window and counts over every key ({@code budgets}).
  * Written by hand: a handful of numbers and keys does not need a JSON library on the classpath.
  */
 public final class StatsJson {
@@ -31,8 +36,11 @@ public final class StatsJson {
         .append(",\"admitted\":").append(stats.admitted())
         .append(",\"rejected\":").append(stats.rejected())
         .append(",\"keysCounted\":").append(stats.keysCounted())
-        .append(",\"keysShown\":").append(stats.keys().size())
-        .append(",\"keys\":{");
+        .append(",\"keysShown\":").append(stats.keys().size());
+    if (config.hasBudgets()) {
+      budgets(json, stats, config);
+    }
+    json.append(",\"keys\":{");
     boolean firstKey = true;
     for (Map.Entry<String, KeyStats> entry : stats.keys().entrySet()) {
       KeyStats key = entry.getValue();
@@ -53,6 +61,37 @@ public final class StatsJson {
       firstKey = false;
     }
     return json.append("}}").toString();
+  }
+
+  /**
+   * {@code "budgets":{"core":{"limit":..,"windowSeconds":..,"admitted":..,"rejected":..},
+   * "search":{"prefix":"/api/search",...}}}: each budget's own numbers and counts over every key,
+   * the main one first.
+   */
+  private static void budgets(StringBuilder json, TrafficStats.Top stats, DemoServerConfig config) {
+    json.append(",\"budgets\":{");
+    StatsSnapshot.BudgetCounts none = new StatsSnapshot.BudgetCounts(0, 0);
+    budget(json, Budget.MAIN, null, config.limit(), config.window(),
+        stats.budgets().getOrDefault(Budget.MAIN, none));
+    for (Map.Entry<String, Budget> route : config.budgets().entrySet()) {
+      Budget budget = route.getValue();
+      json.append(',');
+      budget(json, budget.name(), route.getKey(), budget.limit(), budget.window(),
+          stats.budgets().getOrDefault(budget.name(), none));
+    }
+    json.append('}');
+  }
+
+  private static void budget(StringBuilder json, String name, @Nullable String prefix, long limit, Duration window,
+      StatsSnapshot.BudgetCounts counts) {
+    json.append(quote(name)).append(":{");
+    if (prefix != null) {
+      json.append("\"prefix\":").append(quote(prefix)).append(',');
+    }
+    json.append("\"limit\":").append(limit)
+        .append(",\"windowSeconds\":").append(window.toNanos() / 1e9)
+        .append(",\"admitted\":").append(counts.admitted())
+        .append(",\"rejected\":").append(counts.rejected()).append('}');
   }
 
   static String quote(String s) {

@@ -11,13 +11,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 
 /**
  * Counts admitted and rejected requests per key and per second, for {@code GET /stats} and for
  * tests. Bounded like the limiter state: at most {@code maxKeys} keys (least recently used go
- * first) and, per key, the last {@value #TIMELINE_SECONDS} seconds that saw traffic.
+ * first) and, per key, the last {@value #TIMELINE_SECONDS} seconds that saw traffic. With route
+ * budgets it also counts each budget's admitted and rejected requests, over every key (a refusal of
+ * the concurrency cap counts for the budget the refused request would have spent).
  */
 public final class TrafficStats {
   static final int TIMELINE_SECONDS = 600;
@@ -27,11 +30,25 @@ public final class TrafficStats {
   private final int maxKeys;
   private final AtomicLong admitted = new AtomicLong();
   private final AtomicLong rejected = new AtomicLong();
+  private final List<String> budgetNames;
+  private final AtomicLongArray budgetAdmitted;
+  private final AtomicLongArray budgetRejected;
   private volatile long startedEpochSecond;
 
   public TrafficStats(int maxKeys, LongSupplier epochMillis) {
+    this(maxKeys, epochMillis, List.of());
+  }
+
+  /**
+   * @param budgetNames the budgets to count apart, by index (the main one first); empty for none,
+   *     as a server without route budgets has
+   */
+  public TrafficStats(int maxKeys, LongSupplier epochMillis, List<String> budgetNames) {
     this.maxKeys = maxKeys;
     this.epochMillis = epochMillis;
+    this.budgetNames = List.copyOf(budgetNames);
+    this.budgetAdmitted = new AtomicLongArray(budgetNames.size());
+    this.budgetRejected = new AtomicLongArray(budgetNames.size());
     reset();
   }
 
@@ -42,12 +59,33 @@ public final class TrafficStats {
     keys.get().get(key, Nanos.saturatedMultiply(millis, 1_000_000)).record(Math.floorDiv(millis, 1000), wasAdmitted);
   }
 
+  /** Counts one decision for {@code key} that spent budget {@code budget} (its index; ignored without budgets). */
+  public void record(String key, int budget, boolean wasAdmitted) {
+    if (budget >= 0 && budget < budgetNames.size()) {
+      (wasAdmitted ? budgetAdmitted : budgetRejected).incrementAndGet(budget);
+    }
+    record(key, wasAdmitted);
+  }
+
   /** Forgets every count and restarts the timeline's origin. */
   public void reset() {
     keys.set(new KeyTable<>(maxKeys, Long.MAX_VALUE, Counter::new));
     admitted.set(0);
     rejected.set(0);
+    for (int i = 0; i < budgetNames.size(); i++) {
+      budgetAdmitted.set(i, 0);
+      budgetRejected.set(i, 0);
+    }
     startedEpochSecond = Math.floorDiv(epochMillis.getAsLong(), 1000);
+  }
+
+  /** Each budget's counts by name, the main one first; empty without route budgets. */
+  public Map<String, StatsSnapshot.BudgetCounts> budgets() {
+    Map<String, StatsSnapshot.BudgetCounts> budgets = new LinkedHashMap<>();
+    for (int i = 0; i < budgetNames.size(); i++) {
+      budgets.put(budgetNames.get(i), new StatsSnapshot.BudgetCounts(budgetAdmitted.get(i), budgetRejected.get(i)));
+    }
+    return budgets;
   }
 
   /**
@@ -77,7 +115,7 @@ public final class TrafficStats {
     for (Ranked r : ranked) {
       perKey.put(r.key(), r.counter().toStats(r.key()));
     }
-    return new Top(perKey, counted[0], admitted.get(), rejected.get(), startedEpochSecond);
+    return new Top(perKey, counted[0], admitted.get(), rejected.get(), startedEpochSecond, budgets());
   }
 
   /** The totals and {@code key}'s counts alone, if it was counted. */
@@ -87,7 +125,7 @@ public final class TrafficStats {
     if (counter != null) {
       perKey.put(key, counter.toStats(key));
     }
-    return new Top(perKey, keys.get().size(), admitted.get(), rejected.get(), startedEpochSecond);
+    return new Top(perKey, keys.get().size(), admitted.get(), rejected.get(), startedEpochSecond, budgets());
   }
 
   /**
@@ -98,9 +136,10 @@ public final class TrafficStats {
    * @param admitted all admitted requests
    * @param rejected all refused requests
    * @param startedEpochSecond when counting started
+   * @param budgets each budget's counts by name, the main one first; empty without route budgets
    */
   public record Top(Map<String, KeyStats> keys, int keysCounted, long admitted, long rejected,
-      long startedEpochSecond) {}
+      long startedEpochSecond, Map<String, StatsSnapshot.BudgetCounts> budgets) {}
 
   private record Ranked(String key, Counter counter, long total) {}
 
@@ -111,7 +150,7 @@ public final class TrafficStats {
   public StatsSnapshot snapshot() {
     Map<String, KeyStats> perKey = new HashMap<>();
     keys.get().snapshot().forEach((key, counter) -> perKey.put(key, counter.toStats(key)));
-    return new StatsSnapshot(perKey, admitted.get(), rejected.get(), startedEpochSecond);
+    return new StatsSnapshot(perKey, admitted.get(), rejected.get(), startedEpochSecond, budgets());
   }
 
   private static final class Counter {

@@ -3,6 +3,7 @@ package dev.polite.demo.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.polite.demo.Algorithm;
+import dev.polite.demo.Budget;
 import dev.polite.demo.DemoServerConfig;
 import dev.polite.demo.HeaderStyle;
 import dev.polite.demo.WhenDown;
@@ -159,6 +160,39 @@ class DemoServerCommandTest {
     // Interval 0 is the shared store, which runs the sliding log.
     assertThat(parse("--store", "synced:redis://127.0.0.1:6390", "--sync-interval", "0", "--algorithm",
         "sliding-log").algorithm()).isEqualTo(Algorithm.SLIDING_LOG);
+  }
+
+  @Test
+  void budgetsAreRepeatableAndRefusedWithTheirReason() {
+    DemoServerConfig config = parse("--limit", "5000", "--window", "1h", "--budget", "/api/search=search:30/1m",
+        "--budget", "/api/graphql=graphql:5000/PT1H", "--budget", "/api/fast=fast:6/500ms");
+    assertThat(config.budgets().keySet()).containsExactly("/api/search", "/api/graphql", "/api/fast");
+    assertThat(config.budgetOf("/api/search/issues")).isEqualTo(new Budget("search", 30, Duration.ofMinutes(1)));
+    assertThat(config.budgetOf("/api/graphql").window()).isEqualTo(Duration.ofHours(1));
+    assertThat(config.budgetOf("/api/fast").window()).isEqualTo(Duration.ofMillis(500));
+    assertThat(config.budgetOf("/api/items")).isNull();
+    assertThat(parse().budgets()).isEmpty();
+    assertBadFlag("budget: expected PREFIX=NAME:LIMIT/WINDOW, such as /api/search=search:30/1m, was 'search:30/1m'",
+        "--budget", "search:30/1m");
+    assertBadFlag("budget: expected PREFIX=NAME:LIMIT/WINDOW", "--budget", "/api/search=search");
+    assertBadFlag("budget: expected PREFIX=NAME:LIMIT/WINDOW", "--budget", "/api/search=search:30");
+    assertBadFlag("budget: '/api/search=search:lots/1m' has no whole number for its limit ('lots')",
+        "--budget", "/api/search=search:lots/1m");
+    assertBadFlag("budget: 'soon' is not a duration", "--budget", "/api/search=search:30/soon");
+    assertBadFlag("budget: path prefix must start with '/', was 'api/search'", "--budget", "api/search=search:30/1m");
+    assertBadFlag("budget: the limit of search must be at least 1, was 0", "--budget", "/api/search=search:0/1m");
+    assertBadFlag("budget: the window of search must be 1 ms to 366 days, was PT0S", "--budget",
+        "/api/search=search:30/0s");
+    assertBadFlag("budget: the name 'search' is given twice, to /api/search and to /api/find",
+        "--budget", "/api/search=search:30/1m", "--budget", "/api/find=search:30/1m");
+    assertBadFlag("budget: the prefix /api/search is given twice",
+        "--budget", "/api/search=search:30/1m", "--budget", "/api/search=find:30/1m");
+    assertBadFlag("budget: 'core' names the main budget", "--budget", "/api/core=core:30/1m");
+    assertBadFlag("budget: the name of /api/search must be 1 to 64 letters", "--budget", "/api/search=:30/1m");
+    assertBadFlag("routeCost: /api/search/big costs 40 but budget search (/api/search) holds at most 30",
+        "--budget", "/api/search=search:30/1m", "--cost", "/api/search/big=40");
+    String help = new DemoServerCommand().commandLine().getUsageMessage();
+    assertThat(help).contains("--budget=PREFIX=NAME:LIMIT/WINDOW", "x-ratelimit-resource");
   }
 
   private static void assertBadFlag(String reason, String... args) {

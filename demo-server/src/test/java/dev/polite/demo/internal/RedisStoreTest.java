@@ -272,6 +272,30 @@ class RedisStoreTest {
     return timings;
   }
 
+  /**
+   * A route's own budget keeps its state apart in the Redis the main budget shares: its keys are
+   * qualified by its name, so neither spends the other, and two nodes share each budget.
+   */
+  @Test
+  void overHttpEachBudgetHasItsOwnStateInOneRedis() throws Exception {
+    HttpClient http = HttpClient.newHttpClient();
+    DemoServerConfig.Builder node = DemoServer.builder().limit(2).window(Duration.ofSeconds(60))
+        .budget("/api/search", "search", 1, Duration.ofSeconds(60)).store(redis.uri()).whenDown(WhenDown.CLOSED);
+    try (DemoServer a = node.start(); DemoServer b = node.start()) {
+      List<Integer> statuses = new ArrayList<>();
+      for (String call : List.of("a/api/search", "b/api/search", "a/api/items", "b/api/items", "a/api/items")) {
+        DemoServer server = call.startsWith("a") ? a : b;
+        HttpRequest request = HttpRequest.newBuilder(server.url().resolve(call.substring(1))).build();
+        statuses.add(http.send(request, HttpResponse.BodyHandlers.ofString()).statusCode());
+      }
+      assertThat(statuses).as("search 1 for the fleet, core 2 for the fleet").containsExactly(200, 429, 200, 200, 429);
+      try (Jedis jedis = new Jedis("127.0.0.1", redis.port())) {
+        assertThat(jedis.keys("*")).anyMatch(key -> key.startsWith("rl:{search|ip:"))
+            .anyMatch(key -> key.startsWith("rl:{ip:"));
+      }
+    }
+  }
+
   @Test
   void overHttpTheRedisStoreLimitsAndFailsClosedWith429() throws Exception {
     HttpClient http = HttpClient.newHttpClient();
