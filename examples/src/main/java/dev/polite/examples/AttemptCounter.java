@@ -13,7 +13,8 @@ import okhttp3.Response;
  * attempt, retries included, each time one is about to be written to a connection; an
  * application interceptor would see only the calls, and the clients' retries would hide. This is
  * what makes "requests sent" an honest number for every client alike, polite's own retries too.
- * A request tagged with {@link CallAttempts} also has its own attempts counted, for the retries.
+ * A request tagged with {@link CallAttempts} also has its own attempts (and their refusals) counted,
+ * for the retries and for each URL's share of the refusals.
  *
  * <p>Usage: {@code new OkHttpClient.Builder().addNetworkInterceptor(counter)}
  */
@@ -46,6 +47,9 @@ public final class AttemptCounter implements Interceptor {
     boolean rateLimited = RateLimitRejection.is(response);
     if (rateLimited) {
       rejected.incrementAndGet();
+      if (call != null) {
+        call.rejected();
+      }
     }
     record(new SentAttempt(sentAt, response.code(), rateLimited));
     return response;

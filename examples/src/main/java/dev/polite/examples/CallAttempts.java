@@ -19,6 +19,7 @@ import okhttp3.Request;
  */
 public final class CallAttempts {
   private final AtomicInteger sent = new AtomicInteger();
+  private final AtomicInteger rejected = new AtomicInteger();
 
   /** {@code request} carrying {@code attempts} as its tag. */
   public static Request tag(Request request, CallAttempts attempts) {
@@ -28,6 +29,16 @@ public final class CallAttempts {
   /** Counts one more attempt on the wire. */
   void sent() {
     sent.incrementAndGet();
+  }
+
+  /** Counts one more rate-limit refusal of one of its attempts. */
+  void rejected() {
+    rejected.incrementAndGet();
+  }
+
+  /** Rate-limit refusals its attempts met so far. */
+  public int rejections() {
+    return rejected.get();
   }
 
   /** Attempts on the wire so far, the first included (0 if the call never left). */

@@ -93,6 +93,24 @@ public final class Floor {
     return waves * seconds(latency);
   }
 
+  /**
+   * How many of {@code requests} calls sent round robin over a cycle of {@code cycle} slots (call
+   * {@code i} takes slot {@code i mod cycle}) fall in the slots {@code from} (inclusive) to
+   * {@code to} (exclusive): a budget's share of a cell whose calls are a fixed mix, such as 3 in 4
+   * to one budget and 1 in 4 to another. Each budget's floor is then its own rule on its share,
+   * and the cell's the largest of them, since every budget must let its share through.
+   */
+  public static int roundRobinShare(int requests, int cycle, int from, int to) {
+    checkRequests(requests);
+    if (cycle < 1 || from < 0 || to < from || to > cycle) {
+      throw new IllegalArgumentException("slots: need 0 <= from <= to <= cycle and cycle >= 1, were "
+          + from + ", " + to + ", " + cycle);
+    }
+    int full = requests / cycle;
+    int rest = requests % cycle;
+    return full * (to - from) + Math.max(0, Math.min(rest, to) - from);
+  }
+
   private static double seconds(Duration duration) {
     return duration.toNanos() / 1e9;
   }

@@ -3,11 +3,14 @@ package dev.polite.examples;
 import dev.polite.PoliteListener;
 import dev.polite.micrometer.PoliteMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import okhttp3.HttpUrl;
@@ -21,12 +24,18 @@ import picocli.CommandLine.Spec;
 /**
  * {@code load}: sends N GETs to a URL through one client and says what happened. This is how a
  * user tries polite against their own API, side by side with the peers, before adopting it.
+ * Given {@code --url} several times, call {@code i} goes to URL {@code i mod n} (a fixed mix:
+ * three core URLs and a search one send a quarter of the calls to search), and the summary breaks
+ * the calls down per distinct URL.
  *
  * <p>Usage: {@code java -jar polite-examples.jar load --url http://127.0.0.1:8080/api/items --requests 30 --client polite --json}
  */
 @Command(name = "load",
     description = {
-        "Sends N GET requests to a URL through one client, C at a time, and prints a summary.",
+        "Sends N GET requests to a URL through one client, C at a time, and prints a summary. "
+            + "With --url given n times, call i goes to the (i mod n)th URL, round robin, and the summary "
+            + "adds one line per distinct URL (with --json: urls, a list of url, calls, ok, failed, refused, "
+            + "seconds to the end of its last call).",
         "With --json the last stdout line is one JSON object: "
             + "client, requests, succeeded, failed, rejected, sent, retries, seconds "
             + "(and local_drops when an adaptive throttle dropped calls on the client), threads_peak "
@@ -43,8 +52,9 @@ public final class LoadCommand implements Callable<Integer> {
   boolean help;
 
   @Option(names = "--url", required = true, paramLabel = "URL", converter = HttpUrlConverter.class,
-      description = "The http(s) URL to GET.")
-  HttpUrl url;
+      description = "The http(s) URL to GET; repeatable: the calls go round robin over the URLs, in order "
+          + "(a URL given twice gets twice the share).")
+  List<HttpUrl> urls = new ArrayList<>();
 
   @Option(names = "--requests", required = true, paramLabel = "N", description = "Requests to send, at least 1.")
   int requests;
@@ -96,7 +106,7 @@ public final class LoadCommand implements Callable<Integer> {
     try {
       result = new LoadRunner(new OkHttpClient(), client, rate, burst,
           metrics ? meters : PoliteListener.none())
-          .run(url, requests, concurrency, ProgressLine.forConsole(err), async);
+          .run(urls, requests, concurrency, ProgressLine.forConsole(err), async);
       threadsPeak = threads.getPeakThreadCount();
     } catch (UnreachableException e) {
       err.println("error: " + e.getMessage());
@@ -109,9 +119,13 @@ public final class LoadCommand implements Callable<Integer> {
     if (json) {
       ObjectMapper mapper = new ObjectMapper();
       ObjectNode node = result.toJsonNode(mapper);
+      JsonNode urls = node.remove("urls"); // the breakdown goes last, after this run's own fields
       node.put("threads_peak", threadsPeak);
       if (async) {
         node.put("async", true);
+      }
+      if (urls != null) {
+        node.set("urls", urls);
       }
       out.println(mapper.writeValueAsString(node));
     } else {
@@ -121,6 +135,8 @@ public final class LoadCommand implements Callable<Integer> {
           result.rejected(), result.sent(), result.retries(), result.seconds(), threadsPeak,
           (result.failed() > 0 ? "  " + result.failed() + " failed" : "")
               + (result.dropped() > 0 ? "  " + result.dropped() + " dropped locally" : "")));
+      int width = result.urls().stream().mapToInt(url -> url.url().length()).max().orElse(0);
+      result.urls().forEach(url -> out.println(url.line(width)));
     }
     out.flush();
     // A script reads the exit code first: a call that ended in an exception is a failed run,

@@ -9,8 +9,10 @@ import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -40,6 +42,10 @@ import org.jspecify.annotations.Nullable;
  * own. A call ends in one of four ways: an answer (2xx is a success), a local drop by an adaptive
  * throttle ({@link ThrottledLocallyException}: never sent), a failure (any other exception), or
  * "the server is not there at all", which stops the run.
+ *
+ * <p>Given several URLs, call {@code i} goes to URL {@code i mod n}, round robin, so the mix is
+ * the same in every run ({@code A, A, A, B} sends three calls in four to A); the result then
+ * breaks the calls down per distinct URL ({@link RunResult#urls()}).
  *
  * <p>Usage: {@code RunResult r = new LoadRunner(new OkHttpClient(), ClientKind.POLITE, 4.5, 5).run(url, 30, 1, null);}
  */
@@ -91,6 +97,21 @@ public final class LoadRunner {
    */
   public RunResult run(HttpUrl url, int requests, int concurrency, @Nullable ProgressLine progress,
       boolean async) throws UnreachableException, InterruptedException {
+    return run(List.of(url), requests, concurrency, progress, async);
+  }
+
+  /**
+   * As {@link #run(HttpUrl, int, int, ProgressLine, boolean)}, call {@code i} going to
+   * {@code urls.get(i % urls.size())}; with more than one distinct URL, the result has each one's
+   * {@link RunResult#urls() breakdown}.
+   *
+   * @throws IllegalArgumentException if {@code urls} is empty
+   */
+  public RunResult run(List<HttpUrl> urls, int requests, int concurrency, @Nullable ProgressLine progress,
+      boolean async) throws UnreachableException, InterruptedException {
+    if (urls.isEmpty()) {
+      throw new IllegalArgumentException("urls: at least one is needed");
+    }
     long start = System.nanoTime();
     AttemptCounter counter = new AttemptCounter(start);
     Dispatcher dispatcher = new Dispatcher();
@@ -104,7 +125,7 @@ public final class LoadRunner {
       builder.addInterceptor(interceptor);
     }
     OkHttpClient client = builder.addNetworkInterceptor(counter).build();
-    Request request = new Request.Builder().url(url).get().build();
+    Targets targets = new Targets(urls, start);
     Tally tally = new Tally();
 
     ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(daemon("load-progress"));
@@ -114,9 +135,9 @@ public final class LoadRunner {
     }
     try {
       if (async) {
-        enqueueAll(PoliteCallFactory.create(client), request, requests, concurrency, tally);
+        enqueueAll(PoliteCallFactory.create(client), targets, requests, concurrency, tally);
       } else {
-        executeAll(client, request, requests, concurrency, tally);
+        executeAll(client, targets, requests, concurrency, tally);
       }
     } finally {
       ticker.shutdownNow();
@@ -128,27 +149,31 @@ public final class LoadRunner {
     double seconds = (System.nanoTime() - start) / 1e9;
     IOException cause = tally.unreachable.get();
     if (cause != null) {
-      throw new UnreachableException(url.toString(), cause);
+      throw new UnreachableException(String.valueOf(tally.unreachableUrl.get()), cause);
     }
     return new RunResult(kind.cliName(), requests, tally.succeeded.get(), counter.rejected(),
         counter.sent(), tally.retries.get(), tally.failed.get(), tally.dropped.get(), seconds,
-        counter.attempts());
+        counter.attempts(), targets.results());
   }
 
-  private static void executeAll(OkHttpClient client, Request request, int requests,
+  private static void executeAll(OkHttpClient client, Targets targets, int requests,
       int concurrency, Tally tally) throws InterruptedException {
     AtomicInteger next = new AtomicInteger();
     Runnable worker = () -> {
-      while (tally.unreachable.get() == null && next.getAndIncrement() < requests) {
+      int i;
+      while (tally.unreachable.get() == null && (i = next.getAndIncrement()) < requests) {
+        Target target = targets.of(i);
         CallAttempts attempts = new CallAttempts();
-        try (Response response = client.newCall(CallAttempts.tag(request, attempts)).execute()) {
-          tally.answered(response);
+        try (Response response = client.newCall(CallAttempts.tag(target.request, attempts)).execute()) {
+          tally.answered(response, target);
         } catch (IOException e) {
-          tally.failed(e);
+          tally.failed(e, target);
         } catch (RuntimeException e) {
-          tally.failed.incrementAndGet(); // an interceptor broke OkHttp's rule; the call failed all the same
+          // an interceptor broke OkHttp's rule; the call failed all the same
+          tally.failed.incrementAndGet();
+          target.failed.incrementAndGet();
         } finally {
-          tally.ended(attempts);
+          tally.ended(attempts, target);
         }
       }
     };
@@ -169,35 +194,92 @@ public final class LoadRunner {
   }
 
   /** Keeps {@code concurrency} calls enqueued until all are made; this thread only enqueues. */
-  private static void enqueueAll(Call.Factory calls, Request request, int requests,
+  private static void enqueueAll(Call.Factory calls, Targets targets, int requests,
       int concurrency, Tally tally) throws InterruptedException {
     Semaphore outstanding = new Semaphore(concurrency);
     int made = 0;
     for (; made < requests && tally.unreachable.get() == null; made++) {
       outstanding.acquire();
+      Target target = targets.of(made);
       CallAttempts attempts = new CallAttempts();
-      calls.newCall(CallAttempts.tag(request, attempts)).enqueue(new Callback() {
+      calls.newCall(CallAttempts.tag(target.request, attempts)).enqueue(new Callback() {
         @Override
         public void onResponse(Call call, Response response) {
           try (response) {
-            tally.answered(response);
+            tally.answered(response, target);
           } catch (IOException e) {
-            tally.failed(e);
+            tally.failed(e, target);
           } finally {
-            tally.ended(attempts);
+            tally.ended(attempts, target);
             outstanding.release();
           }
         }
 
         @Override
         public void onFailure(Call call, IOException e) {
-          tally.failed(e);
-          tally.ended(attempts);
+          tally.failed(e, target);
+          tally.ended(attempts, target);
           outstanding.release();
         }
       });
     }
     outstanding.acquire(concurrency); // every call made has ended
+  }
+
+  /**
+   * One distinct URL of a run: its request and what its calls came to (the same counts as the
+   * run's, and the refusals its calls met), counted from every thread that ends one of them.
+   */
+  private static final class Target {
+    final HttpUrl url;
+    final Request request;
+    final AtomicInteger calls = new AtomicInteger();
+    final AtomicInteger succeeded = new AtomicInteger();
+    final AtomicInteger failed = new AtomicInteger();
+    final AtomicInteger dropped = new AtomicInteger();
+    final AtomicLong refused = new AtomicLong();
+    final AtomicLong lastEndNanos = new AtomicLong(Long.MIN_VALUE); // nanoTime may be negative
+
+    Target(HttpUrl url) {
+      this.url = url;
+      this.request = new Request.Builder().url(url).get().build();
+    }
+  }
+
+  /** The run's URLs: call {@code i}'s target, round robin, and each distinct URL once, in order. */
+  private static final class Targets {
+    private final Target[] byCall;
+    private final List<Target> distinct = new ArrayList<>();
+    private final long startNanos;
+
+    Targets(List<HttpUrl> urls, long startNanos) {
+      this.startNanos = startNanos;
+      this.byCall = new Target[urls.size()];
+      Map<HttpUrl, Target> seen = new LinkedHashMap<>();
+      for (int i = 0; i < urls.size(); i++) {
+        byCall[i] = seen.computeIfAbsent(urls.get(i), Target::new);
+      }
+      distinct.addAll(seen.values());
+    }
+
+    Target of(int call) {
+      return byCall[call % byCall.length];
+    }
+
+    /** Each distinct URL's counts; none when there is only one. */
+    List<UrlResult> results() {
+      if (distinct.size() < 2) {
+        return List.of();
+      }
+      List<UrlResult> results = new ArrayList<>(distinct.size());
+      for (Target target : distinct) {
+        long end = target.lastEndNanos.get();
+        results.add(new UrlResult(target.url.toString(), target.calls.get(), target.succeeded.get(),
+            target.failed.get(), target.refused.get(), target.dropped.get(),
+            end == Long.MIN_VALUE ? 0 : (end - startNanos) / 1e9));
+      }
+      return results;
+    }
   }
 
   /** What the calls came to, counted from every thread that ends one. */
@@ -208,26 +290,35 @@ public final class LoadRunner {
     final AtomicInteger dropped = new AtomicInteger();
     final AtomicLong retries = new AtomicLong();
     final AtomicReference<IOException> unreachable = new AtomicReference<>();
+    final AtomicReference<HttpUrl> unreachableUrl = new AtomicReference<>();
 
-    void answered(Response response) throws IOException {
+    void answered(Response response, Target target) throws IOException {
       response.body().bytes(); // read it all, so the connection goes back to the pool
       if (response.isSuccessful()) {
         succeeded.incrementAndGet();
+        target.succeeded.incrementAndGet();
       }
     }
 
-    void failed(IOException e) {
+    void failed(IOException e, Target target) {
       if (e instanceof ThrottledLocallyException) {
         dropped.incrementAndGet(); // refused on our side: never sent, not the server's answer
+        target.dropped.incrementAndGet();
       } else if (isUnreachable(e)) {
-        unreachable.compareAndSet(null, e);
+        if (unreachable.compareAndSet(null, e)) {
+          unreachableUrl.set(target.url);
+        }
       } else {
         failed.incrementAndGet();
+        target.failed.incrementAndGet();
       }
     }
 
-    void ended(CallAttempts attempts) {
+    void ended(CallAttempts attempts, Target target) {
       retries.addAndGet(attempts.retries());
+      target.calls.incrementAndGet();
+      target.refused.addAndGet(attempts.rejections());
+      target.lastEndNanos.accumulateAndGet(System.nanoTime(), Math::max);
       done.incrementAndGet();
     }
   }

@@ -1,6 +1,7 @@
 package dev.polite.examples;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 
@@ -23,21 +24,31 @@ import java.util.List;
  *     rejection nor an attempt
  * @param seconds wall time from the first call's start to the last call's end
  * @param attempts every attempt, in the order sent
+ * @param urls what each URL's calls came to, when the calls went to several URLs (in the order
+ *     first given, each URL once); empty for a run against one
  */
 public record RunResult(String client, int requests, int succeeded, long rejected, long sent,
-    long retries, int failed, int dropped, double seconds, List<SentAttempt> attempts) {
+    long retries, int failed, int dropped, double seconds, List<SentAttempt> attempts, List<UrlResult> urls) {
 
   public RunResult {
     if (retries < 0) {
       throw new IllegalArgumentException("retries: must not be negative, was " + retries);
     }
     attempts = List.copyOf(attempts);
+    urls = List.copyOf(urls);
+  }
+
+  /** A run against one URL: no breakdown. */
+  public RunResult(String client, int requests, int succeeded, long rejected, long sent, long retries, int failed,
+      int dropped, double seconds, List<SentAttempt> attempts) {
+    this(client, requests, succeeded, rejected, sent, retries, failed, dropped, seconds, attempts, List.of());
   }
 
   /**
    * The contract's JSON object, fields in this order: {@code client, requests, succeeded, failed,
    * rejected, sent, retries, seconds}, then {@code local_drops} only when a throttle dropped calls
-   * on the client (so the contract's fields stay exactly these in every other run).
+   * on the client, and {@code urls} (each URL's {@link UrlResult#toJsonNode breakdown}) only when
+   * the calls went to several URLs (so the contract's fields stay exactly these in every other run).
    */
   public ObjectNode toJsonNode(ObjectMapper mapper) {
     ObjectNode node = mapper.createObjectNode();
@@ -51,6 +62,10 @@ public record RunResult(String client, int requests, int succeeded, long rejecte
     node.put("seconds", Math.round(seconds * 1000) / 1000.0);
     if (dropped > 0) {
       node.put("local_drops", dropped);
+    }
+    if (!urls.isEmpty()) {
+      ArrayNode perUrl = node.putArray("urls");
+      urls.forEach(url -> perUrl.add(url.toJsonNode(mapper)));
     }
     return node;
   }

@@ -101,7 +101,7 @@ public final class Zoo {
       RunResult result;
       try {
         result = new LoadRunner(client, cell.client(), cell.toldRate(), cell.toldBurst())
-            .run(server.url(), cell.requests(), cell.concurrency(), progress,
+            .run(server.urls(), cell.requests(), cell.concurrency(), progress,
                 async && cell.client().hasPolite());
       } catch (UnreachableException e) {
         throw new IOException(cell + ": " + e.getMessage(), e);

@@ -1,6 +1,7 @@
 package dev.polite.examples;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.OptionalLong;
 import java.util.function.Supplier;
 import okhttp3.HttpUrl;
@@ -43,8 +44,8 @@ public interface ZooServer {
 
   /**
    * Whether the row is one of the shapes of a limit (a cap on calls in flight, GitHub's 403s, a
-   * wrong reset now and then, a spent quota) rather than a limiter of 20 per second in one
-   * dialect; false by default.
+   * wrong reset now and then, a spent quota, several budgets on one host) rather than a limiter of
+   * 20 per second in one dialect; false by default.
    */
   default boolean shaped() {
     return false;
@@ -60,12 +61,30 @@ public interface ZooServer {
   /**
    * A started instance, stopped by {@link #close()}.
    *
-   * @param url the limited URL to send the cell's GETs to
+   * @param urls the limited URLs to send the cell's GETs to, round robin (call {@code i} to
+   *     {@code urls.get(i % size)}): most rows have one; a row of several budgets lists its mix
    * @param counted reads the rate-limit refusals by the server's own count, or empty when the
    *     server keeps none
    * @param stop stops it and frees its ports and files
    */
-  record Running(HttpUrl url, Supplier<OptionalLong> counted, Runnable stop) implements AutoCloseable {
+  record Running(List<HttpUrl> urls, Supplier<OptionalLong> counted, Runnable stop) implements AutoCloseable {
+    public Running {
+      urls = List.copyOf(urls);
+      if (urls.isEmpty()) {
+        throw new IllegalArgumentException("urls: at least one is needed");
+      }
+    }
+
+    /** An instance whose every call goes to {@code url}. */
+    public Running(HttpUrl url, Supplier<OptionalLong> counted, Runnable stop) {
+      this(List.of(url), counted, stop);
+    }
+
+    /** The first URL: the only one, for most rows. */
+    public HttpUrl url() {
+      return urls.get(0);
+    }
+
     /** Rate-limit refusals by the server's own count so far, or empty when the server keeps none. */
     public OptionalLong rejected() {
       return counted.get();

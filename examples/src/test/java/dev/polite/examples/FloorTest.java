@@ -76,6 +76,35 @@ class FloorTest {
   }
 
   @Test
+  void aRoundRobinMixGivesEachSlotItsShare() {
+    assertThat(Floor.roundRobinShare(100, 4, 0, 3)).as("3 in 4").isEqualTo(75);
+    assertThat(Floor.roundRobinShare(100, 4, 3, 4)).as("1 in 4").isEqualTo(25);
+    assertThat(Floor.roundRobinShare(10, 4, 0, 3)).as("calls 0-2, 4-6, 8-9").isEqualTo(8);
+    assertThat(Floor.roundRobinShare(10, 4, 3, 4)).as("calls 3 and 7").isEqualTo(2);
+    assertThat(Floor.roundRobinShare(3, 4, 3, 4)).as("the cycle's last slot, never reached").isZero();
+    assertThat(Floor.roundRobinShare(7, 1, 0, 1)).isEqualTo(7);
+    assertThatThrownBy(() -> Floor.roundRobinShare(10, 4, 3, 5)).hasMessageContaining("slots");
+  }
+
+  @Test
+  void theTwoBudgetsFloorIsTheLargerOfEachBudgetsOwnForItsShare() {
+    ZooServer budgets = ZooMatrix.servers(Optional.empty()).stream()
+        .filter(server -> server.name().equals("budgets/x-ratelimit")).findFirst().orElseThrow();
+
+    // core: 75 calls at 20 a window, 3 windows after the first; search: 25 at 5, 4 windows after it
+    assertThat(Floor.windows(75, 20, SECOND)).isEqualTo(3.0);
+    assertThat(Floor.windows(25, 5, SECOND)).isEqualTo(4.0);
+    assertThat(budgets.floorSeconds(100)).as("search's, the larger").isEqualTo(4.0);
+    // 64 calls: core 48 (2 windows after the first), search 16 (3 after it)
+    assertThat(budgets.floorSeconds(64)).isEqualTo(3.0);
+    // 3 calls: all core, within its first window
+    assertThat(budgets.floorSeconds(3)).isZero();
+    // 20 calls: core 15 at once, search 5 at once
+    assertThat(budgets.floorSeconds(20)).isZero();
+    assertThat(budgets.floorSeconds(24)).as("search's sixth call waits a window").isEqualTo(1.0);
+  }
+
+  @Test
   void noCallsIsRefused() {
     assertThatThrownBy(() -> Floor.tokenBucket(0, 20, 20)).hasMessageContaining("requests");
   }

@@ -82,6 +82,60 @@ class LoadCommandTest {
             "threads_peak");
   }
 
+  /**
+   * Several URLs: call i goes to URL i mod n, so three core URLs and one search URL send 30 and 10
+   * of 40 calls, and the breakdown says what each URL's calls came to. Against two budgets on one
+   * host (core 40, search 4 a minute) a naive client spends search and is refused there only.
+   */
+  @Test
+  void callsGoRoundRobinOverTheUrlsAndEachUrlIsBrokenDown() {
+    try (DemoServer budgets = DemoServer.builder().limit(40).window(Duration.ofMinutes(1))
+        .budget("/api/search", "search", 4, Duration.ofMinutes(1)).start()) {
+      String core = budgets.url() + "/api/items";
+      String search = budgets.url() + "/api/search";
+      Cli cli = Cli.run("load", "--url", core, "--url", core, "--url", core, "--url", search, "--requests", "40",
+          "--concurrency", "4", "--client", "naive", "--json");
+
+      JsonNode json = cli.lastJson();
+      assertThat(json.get("requests").asInt()).isEqualTo(40);
+      assertThat(json.fieldNames()).toIterable().containsExactly("client", "requests", "succeeded", "failed",
+          "rejected", "sent", "retries", "seconds", "threads_peak", "urls");
+      JsonNode urls = json.get("urls");
+      assertThat(urls).hasSize(2);
+      assertThat(urls.get(0).fieldNames()).toIterable()
+          .containsExactly("url", "calls", "ok", "failed", "refused", "seconds");
+      assertThat(urls.get(0).get("url").asText()).isEqualTo(core);
+      assertThat(urls.get(0).get("calls").asInt()).isEqualTo(30);
+      assertThat(urls.get(0).get("ok").asInt()).isEqualTo(30);
+      assertThat(urls.get(0).get("refused").asLong()).isZero();
+      assertThat(urls.get(1).get("url").asText()).isEqualTo(search);
+      assertThat(urls.get(1).get("calls").asInt()).isEqualTo(10);
+      assertThat(urls.get(1).get("ok").asInt()).as("search's 4 a minute").isEqualTo(4);
+      assertThat(urls.get(1).get("refused").asLong()).as("6 calls, 6 attempts each, all refused").isEqualTo(36);
+      assertThat(urls.get(1).get("failed").asInt()).isZero();
+      assertThat(json.get("rejected").asLong()).as("every refusal was search's").isEqualTo(36);
+      assertThat(json.get("succeeded").asInt()).isEqualTo(34);
+      for (JsonNode url : urls) {
+        assertThat(url.get("seconds").asDouble()).isPositive().isLessThanOrEqualTo(json.get("seconds").asDouble());
+      }
+      assertThat(budgets.stats().budget("search")).isEqualTo(new dev.polite.demo.StatsSnapshot.BudgetCounts(4, 36));
+
+      Cli text = Cli.run("load", "--url", core, "--url", search, "--requests", "4", "--client", "naive");
+      assertThat(text.out).containsPattern("naive: 2/4 ok  12 rejected  14 requests sent  10 retries")
+          .containsPattern("\\n  " + java.util.regex.Pattern.quote(core) + " +2 calls +2 ok +0 failed +0 refused +\\d+\\.\\d s")
+          .containsPattern("\\n  " + java.util.regex.Pattern.quote(search) + "  +2 calls +0 ok +0 failed +12 refused +\\d+\\.\\d s");
+    }
+  }
+
+  @Test
+  void oneUrlGivenTwiceIsOneUrlWithNoBreakdown() {
+    Cli cli = Cli.run("load", "--url", url, "--url", url, "--requests", "4", "--json");
+
+    assertThat(cli.exit).as(cli.toString()).isZero();
+    assertThat(cli.lastJson().has("urls")).isFalse();
+    assertThat(cli.lastJson().get("succeeded").asInt()).isEqualTo(4);
+  }
+
   @Test
   void asyncCallsWaitWithoutAThreadEach() {
     try (DemoServer fast = DemoServer.builder().limit(50).window(Duration.ofSeconds(1)).burst(50).start()) {

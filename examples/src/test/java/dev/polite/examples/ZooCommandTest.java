@@ -107,6 +107,35 @@ class ZooCommandTest {
     assertThat(Files.readString(report)).contains("a bound", "/ 3.0 bound");
   }
 
+  /**
+   * Two budgets on one host: a quarter of the calls spend search's 5 a second, so the floor is
+   * search's (25 calls, 4 windows after the first), and a client that hammers is refused by both.
+   */
+  @Test
+  void theTwoBudgetsRowSpendsEachBudgetAndIsJudgedAgainstTheLargerFloor() throws Exception {
+    Path report = dir.resolve("budgets.html");
+
+    Cli json = Cli.run("zoo", "--servers", "budgets/", "--concurrency", "4", "--clients", "naive", "--json",
+        "--report", report.toString());
+
+    assertThat(json.exit).as(json.toString()).isZero();
+    List<JsonNode> lines = json.jsonLines();
+    assertThat(lines).hasSize(2);
+    JsonNode row = lines.get(0);
+    assertThat(row.fieldNames()).toIterable().containsExactly("client", "server", "concurrency", "requests",
+        "succeeded", "failed", "rejected", "rejected_by", "sent", "retries", "seconds", "floor", "verdict");
+    assertThat(row.get("server").asText()).isEqualTo("budgets/x-ratelimit");
+    assertThat(row.get("requests").asInt()).isEqualTo(100);
+    assertThat(row.get("floor").asDouble()).as("search's: 25 calls at 5 a window").isEqualTo(4.0);
+    assertThat(row.get("rejected_by").asText()).isEqualTo("server");
+    // naive retries at once, six attempts a call: each window admits core's 20 and search's 5, and
+    // the rest of the calls are refused through in well under a second
+    assertThat(row.get("rejected").asInt()).isPositive();
+    assertThat(row.get("succeeded").asInt()).isBetween(25, 99);
+    assertThat(Files.readString(report)).contains("budgets/x-ratelimit",
+        "1 in 4 to /api/search, a budget of its own: search, 5 per 1 s");
+  }
+
   @Test
   void withoutHaproxyItsRowsAreSkippedWithOneNote() throws Exception {
     Path report = dir.resolve("none.html");

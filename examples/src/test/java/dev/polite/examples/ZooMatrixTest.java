@@ -27,8 +27,8 @@ class ZooMatrixTest {
         "token-bucket/used-limit", "token-bucket/retry-after", "token-bucket/retry-after-ms",
         "token-bucket/retry-after-date", "token-bucket/none", "fixed-window/none", "fixed-window/ietf",
         "sliding-log/none", "sliding-log/ietf", "leaky-queue/none", "leaky-queue/ietf", "concurrency/x-ratelimit",
-        "concurrency/github-403", "fixed-window/wrong-reset", "quota/spent", "haproxy");
-    assertThat(polite).hasSize(19 * 4);
+        "concurrency/github-403", "fixed-window/wrong-reset", "quota/spent", "budgets/x-ratelimit", "haproxy");
+    assertThat(polite).hasSize(20 * 4);
     assertThat(cellsOf(matrix, ClientKind.POLITE_ADAPTIVE)).hasSize(polite.size());
     assertThat(matrix.notes()).isEmpty();
     assertThat(matrix.cells().get(0).client()).as("polite's rows first").isEqualTo(ClientKind.POLITE);
@@ -38,17 +38,18 @@ class ZooMatrixTest {
   void peersRunOnlyWhereTheirInputDiffers() {
     ZooMatrix matrix = ZooMatrix.full(ZooMatrix.Selection.DEFAULT, HAPROXY);
 
-    // The cap and the quota are limiters of their own; GitHub's 403 differs from the 429 only for
-    // a peer that retries; no peer reads a reset.
+    // The cap, the quota and the two budgets are limiters of their own (a peer that reads no header
+    // still meets search's floor on the budgets); GitHub's 403 differs from the 429 only for a peer
+    // that retries; no peer reads a reset.
     assertThat(names(cellsOf(matrix, ClientKind.NAIVE))).containsExactly("token-bucket/ietf", "fixed-window/ietf",
         "sliding-log/ietf", "leaky-queue/ietf", "concurrency/x-ratelimit", "concurrency/github-403", "quota/spent",
-        "haproxy");
+        "budgets/x-ratelimit", "haproxy");
     assertThat(names(cellsOf(matrix, ClientKind.PACED))).as("it never retries: a 403 is a 429 to it")
         .containsExactly("token-bucket/ietf", "fixed-window/ietf", "sliding-log/ietf", "leaky-queue/ietf",
-            "concurrency/x-ratelimit", "quota/spent", "haproxy");
+            "concurrency/x-ratelimit", "quota/spent", "budgets/x-ratelimit", "haproxy");
     List<String> retryAfterShapes = List.of("token-bucket/retry-after", "token-bucket/retry-after-date",
         "token-bucket/none", "fixed-window/ietf", "sliding-log/ietf", "leaky-queue/ietf", "concurrency/x-ratelimit",
-        "concurrency/github-403", "quota/spent", "haproxy");
+        "concurrency/github-403", "quota/spent", "budgets/x-ratelimit", "haproxy");
     assertThat(names(cellsOf(matrix, ClientKind.RETRY_AFTER))).containsExactlyElementsOf(retryAfterShapes);
     assertThat(names(cellsOf(matrix, ClientKind.FAILSAFE))).containsExactlyElementsOf(retryAfterShapes);
   }
@@ -58,11 +59,12 @@ class ZooMatrixTest {
     ZooMatrix full = ZooMatrix.full(ZooMatrix.Selection.DEFAULT, HAPROXY);
     ZooMatrix every = ZooMatrix.full(new ZooMatrix.Selection(List.of(), List.of(), List.of(), true), HAPROXY);
 
-    assertThat(ZooMatrix.servers(HAPROXY)).hasSize(19);
-    assertThat(every.cells()).hasSize(6 * 19 * 4);
-    // polite and polite-adaptive 19 rows each, naive 8, paced 7, retry-after and failsafe 10 each
-    assertThat(full.cells()).hasSize((19 + 19 + 8 + 7 + 10 + 10) * 4);
-    assertThat(every.cells().size() - full.cells().size()).isEqualTo(164);
+    assertThat(ZooMatrix.servers(HAPROXY)).hasSize(20);
+    assertThat(every.cells()).hasSize(6 * 20 * 4);
+    // polite and polite-adaptive 20 rows each, naive 9, paced 8, retry-after and failsafe 11 each
+    assertThat(full.cells()).hasSize((20 + 20 + 9 + 8 + 11 + 11) * 4);
+    assertThat(every.cells().size() - full.cells().size()).as("every peer runs the budgets: no new repeats")
+        .isEqualTo(164);
   }
 
   @Test
@@ -70,7 +72,7 @@ class ZooMatrixTest {
     List<ZooServer> shapes = ZooMatrix.servers(NO_HAPROXY).stream().filter(ZooServer::shaped).toList();
 
     assertThat(shapes).extracting(ZooServer::name).containsExactly("concurrency/x-ratelimit",
-        "concurrency/github-403", "fixed-window/wrong-reset", "quota/spent");
+        "concurrency/github-403", "fixed-window/wrong-reset", "quota/spent", "budgets/x-ratelimit");
     DemoZooServer cap = (DemoZooServer) shapes.get(0);
     assertThat(cap.shape()).isEqualTo(DemoZooServer.Shape.cap(2, Duration.ofMillis(50), 429));
     assertThat(cap.headers()).isEqualTo(HeaderStyle.X_RATELIMIT);
@@ -92,6 +94,35 @@ class ZooMatrixTest {
     assertThat(shapes.subList(0, 3)).allMatch(server -> server.quota().isEmpty());
     assertThat(ZooMatrix.servers(NO_HAPROXY).stream().filter(server -> !server.shaped()))
         .allMatch(server -> server.quota().isEmpty() && server.rate() == 20.0);
+    assertThat(shapes).allMatch(server -> ((DemoZooServer) server).shape().split().none() == (server != shapes.get(4)));
+  }
+
+  @Test
+  void theTwoBudgetsAreGithubsCoreAndSearchOnAFixedWindow() {
+    DemoZooServer budgets = (DemoZooServer) ZooMatrix.servers(NO_HAPROXY).stream()
+        .filter(server -> server.name().equals("budgets/x-ratelimit")).findFirst().orElseThrow();
+
+    assertThat(budgets.algorithm()).isEqualTo(Algorithm.FIXED_WINDOW);
+    assertThat(budgets.headers()).isEqualTo(HeaderStyle.X_RATELIMIT);
+    assertThat(budgets.limit()).as("core").isEqualTo(20);
+    assertThat(budgets.window()).isEqualTo(Duration.ofSeconds(1));
+    DemoZooServer.Split split = budgets.shape().split();
+    assertThat(split.mainCalls()).isEqualTo(3);
+    assertThat(split.routes()).containsExactly(
+        new DemoZooServer.Route("/api/search", "search", 5, Duration.ofSeconds(1), 1));
+    assertThat(split.cycle()).isEqualTo(4);
+    assertThat(split.paths()).containsExactly("/api/items", "/api/items", "/api/items", "/api/search");
+    assertThat(budgets.shape().concurrency()).isZero();
+    assertThat(budgets.shape().rejectStatus()).isEqualTo(429);
+    assertThat(budgets.shaped()).isTrue();
+    assertThat(budgets.quota()).isEmpty();
+    // 3/4 x 20 and 4 x 5 a second: search binds, so the mix goes at 20 a second, 20 at once
+    assertThat(budgets.rate()).isEqualTo(20.0);
+    assertThat(budgets.burst()).isEqualTo(20);
+    assertThat(budgets.description()).contains("fixed window, 20 per 1 s", "x-ratelimit headers",
+        "3 calls in 4 to /api/items (core)", "1 in 4 to /api/search, a budget of its own: search, 5 per 1 s");
+    assertThat(budgets.floorRule()).contains("each budget's own floor", "search 1/4 of N at 5 per 1 s",
+        "(ceil(N / limit) - 1) windows");
   }
 
   @Test
@@ -139,10 +170,11 @@ class ZooMatrixTest {
     assertThat(polite).containsExactly("token-bucket/none@16", "token-bucket/none@64", "token-bucket/legacy@16",
         "token-bucket/legacy@64", "token-bucket/x-ratelimit@16", "token-bucket/x-ratelimit@64",
         "token-bucket/retry-after-date@16", "token-bucket/retry-after-date@64", "token-bucket/ietf@64",
-        "fixed-window/none@16", "haproxy@4", "haproxy@16", "fixed-window/wrong-reset@16");
+        "fixed-window/none@16", "haproxy@4", "haproxy@16", "fixed-window/wrong-reset@16",
+        "budgets/x-ratelimit@16");
     assertThat(polite).as("the cap's rows wait for polite to learn them").noneMatch(cell -> cell.startsWith("concurrency/"));
     assertThat(cellsOf(quick, ClientKind.POLITE_ADAPTIVE)).hasSize(1);
-    assertThat(quick.cells()).hasSize(14);
+    assertThat(quick.cells()).hasSize(15);
     assertThat(quick.cells()).extracting(ZooCell::client)
         .containsOnly(ClientKind.POLITE, ClientKind.POLITE_ADAPTIVE);
   }
