@@ -159,6 +159,14 @@ final class PoliteCall implements Call {
           Permit permit = acquisition.permit();
           if (permit != null) {
             acquisition = null;
+            KeyState spends = polite.stateOf(Objects.requireNonNull(context));
+            if (spends != key) {
+              // While it waited, an answer showed the route spends another budget: queue there.
+              key.unused(context.cost());
+              state = spends;
+              scheduled = factory.scheduler().runAt(now, () -> step(next));
+              return;
+            }
             send(key, permit, now);
             return;
           }

@@ -146,6 +146,13 @@ public final class PoliteInterceptor implements Interceptor {
     RetryRules.CallRetries retries = retryRules.forCall(state.retryBudget());
     while (true) {
       Permit permit = state.acquire(new Acquisition(call, patience.waited()), patience);
+      KeyState spends = stateOf(call);
+      if (spends != state) {
+        // While it waited, an answer showed the route spends another budget: queue there.
+        state.unused(call.cost());
+        state = spends;
+        continue;
+      }
       Attempt attempt = attempt(chain, request, state, permit, call);
       state = stateOf(call); // the answer may have shown which budget the request spends
       RetryRules.Next next = next(retries, attempt, state, call, patience);

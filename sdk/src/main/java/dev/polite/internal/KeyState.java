@@ -311,6 +311,14 @@ public final class KeyState {
     return now;
   }
 
+  /**
+   * A permit this key granted goes unused: while its call waited, an answer showed that its route
+   * spends another budget of the key, where it queues instead. Its cost comes back.
+   */
+  public void unused(double cost) {
+    handedOver(cost, true);
+  }
+
   private synchronized void handedOver(double cost, boolean refund) {
     model.handedOver(cost, refund, config.ticker().read());
     signal();
