@@ -17,15 +17,21 @@ package dev.polite.internal;
  * refusal with no cap learned opens the gate: the pace then governs alone.
  *
  * <h2>A cap on calls in flight</h2>
- * A refusal that the key's pace cannot explain (see {@link Answer#refusedInFlight}) sent while
- * {@code k} other calls were on the wire says the server holds at most {@code k}: the window
- * becomes {@code max(1, k)}, the cap. Refusals of calls already on the wire at that moment carry
- * no news: they met the same overflow, and with several calls granted at once the order they reach
- * the server in is not the order they were granted in, so their counts say less. Like every belief the key holds, the cap is re-verified: after {@code hold} answers
+ * A refusal that the key's pace cannot explain (see {@link Answer#refusedInFlight}) that comes
+ * back while {@code k} other calls are still on the wire says the server holds at most {@code k}:
+ * they were in its hands when it refused (a refusal comes back sooner than the work it refused
+ * would have taken). The window becomes {@code max(1, k)}, the cap. The count when the refused call
+ * went says less: with several calls granted at once, the order they reach the server in is not
+ * the order they were granted in. Refusals of calls already on the wire when the window shrank met
+ * the same overflow: each may only lower the cap, since the last of them to come back counts only
+ * the calls the server kept. Like every belief the key holds, the cap is re-verified: after {@code hold} answers
  * that went with the window full, the window tries one more call in flight, then two, four...
  * while they succeed (a cap learned wrong grows back in a few rounds, not one call at a time); a
- * probe refused again halves nothing but doubles the hold (16 answers at first, at most
- * {@value #MAX_HOLD}), so a true cap of 2 costs one refusal per ever longer run of calls.
+ * probe refused again halves nothing but multiplies the hold by 8 (16 answers at first, at most
+ * {@value #MAX_HOLD}), so a true cap of 2 costs one refusal per ever longer run of calls. A
+ * refusal that says the cap is lower than the one held is believed when a second says so before
+ * a success contradicts it: a server that counts a call until its answer is written refuses the
+ * call sent the moment that answer arrived, and one such race must not halve the window.
  * Successes never raise the cap by themselves: a call counted in flight here may already be done
  * at the server, its answer on its way, so a count of successes in flight can run one over.
  *
@@ -45,6 +51,8 @@ final class InFlightWindow {
   private int fullAnswers;
   private int step = 1;
   private long shrunkAt = Long.MIN_VALUE;
+  /** A cap below the one held that one refusal said, believed when another says it: 0 for none. */
+  private int lowerCandidate;
 
   /** @param cautious whether the first call goes alone (else the gate starts open) */
   InFlightWindow(boolean cautious) {
@@ -65,16 +73,17 @@ final class InFlightWindow {
    * Learns from one answer.
    *
    * @param othersOnTheWire the key's other calls on the wire when this one went
+   * @param stillOnTheWire the key's calls on the wire when this answer came, this one not counted
    * @param sentAt when this one went
    * @param advertised whether the server has advertised the key's rate
    * @param instances the fleet's instances (1 alone): each grows the slow start by its share, so
    *     that the fleet's window together grows as one instance's would, and the first refusal
    *     meets one window's calls, not many
    */
-  void onAnswer(Answer answer, int othersOnTheWire, long sentAt, boolean advertised, int instances,
-      long now) {
+  void onAnswer(Answer answer, int othersOnTheWire, int stillOnTheWire, long sentAt,
+      boolean advertised, int instances, long now) {
     if (answer.refusedInFlight()) {
-      shrink(othersOnTheWire, sentAt, now);
+      shrink(stillOnTheWire, sentAt, now);
     } else if (answer.refused()) {
       if (cap == 0) {
         open = true; // the pace governs from here
@@ -84,14 +93,35 @@ final class InFlightWindow {
     }
   }
 
-  private void shrink(int othersOnTheWire, long sentAt, long now) {
+  private void shrink(int stillOnTheWire, long sentAt, long now) {
+    int proposed = Math.max(1, stillOnTheWire);
     if (sentAt <= shrunkAt) {
-      return; // already on the wire when the window shrank: the shrink answered it
+      // Already on the wire when the window shrank: the same overflow. Its count may only lower
+      // the cap it taught, towards the calls the server kept while it refused them all.
+      if (proposed < cap) {
+        cap = proposed;
+        window = cap;
+      }
+      return;
     }
+    if (cap > 0 && proposed < cap) {
+      // Refused within the cap held: a call sent the moment an answer freed its place can reach
+      // a server that has not yet let that place go. One such refusal says little; a second
+      // (before a success shows the held cap at work) lowers the cap, to the higher of the two.
+      if (lowerCandidate == 0) {
+        lowerCandidate = proposed;
+        return;
+      }
+      proposed = Math.max(proposed, lowerCandidate);
+    }
+    lowerCandidate = 0;
     if (cap > 0 && window > cap) {
-      hold = Math.min(MAX_HOLD, hold * 2); // a probe past the cap was refused: probe less often
+      // A probe past the cap was refused: the cap held again, so probe far less often. Each
+      // refused probe costs its call the server's Retry-After (a second, typically): after 16
+      // answers, then 128, then every 1,024, it is one call in a thousand once the cap is sure.
+      hold = Math.min(MAX_HOLD, hold * 8);
     }
-    cap = Math.max(1, othersOnTheWire);
+    cap = proposed;
     window = cap;
     open = false;
     step = 1;
@@ -104,6 +134,9 @@ final class InFlightWindow {
       return;
     }
     int inFlight = othersOnTheWire + 1;
+    if (lowerCandidate > 0 && inFlight > lowerCandidate) {
+      lowerCandidate = 0; // the server took more at once than the lower cap allows
+    }
     if (cap == 0) {
       // Slow start, then (while the server says nothing) congestion avoidance; see the class comment.
       window += (advertised || window < SLOW_START_THRESHOLD ? 1 : 1 / window) / instances;

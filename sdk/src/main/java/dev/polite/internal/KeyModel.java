@@ -311,9 +311,11 @@ public final class KeyModel {
     if (pause.verifying()) {
       pause.probed(!rejected && status != 503 && !signals.isQuotaSpent(), now);
     }
-    window.onAnswer(answer, permit.othersOnTheWire(), permit.sentAt(), advertised.known(),
+    window.onAnswer(answer, permit.othersOnTheWire(), ledger.onTheWire(), permit.sentAt(), advertised.known(),
         inFleet ? shared.instances() : 1, now);
     if (answer.refusedInFlight()) {
+      log.debug("polite: {} refused a call sent with {} others on the wire: {}", key,
+          permit.othersOnTheWire(), window);
       // A cap on calls in flight, not the pace: the window just shrank to it. The refused call
       // waits out its own Retry-After before its retry; pausing every call would leave the
       // server's free slots idle for it.

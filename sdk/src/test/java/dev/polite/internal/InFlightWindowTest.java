@@ -15,7 +15,7 @@ class InFlightWindowTest {
   private long now = 1_000;
 
   private void answer(Answer answer, int others) {
-    window.onAnswer(answer, others, now++, true, 1, now++);
+    window.onAnswer(answer, others, others, now++, true, 1, now++);
   }
 
   @Test
@@ -30,16 +30,36 @@ class InFlightWindowTest {
   }
 
   @Test
-  void refusalsOfCallsAlreadyOnTheWireWhenItShrankCarryNoNews() {
+  void refusalsOfOneOverflowOnlyLowerTheCapToWhatTheServerKept() {
     for (int i = 0; i < 5; i++) {
       answer(OK, 0);
     }
     long sentBefore = now;
-    answer(IN_FLIGHT_REFUSAL, 3);
-    window.onAnswer(IN_FLIGHT_REFUSAL, 1, sentBefore, true, 1, now++);
-    window.onAnswer(IN_FLIGHT_REFUSAL, 4, sentBefore, true, 1, now++);
-    assertThat(window.cap()).isEqualTo(3);
-    assertThat(window.allowed()).isEqualTo(3);
+    // Four calls over a cap of 2 went at once: the first refusal back still sees the other
+    // three on the wire, the last only the two the server kept.
+    window.onAnswer(IN_FLIGHT_REFUSAL, 1, 5, now++, true, 1, now++);
+    assertThat(window.cap()).isEqualTo(5);
+    window.onAnswer(IN_FLIGHT_REFUSAL, 4, 4, sentBefore, true, 1, now++);
+    window.onAnswer(IN_FLIGHT_REFUSAL, 0, 3, sentBefore, true, 1, now++);
+    window.onAnswer(IN_FLIGHT_REFUSAL, 2, 2, sentBefore, true, 1, now++);
+    assertThat(window.cap()).isEqualTo(2);
+    window.onAnswer(IN_FLIGHT_REFUSAL, 2, 6, sentBefore, true, 1, now++);
+    assertThat(window.cap()).as("never raised by the same overflow").isEqualTo(2);
+    assertThat(window.allowed()).isEqualTo(2);
+  }
+
+  @Test
+  void oneRefusalBelowTheCapHeldIsARaceUntilASecondSaysSo() {
+    answer(OK, 0);
+    answer(IN_FLIGHT_REFUSAL, 2);
+    answer(OK, 1);
+    answer(IN_FLIGHT_REFUSAL, 1); // sent as an answer freed its place, before the server let go
+    assertThat(window.cap()).isEqualTo(2);
+    answer(OK, 1); // two at once again: the race it was
+    answer(IN_FLIGHT_REFUSAL, 1);
+    assertThat(window.cap()).as("a new candidate, not yet believed").isEqualTo(2);
+    answer(IN_FLIGHT_REFUSAL, 1);
+    assertThat(window.cap()).as("said twice: believed").isEqualTo(1);
   }
 
   @Test
@@ -59,7 +79,7 @@ class InFlightWindowTest {
   }
 
   @Test
-  void aProbeRefusedAgainDoublesTheHold() {
+  void aProbeRefusedAgainMultipliesTheHoldByEight() {
     answer(OK, 0);
     answer(IN_FLIGHT_REFUSAL, 2);
     for (int i = 0; i < 16; i++) {
@@ -67,10 +87,10 @@ class InFlightWindowTest {
     }
     assertThat(window.allowed()).isEqualTo(3);
     answer(IN_FLIGHT_REFUSAL, 2);
-    for (int i = 0; i < 31; i++) {
+    for (int i = 0; i < 127; i++) {
       answer(OK, 1);
     }
-    assertThat(window.allowed()).as("32 full answers now").isEqualTo(2);
+    assertThat(window.allowed()).as("128 full answers now").isEqualTo(2);
     answer(OK, 1);
     assertThat(window.allowed()).isEqualTo(3);
   }

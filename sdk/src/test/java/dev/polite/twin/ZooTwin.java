@@ -13,6 +13,8 @@ import dev.polite.internal.Permit;
 import dev.polite.internal.RetryRules;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 import okhttp3.Headers;
@@ -55,6 +57,24 @@ final class ZooTwin {
   private int finished;
   private long sent;
   private long lastEnd = START;
+  private Cap cap;
+  private int inService;
+  private long capRefusals;
+
+  /**
+   * A cap of {@code slots} calls in flight in front of the limiter, as the demo server's
+   * {@code --concurrency} with {@code --latency}: an admitted call holds its slot for
+   * {@code service}, and lets it go {@code releaseLag} after its answer reached the caller (a
+   * server that counts a call until its answer is written); a call over the cap is refused at
+   * once with the limiter's headers (budget left) and {@code Retry-After: 1}.
+   */
+  record Cap(int slots, Duration service, Duration releaseLag) {}
+
+  /** This twin with {@code cap} in front of its limiter. */
+  ZooTwin capped(Cap cap) {
+    this.cap = cap;
+    return this;
+  }
 
   ZooTwin(SimulatedLimiter server, int requests, int concurrency, Duration latency, long seed) {
     this(server, requests, concurrency, latency, seed, Aimd.defaults());
@@ -85,7 +105,7 @@ final class ZooTwin {
       Event e = events.poll();
       e.action.run(e.at);
     }
-    return new Result(requests, ok, gaveUp, server.rejected, sent, (lastEnd - START) / 1e9);
+    return new Result(requests, ok, gaveUp, server.rejected + capRefusals, sent, (lastEnd - START) / 1e9);
   }
 
   private void startCall(long now) {
@@ -196,8 +216,29 @@ final class ZooTwin {
       Permit permit = model.grant(scheduled, reservation);
       reservation = null;
       sent++;
+      if (cap != null) {
+        sendPastTheCap(permit, now);
+        return;
+      }
       SimulatedLimiter.Answer answer = server.answer(now);
       at(now + latency, t -> onAnswer(t, permit, answer));
+    }
+
+    private void sendPastTheCap(Permit permit, long now) {
+      SimulatedLimiter.Answer limited = server.answer(now);
+      if (inService >= cap.slots()) {
+        List<String> headers = new ArrayList<>(limited.headers());
+        headers.add("Retry-After");
+        headers.add("1");
+        capRefusals++;
+        SimulatedLimiter.Answer refused = new SimulatedLimiter.Answer(429, headers);
+        at(now + latency, t -> onAnswer(t, permit, refused));
+        return;
+      }
+      inService++;
+      long answered = now + cap.service().toNanos() + latency;
+      at(answered, t -> onAnswer(t, permit, limited));
+      at(answered + cap.releaseLag().toNanos() - 1_000, t -> inService--); // less 1 µs: a tie goes to the release
     }
 
     private void onAnswer(long now, Permit permit, SimulatedLimiter.Answer answer) {

@@ -47,6 +47,27 @@ class ZooTwinTest {
     return Arguments.of(name + " c=" + concurrency, requests, concurrency, server);
   }
 
+  /**
+   * The zoo's cap rows: 2 calls in flight, each admitted call taking 50 ms, under a token bucket
+   * far above what a cell can ask of it; the server lets a slot go a little after the caller has
+   * its answer. Floor: the calls in waves of as many as may go at once.
+   */
+  @ParameterizedTest(name = "cap of 2 c={0}")
+  @org.junit.jupiter.params.provider.ValueSource(ints = {1, 4, 16, 64})
+  void aCapOnCallsInFlightIsLearnedAndKeptNearItsFloor(int concurrency) {
+    int requests = 100;
+    ZooTwin.Cap cap = new ZooTwin.Cap(2, Duration.ofMillis(50), Duration.ZERO);
+    double floor = Math.ceil((double) requests / Math.min(concurrency, cap.slots())) * 0.050;
+    for (long seed = 1; seed <= 5; seed++) {
+      SimulatedLimiter limiter = SimulatedLimiter.tokenBucket(1000, 1000, Style.LEGACY, ZooTwin.start());
+      ZooTwin.Result r = new ZooTwin(limiter, requests, concurrency, LATENCY, seed).capped(cap).run();
+      String row = "cap 2 c=" + concurrency + " seed " + seed + ": " + r + " floor " + floor;
+      assertThat(r.ok()).as(row).isEqualTo(requests);
+      assertThat(r.rejected()).as(row).isLessThanOrEqualTo(Math.max(3, requests / 10));
+      assertThat(r.seconds()).as(row).isLessThanOrEqualTo(1.3 * floor);
+    }
+  }
+
   @ParameterizedTest(name = "{0}")
   @MethodSource("cells")
   void everyCallSucceedsWithFewRefusalsNearTheFloor(String name, int requests, int concurrency,
