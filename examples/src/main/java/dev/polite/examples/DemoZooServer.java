@@ -260,6 +260,16 @@ public record DemoZooServer(String name, Algorithm algorithm, HeaderStyle header
     return burst;
   }
 
+  /** A cap on calls in flight holds fewer callers' calls at once when fewer call: {@code min(callers, cap)}. */
+  @Override
+  public double floorSeconds(int requests, int callers) {
+    double floor = floorSeconds(requests);
+    if (shape.concurrency() > 0 && callers < shape.concurrency() && !shape.spentQuota()) {
+      floor = Math.max(floor, Floor.concurrency(requests, callers, shape.latency()));
+    }
+    return floor;
+  }
+
   @Override
   public double floorSeconds(int requests) {
     if (shape.spentQuota()) {
@@ -310,8 +320,9 @@ public record DemoZooServer(String name, Algorithm algorithm, HeaderStyle header
           + " s";
     }
     if (shape.concurrency() > 0) {
-      return "ceil(N / " + shape.concurrency() + ") x " + shape.latency().toMillis() + " ms: " + shape.concurrency()
-          + " in flight at once, wave after wave (the bucket's rate is far above)";
+      return "ceil(N / min(C, " + shape.concurrency() + ")) x " + shape.latency().toMillis() + " ms: "
+          + shape.concurrency() + " in flight at once (or the C callers, when fewer), wave after wave (the bucket's "
+          + "rate is far above)";
     }
     return baseRule();
   }

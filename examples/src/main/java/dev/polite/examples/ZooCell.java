@@ -24,7 +24,7 @@ public record ZooCell(ClientKind client, ZooServer server, int concurrency, int 
 
   /** The cell's floor in seconds: the least time any client could take without a rejection. */
   public double floorSeconds() {
-    return server.floorSeconds(requests);
+    return server.floorSeconds(requests, concurrency);
   }
 
   /**

@@ -30,6 +30,15 @@ public interface ZooServer {
   /** The least time {@code requests} calls can take without a rejection, in seconds. */
   double floorSeconds(int requests);
 
+  /**
+   * The least time {@code requests} calls made by {@code callers} at once can take without a
+   * rejection: {@link #floorSeconds(int)}, unless fewer callers than the server admits at once
+   * bind (a cap on calls in flight that one caller cannot fill).
+   */
+  default double floorSeconds(int requests, int callers) {
+    return floorSeconds(requests);
+  }
+
   /** The floor's rule in words, for the report. */
   String floorRule();
 

@@ -1,6 +1,7 @@
 package dev.polite.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import dev.polite.demo.Algorithm;
 import dev.polite.demo.HeaderStyle;
@@ -177,6 +178,16 @@ class ZooMatrixTest {
     assertThat(quick.cells()).hasSize(18);
     assertThat(quick.cells()).extracting(ZooCell::client)
         .containsOnly(ClientKind.POLITE, ClientKind.POLITE_ADAPTIVE);
+  }
+
+  @Test
+  void aCapOnCallsInFlightThatFewerCallersCannotFillFloorsAtTheirWaves() {
+    ZooServer cap = ZooMatrix.servers(NO_HAPROXY).stream()
+        .filter(server -> server.name().equals("concurrency/x-ratelimit")).findFirst().orElseThrow();
+
+    assertThat(cap.floorSeconds(100, 1)).as("one caller: one call at a time").isCloseTo(5.0, within(1e-9));
+    assertThat(cap.floorSeconds(100, 16)).as("the cap's two at a time").isCloseTo(2.5, within(1e-9));
+    assertThat(cap.floorSeconds(100)).isCloseTo(2.5, within(1e-9));
   }
 
   @Test
