@@ -100,8 +100,8 @@ public final class ZooMatrix {
       new Spot("haproxy", 4), new Spot("haproxy", 16),
       new Spot("fixed-window/wrong-reset", 16),
       new Spot("budgets/x-ratelimit", 16), new Spot("budgets/x-ratelimit", 64),
-      new Spot("quota/spent", 4), new Spot("quota/spent", 16));
-  // Not yet in the gate: the cap's rows (1.1 to 1.9 x their floor).
+      new Spot("quota/spent", 4), new Spot("quota/spent", 16),
+      new Spot("concurrency/x-ratelimit", 4), new Spot("concurrency/github-403", 16));
   /** The quick zoo's one cell for polite-adaptive: no headers, the most callers. */
   private static final Spot QUICK_ADAPTIVE = new Spot("token-bucket/none", 64);
 

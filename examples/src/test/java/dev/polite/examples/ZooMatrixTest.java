@@ -172,10 +172,10 @@ class ZooMatrixTest {
         "token-bucket/legacy@64", "token-bucket/x-ratelimit@16", "token-bucket/x-ratelimit@64",
         "token-bucket/retry-after-date@16", "token-bucket/retry-after-date@64", "token-bucket/ietf@64",
         "fixed-window/none@16", "haproxy@4", "haproxy@16", "fixed-window/wrong-reset@16",
-        "budgets/x-ratelimit@16", "budgets/x-ratelimit@64", "quota/spent@4", "quota/spent@16");
-    assertThat(polite).as("the cap's rows wait for polite to learn them").noneMatch(cell -> cell.startsWith("concurrency/"));
+        "budgets/x-ratelimit@16", "budgets/x-ratelimit@64", "quota/spent@4", "quota/spent@16",
+        "concurrency/x-ratelimit@4", "concurrency/github-403@16");
     assertThat(cellsOf(quick, ClientKind.POLITE_ADAPTIVE)).hasSize(1);
-    assertThat(quick.cells()).hasSize(18);
+    assertThat(quick.cells()).hasSize(20);
     assertThat(quick.cells()).extracting(ZooCell::client)
         .containsOnly(ClientKind.POLITE, ClientKind.POLITE_ADAPTIVE);
   }
