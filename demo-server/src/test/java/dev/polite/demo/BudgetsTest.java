@@ -4,47 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * Several budgets on one host, as GitHub's {@code core} and {@code search}: end to end over HTTP
  * against the real server on an ephemeral loopback port, on a clock that stands still.
  */
-class BudgetsTest {
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-  private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00.250Z"));
-  private final List<DemoServer> servers = new ArrayList<>();
-
-  @AfterEach
-  void stop() {
-    servers.forEach(DemoServer::close);
-  }
-
-  private DemoServer start(DemoServerConfig.Builder builder) {
-    DemoServer server = builder.clock(clock).start();
-    servers.add(server);
-    return server;
-  }
-
-  private HttpResponse<String> get(DemoServer server, String path, String... headers) throws Exception {
-    HttpRequest.Builder request = HttpRequest.newBuilder(server.url().resolve(path)).timeout(Duration.ofSeconds(10));
-    if (headers.length > 0) {
-      request.headers(headers);
-    }
-    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-  }
-
+class BudgetsTest extends ServedDemoTest {
   private static String header(HttpResponse<String> response, String name) {
     return response.headers().firstValue(name).orElse("none");
   }

@@ -4,49 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.UncheckedIOException;
 import java.net.BindException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** End to end over HTTP against the real server on an ephemeral loopback port. */
-class DemoServerTest {
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-  private final MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00.250Z"));
-  private final List<DemoServer> servers = new ArrayList<>();
-
-  @AfterEach
-  void stop() {
-    servers.forEach(DemoServer::close);
-  }
-
-  private DemoServer start(DemoServerConfig.Builder builder) {
-    DemoServer server = builder.clock(clock).start();
-    servers.add(server);
-    return server;
-  }
-
-  private HttpResponse<String> get(DemoServer server, String path, String... headers) throws Exception {
-    HttpRequest.Builder request = HttpRequest.newBuilder(server.url().resolve(path)).timeout(Duration.ofSeconds(10));
-    if (headers.length > 0) {
-      request.headers(headers);
-    }
-    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-  }
-
+class DemoServerTest extends ServedDemoTest {
   private JsonNode stats(DemoServer server) throws Exception {
     return JSON.readTree(get(server, "/stats").body());
   }
