@@ -218,13 +218,15 @@ public final class KeyModel {
 
   /**
    * Whether the wait {@code reservation} faces may yet be settled away by answers on the wire: the
-   * key keeps the server's count (an advertised pace, alone), calls are on the wire, and the call
-   * is first in line, short of its own tokens only. When the wire empties the count is settled
-   * to the lowest report ({@link #settleCount}), which an overtaken report had left short.
+   * key keeps the server's count (an advertised pace, alone), calls are on the wire, and the
+   * tokens the call lacks are no more than the calls on the wire: overtaken reports read as if
+   * those were unseen can have undercounted by that many. When the wire empties the count is
+   * settled to the lowest report ({@link #settleCount}).
    */
   public boolean countMaySettle(Reservation reservation, long now) {
-    return advertised.known() && !inFleet && ledger.onTheWire() > 0
-        && bucket.tokens(now) >= -reservation.cost() - 1e-9;
+    int onTheWire = ledger.onTheWire();
+    return advertised.known() && !inFleet && onTheWire > 0
+        && bucket.tokens(now) >= -reservation.cost() - onTheWire - 1e-9;
   }
 
   /**

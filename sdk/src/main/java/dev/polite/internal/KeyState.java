@@ -189,8 +189,8 @@ public final class KeyState {
         boolean settling = reservation != null && pause == 0 && model.countMaySettle(reservation, now);
         release(attempt, now);
         if (settling) {
-          // First in line and short of its own token only: the answers on the wire may yet show
-          // the server has it (a report they overtook undercounted), so wait for them first.
+          // Short of no more tokens than calls on the wire: their answers may yet show the server
+          // has them (a report they overtook undercounted), so wait for them first.
           return awaitSignal(attempt, patience, now, onSignal, "the key's pace");
         }
         throw tooLong(attempt.call, Duration.ofNanos(sleep),

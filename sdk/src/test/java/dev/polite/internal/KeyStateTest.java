@@ -82,6 +82,40 @@ class KeyStateTest {
   }
 
   @Test
+  void aCallShortOfAsManyTokensAsCallsOnTheWireWaitsForThemToo() throws Exception {
+    Patience minute = new Patience(ticker, sleeper, call, Long.MAX_VALUE, TimeUnit.MINUTES.toNanos(1));
+    state.onAnswer(200, twentyAnHour(6), go(), CONTEXT);
+    Permit a = go();
+    Permit b = go();
+    Permit c = go();
+    Permit d = go();
+    // The server counts d, c, b, a (2 left); a's answer comes first, read as if the three others
+    // were unseen: -1 believed, and a fifth call lacks two tokens.
+    state.onAnswer(200, twentyAnHour(2), a, CONTEXT);
+    Acquisition fifth = new Acquisition(CONTEXT, 0);
+    assertThat(state.step(fifth, minute, now.get(), () -> {})).isEqualTo(KeyState.AWAIT_SIGNAL);
+    state.onAnswer(200, twentyAnHour(3), b, CONTEXT);
+    state.onAnswer(200, twentyAnHour(4), c, CONTEXT);
+    state.onAnswer(200, twentyAnHour(5), d, CONTEXT); // the wire is empty: the lowest report, 2
+    assertThat(state.step(fifth, minute, now.get(), null)).isZero();
+    assertThat(hasTokens(1)).as("and one more after it").isTrue();
+    assertThat(hasTokens(2)).isFalse();
+  }
+
+  @Test
+  void aCallWaitingForTheWireFailsAtOnceWhenTheAnswerSaysTheQuotaIsSpent() throws Exception {
+    Patience minute = new Patience(ticker, sleeper, call, Long.MAX_VALUE, TimeUnit.MINUTES.toNanos(1));
+    state.onAnswer(200, twentyAnHour(1), go(), CONTEXT);
+    Permit last = go(); // the last token, on the wire
+    Acquisition next = new Acquisition(CONTEXT, 0);
+    assertThat(state.step(next, minute, now.get(), () -> {})).isEqualTo(KeyState.AWAIT_SIGNAL);
+
+    state.onAnswer(200, twentyAnHour(0), last, CONTEXT); // spent for half an hour
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> state.step(next, minute, now.get(), null))
+        .isInstanceOf(dev.polite.RateLimitedException.class);
+  }
+
+  @Test
   void anOvertakenAnswerNeverRaisesTheCount() throws Exception {
     state.onAnswer(200, tenPerSecond(9), go(), CONTEXT); // learn the policy: 9 left
     Permit a = go();
