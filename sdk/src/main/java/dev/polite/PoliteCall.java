@@ -159,7 +159,7 @@ final class PoliteCall implements Call {
           Permit permit = acquisition.permit();
           if (permit != null) {
             acquisition = null;
-            KeyState spends = polite.stateOf(Objects.requireNonNull(context));
+            KeyState spends = polite.stateOf(Objects.requireNonNull(context), key);
             if (spends != key) {
               // While it waited, an answer showed the route spends another budget: queue there.
               key.unused(context.cost());
@@ -264,7 +264,8 @@ final class PoliteCall implements Call {
         failure = new InterruptedIOException("Canceled");
       } else {
         CallContext call = Objects.requireNonNull(context);
-        state = polite.stateOf(call); // the answer may have shown which budget the request spends
+        // The answer may have shown which budget the request spends.
+        state = polite.stateOf(call, Objects.requireNonNull(state));
         RetryRules.Next next = polite.next(Objects.requireNonNull(retries), attempt,
             Objects.requireNonNull(state), call, Objects.requireNonNull(patience));
         if (!next.finish()) {

@@ -146,7 +146,7 @@ public final class PoliteInterceptor implements Interceptor {
     RetryRules.CallRetries retries = retryRules.forCall(state.retryBudget());
     while (true) {
       Permit permit = state.acquire(new Acquisition(call, patience.waited()), patience);
-      KeyState spends = stateOf(call);
+      KeyState spends = stateOf(call, state);
       if (spends != state) {
         // While it waited, an answer showed the route spends another budget: queue there.
         state.unused(call.cost());
@@ -154,7 +154,7 @@ public final class PoliteInterceptor implements Interceptor {
         continue;
       }
       Attempt attempt = attempt(chain, request, state, permit, call);
-      state = stateOf(call); // the answer may have shown which budget the request spends
+      state = stateOf(call, state); // the answer may have shown which budget the request spends
       RetryRules.Next next = next(retries, attempt, state, call, patience);
       if (next.finish()) {
         return finish(call, attempt, next.gaveUp(), next.delay());
@@ -168,8 +168,19 @@ public final class PoliteInterceptor implements Interceptor {
    * route named another of the key's budgets ({@link dev.polite.internal.KeyBudgets}).
    */
   KeyState stateOf(CallContext call) {
-    KeyState key = keys.get(call.key());
+    return stateOf(call, keys.get(call.key()));
+  }
+
+  /**
+   * As {@link #stateOf(CallContext)}, for a call whose state was {@code current}: no lookup while
+   * its key keeps one budget, as most do (every attempt asks).
+   */
+  KeyState stateOf(CallContext call, KeyState current) {
+    KeyState key = current.key().equals(call.key()) ? current : keys.get(call.key());
     String spent = key.budgets().spentBy(call.request(), key::isPaused);
+    if (spent.equals(current.key())) {
+      return current;
+    }
     return spent.equals(key.key()) ? key : keys.get(spent);
   }
 
