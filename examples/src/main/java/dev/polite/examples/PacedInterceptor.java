@@ -35,7 +35,7 @@ public final class PacedInterceptor implements Interceptor {
   public Response intercept(Chain chain) throws IOException {
     // reserve() takes the token now and says how long to wait for it, so concurrent callers
     // queue in order instead of racing for the next token.
-    Pause.sleep(Duration.ofNanos(bucket.reserve(1, System.nanoTime())));
+    Pause.sleep(Duration.ofNanos(bucket.reserve(1, System.nanoTime())), chain.call());
     return chain.proceed(chain.request());
   }
 }

@@ -37,7 +37,7 @@ public final class RetryAfterJitterInterceptor implements Interceptor {
     for (int attempt = 1; attempt < maxAttempts && RateLimitRejection.is(response); attempt++) {
       Duration wait = RetryAfter.of(response).plus(jitter(attempt));
       response.close();
-      Pause.sleep(wait);
+      Pause.sleep(wait, chain.call());
       response = chain.proceed(chain.request());
     }
     return response;

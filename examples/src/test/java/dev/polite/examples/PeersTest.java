@@ -52,6 +52,15 @@ class PeersTest {
     }
   }
 
+  @Test
+  void aPeerAsleepOnAnHoursRetryAfterWakesWhenItsCallIsCancelled() {
+    okhttp3.Call call = new okhttp3.OkHttpClient().newCall(new Request.Builder().url("http://example.test/").build());
+    call.cancel(); // as a cell's cut does; no thread is interrupted
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> Pause.sleep(Duration.ofHours(1), call))
+        .isInstanceOf(java.io.InterruptedIOException.class);
+  }
+
   private static Response response(int code, String... headers) {
     return new Response.Builder()
         .request(new Request.Builder().url("http://example.test/").build())
