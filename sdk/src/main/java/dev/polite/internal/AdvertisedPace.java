@@ -48,10 +48,11 @@ final class AdvertisedPace {
   }
 
   /**
-   * The pace {@code signals} teach a key pacing at {@code keptRate} with {@code keptBurst}, or
-   * null when they teach none: they advertise no pace, or a slower one not yet repeated.
+   * The pace {@code signals}, the answer to a call sent at {@code sentAt}, teach a key pacing at
+   * {@code keptRate} with {@code keptBurst}, or null when they teach none: they advertise no pace, or a slower one not yet repeated.
    */
-  @Nullable Pace learn(RateLimitSignals signals, double keptRate, double keptBurst, long now) {
+  @Nullable Pace learn(RateLimitSignals signals, double keptRate, double keptBurst, long sentAt,
+      long now) {
     double rate;
     double burst;
     boolean agreed = false;
@@ -61,7 +62,7 @@ final class AdvertisedPace {
       burst = signals.limit().orElseThrow();
       window = signals.window();
     } else if (impliesWindow(signals)) {
-      agreed = inferredWindow.observe(Nanos.of(signals.reset()), now);
+      agreed = inferredWindow.observe(Nanos.of(signals.reset()), sentAt, now);
       burst = signals.limit().getAsLong();
       window = Duration.ofNanos(inferredWindow.window());
       rate = burst / (inferredWindow.window() / 1e9);

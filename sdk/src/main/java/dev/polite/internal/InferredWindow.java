@@ -20,9 +20,11 @@ package dev.polite.internal;
  * <ul>
  *   <li>A reading longer than the belief is a <em>candidate</em> until a later answer names an
  *       instant no earlier than the candidate's (less the tolerance below): two answers agree, and
- *       it becomes the belief. One that names an earlier instant contradicts it, and it is
- *       dropped. Until then the key keeps pacing by the belief it had, so one wrong answer never
- *       slows the key at all.
+ *       it becomes the belief. Against a belief already held, the second must answer a call sent
+ *       after the candidate came back: calls of one burst can meet one glitch together (at 64
+ *       callers the 10th and 20th answers of a window, both wrong, arrive side by side). One that
+ *       names an earlier instant contradicts it, and it is dropped. Until then the key keeps
+ *       pacing by the belief it had, so one wrong answer never slows the key at all.
  *   <li>A belief that a later answer contradicts (it names an instant before the belief's, while
  *       that is still ahead) gives way at once to the contradicting reading.
  *   <li>A belief that no answer refreshes (a reading of at least half of it) for two of its
@@ -48,6 +50,7 @@ final class InferredWindow {
 
   private long candidate = NONE;
   private long candidateInstant;
+  private long candidateAt;
 
   /** The window to pace by: the belief, at least one second. */
   long window() {
@@ -74,19 +77,23 @@ final class InferredWindow {
   }
 
   /**
-   * Takes the reset one answer reports at {@code now}.
+   * Takes the reset one answer reports at {@code now}, to a call sent at {@code sentAt}.
    *
    * @return whether the window to pace by changed
    */
-  boolean observe(long resetNanos, long now) {
+  boolean observe(long resetNanos, long sentAt, long now) {
     long before = window();
     long reading = reading(resetNanos);
     long instant = Nanos.add(now, resetNanos);
     if (candidate != NONE) {
-      if (instant >= candidateInstant - tolerance(candidate)) {
+      if (instant < candidateInstant - tolerance(candidate)) {
+        candidate = NONE; // contradicted: dropped
+      } else if (belief == NONE || sentAt >= candidateAt) {
         believe(candidate, candidateInstant, now);
+        candidate = NONE;
       }
-      candidate = NONE;
+      // Else it agrees, but its call went before the candidate came back: the same moment's
+      // word (one glitch can answer a burst), so it is no second witness against the belief.
     }
     if (belief != NONE && now < beliefInstant && instant < beliefInstant - tolerance(belief)) {
       believe(reading, instant, now); // contradicted while its instant is still ahead
@@ -94,6 +101,7 @@ final class InferredWindow {
       if (reading > candidate) {
         candidate = reading;
         candidateInstant = instant;
+        candidateAt = now;
       }
     } else {
       longestSinceRefresh = Math.max(longestSinceRefresh, reading);

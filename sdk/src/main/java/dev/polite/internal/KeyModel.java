@@ -298,7 +298,7 @@ public final class KeyModel {
     ledger.ended();
     lastSignals = signals;
     boolean firstPace = !advertised.known();
-    learnPace(signals, now);
+    learnPace(signals, permit.sentAt(), now);
     // The bucket is read for refusals only: every answer passes here.
     boolean paceHadTokens = advertised.known() && Answer.isRefusal(status, signals) && bucket.tokens(now) >= 1;
     Answer answer = Answer.of(status, signals, permit.othersOnTheWire(), paceHadTokens);
@@ -363,8 +363,8 @@ public final class KeyModel {
     return ledger.adopt(sentAt);
   }
 
-  private void learnPace(RateLimitSignals signals, long now) {
-    AdvertisedPace.Pace pace = advertised.learn(signals, bucket.rate(), bucket.capacity(), now);
+  private void learnPace(RateLimitSignals signals, long sentAt, long now) {
+    AdvertisedPace.Pace pace = advertised.learn(signals, bucket.rate(), bucket.capacity(), sentAt, now);
     if (pace == null) {
       return;
     }

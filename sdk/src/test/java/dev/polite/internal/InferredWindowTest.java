@@ -15,69 +15,82 @@ class InferredWindowTest {
   @Test
   void untilTwoAnswersAgreeTheWindowReadsAsOneSecond() {
     assertThat(window.window()).isEqualTo(SECOND);
-    window.observe(HOUR, now);
+    window.observe(HOUR, now, now);
     assertThat(window.window()).as("one answer alone").isEqualTo(SECOND);
 
     now += 10 * SECOND;
-    assertThat(window.observe(HOUR - 10 * SECOND, now)).isTrue(); // a fixed window: the same instant
+    assertThat(window.observe(HOUR - 10 * SECOND, now, now)).isTrue(); // a fixed window: the same instant
     assertThat(window.window()).isEqualTo(HOUR - SECOND);
     assertThat(window.confirmed()).isTrue();
   }
 
   @Test
   void aSlidingWindowsLaterInstantsAgreeToo() {
-    window.observe(30 * SECOND, now);
+    window.observe(30 * SECOND, now, now);
     now += SECOND;
-    window.observe(30 * SECOND, now);
+    window.observe(30 * SECOND, now, now);
     assertThat(window.window()).isEqualTo(29 * SECOND);
   }
 
   @Test
+  void twoWrongAnswersOfOneBurstAreOneWitnessAgainstABeliefHeld() {
+    window.observe(SECOND / 2, now, now);
+    window.observe(SECOND / 2, now, now);
+    long burst = now; // the 10th and 20th calls of a window went together
+    window.observe(200L * 86_400 * SECOND, burst, now += 1_000_000);
+    window.observe(200L * 86_400 * SECOND, burst, now += 1_000_000);
+    assertThat(window.window()).as("the second went before the first came back").isEqualTo(SECOND);
+    window.observe(200L * 86_400 * SECOND, now, now += 1_000_000);
+    assertThat(window.window()).as("a call sent after it says so too: believed")
+        .isGreaterThan(199L * 86_400 * SECOND);
+  }
+
+  @Test
   void aCandidateThatTheNextAnswerContradictsIsDropped() {
-    window.observe(SECOND / 2, now);
-    window.observe(SECOND / 2, now);
-    window.observe(200L * 86_400 * SECOND, now += 1_000_000);
-    window.observe(SECOND / 2, now += 1_000_000);
-    window.observe(SECOND / 2, now += 1_000_000);
+    window.observe(SECOND / 2, now, now);
+    window.observe(SECOND / 2, now, now);
+    window.observe(200L * 86_400 * SECOND, now + 1_000_000, now += 1_000_000);
+    window.observe(SECOND / 2, now + 1_000_000, now += 1_000_000);
+    window.observe(SECOND / 2, now + 1_000_000, now += 1_000_000);
     assertThat(window.window()).isEqualTo(SECOND);
   }
 
   @Test
   void aBeliefContradictedWhileItsInstantIsAheadGivesWayAtOnce() {
-    window.observe(HOUR, now);
-    window.observe(HOUR, now);
+    window.observe(HOUR, now, now);
+    window.observe(HOUR, now, now);
     assertThat(window.window()).isEqualTo(HOUR - SECOND);
     // The server's window changed to a minute: its resets now name instants an hour too soon.
     now += SECOND;
-    assertThat(window.observe(60 * SECOND, now)).isTrue();
+    assertThat(window.observe(60 * SECOND, now, now)).isTrue();
     assertThat(window.window()).isEqualTo(59 * SECOND);
   }
 
   @Test
   void withinTheToleranceEpochSecondsStillAgree() {
-    window.observe(10 * SECOND, now);
-    window.observe(8 * SECOND, now); // two seconds early: the rounding of two epoch readings
+    window.observe(10 * SECOND, now, now);
+    window.observe(8 * SECOND, now, now); // two seconds early: the rounding of two epoch readings
     assertThat(window.window()).isEqualTo(9 * SECOND);
   }
 
   @Test
   void aBeliefNoAnswerRefreshesForTwoWindowsExpiresToTheLongestReadingSince() {
-    window.observe(10 * SECOND, now);
-    window.observe(10 * SECOND, now);
+    window.observe(10 * SECOND, now, now);
+    window.observe(10 * SECOND, now, now);
     assertThat(window.window()).isEqualTo(9 * SECOND);
     // Past its instant, only short resets come back, for more than two of its windows.
     now += 10 * SECOND;
     for (int i = 0; i < 40; i++) {
       now += SECOND;
-      window.observe(SECOND / 2 + (i == 3 ? 2 * SECOND : 0), now);
+      window.observe(SECOND / 2 + (i == 3 ? 2 * SECOND : 0), now, now);
     }
     assertThat(window.window()).isEqualTo(2 * SECOND);
   }
 
   @Test
   void aSpentQuotasResetPastTheBeliefIsBelievedOnlyAsFarAsTheAgreeingAnswersSaid() {
-    window.observe(SECOND / 2, now);
-    window.observe(SECOND / 2, now);
+    window.observe(SECOND / 2, now, now);
+    window.observe(SECOND / 2, now, now);
     long day = 86_400 * SECOND;
     assertThat(window.believedReset(3 * SECOND, now)).as("in line: as it is").isEqualTo(3 * SECOND);
     assertThat(window.believedReset(day, now)).as("the instant the others named").isEqualTo(SECOND / 2);
