@@ -52,15 +52,12 @@ public final class KeyBudgets {
   private final String key;
   /** The budget the key's own state learned first; null until an answer named one. */
   private volatile @Nullable String own;
-  /** Each other budget's state key. */
-  private final Map<String, String> others = new HashMap<>();
-  /** Route and family to the state key that spends it, least recently used first. */
-  private final LinkedHashMap<String, String> routes = new LinkedHashMap<>(16, 0.75f, true) {
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
-      return size() > MAX_ROUTES;
-    }
-  };
+  /**
+   * Each other budget's state key, and route and family to the state key that spends it (least
+   * recently used first): made when first needed, since most keys never name a second budget.
+   */
+  private @Nullable Map<String, String> others;
+  private @Nullable Map<String, String> routes;
   /** Whether any answer named a budget other than the key's own: until then, every route is its. */
   private volatile boolean split;
   /** The state of routes whose budget is not known while the key's own is paused. */
@@ -88,6 +85,7 @@ public final class KeyBudgets {
     }
     Route route = Route.of(request);
     synchronized (this) {
+      Map<String, String> routes = routes();
       String spent = routes.get(route.exact());
       if (spent == null) {
         spent = routes.get(route.family());
@@ -119,6 +117,9 @@ public final class KeyBudgets {
       if (budget.equals(own)) {
         owner = key;
       } else {
+        if (others == null) {
+          others = new HashMap<>();
+        }
         owner = others.get(budget);
         if (owner == null) {
           if (others.size() + 1 >= MAX_BUDGETS) {
@@ -131,6 +132,7 @@ public final class KeyBudgets {
       }
       if (split || spent || sentThrough.equals(newRoutes)) {
         Route route = Route.of(request);
+        Map<String, String> routes = routes();
         routes.put(route.exact(), owner);
         routes.put(route.family(), owner);
       }
@@ -138,9 +140,22 @@ public final class KeyBudgets {
     }
   }
 
+  /** The routes remembered; guarded by this. */
+  private Map<String, String> routes() {
+    if (routes == null) {
+      routes = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+          return size() > MAX_ROUTES;
+        }
+      };
+    }
+    return routes;
+  }
+
   @Override
   public synchronized String toString() {
-    return "KeyBudgets{" + key + " own=" + own + " others=" + others.keySet() + " routes="
-        + routes.size() + '}';
+    return "KeyBudgets{" + key + " own=" + own + " others=" + (others == null ? "[]" : others.keySet())
+        + " routes=" + (routes == null ? 0 : routes.size()) + '}';
   }
 }

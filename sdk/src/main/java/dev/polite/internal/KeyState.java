@@ -273,17 +273,7 @@ public final class KeyState {
    * @return the time it was learned at, on the key's ticker, so the caller need not read it again
    */
   public long onAnswer(int status, RateLimitSignals signals, Permit permit, CallContext call) {
-    long now;
-    synchronized (this) { // read under the lock, so that the model sees time only move forward
-      now = config.ticker().read();
-      model.onAnswer(status, signals, permit, now);
-      wakeVoided();
-      signal();
-    }
-    if (signals.isRejection()) {
-      model.notify(l -> l.rateLimited(call, signals));
-    }
-    return now;
+    return learn(status, signals, permit, false, call);
   }
 
   /**
@@ -298,10 +288,16 @@ public final class KeyState {
   public long onAnswerSentThrough(KeyState sender, int status, RateLimitSignals signals,
       Permit permit, CallContext call, boolean refund) {
     sender.handedOver(call.cost(), refund);
+    return learn(status, signals, permit, true, call);
+  }
+
+  /** {@code adopt}: the permit is another budget's, and the call goes on this one's wire first. */
+  private long learn(int status, RateLimitSignals signals, Permit permit, boolean adopt,
+      CallContext call) {
     long now;
-    synchronized (this) {
+    synchronized (this) { // read under the lock, so that the model sees time only move forward
       now = config.ticker().read();
-      model.onAnswer(status, signals, model.adopt(permit.sentAt()), now);
+      model.onAnswer(status, signals, adopt ? model.adopt(permit.sentAt()) : permit, now);
       wakeVoided();
       signal();
     }
