@@ -145,8 +145,14 @@ public final class PoliteInterceptor implements Interceptor {
         Patience.deadlineOf(chain.call(), now), maxWaitNanos);
     RetryRules.CallRetries retries = retryRules.forCall(state.retryBudget());
     while (true) {
-      Permit permit = state.acquire(new Acquisition(call, patience.waited()), patience);
+      KeyState waiting = state;
+      Permit permit = state.acquire(new Acquisition(call, patience.waited())
+          .movedWhen(() -> stateOf(call, waiting) != waiting), patience);
       KeyState spends = stateOf(call, state);
+      if (permit == null) {
+        state = spends; // an answer showed, while it waited, that the route spends another budget
+        continue;
+      }
       if (spends != state) {
         // While it waited, an answer showed the route spends another budget: queue there.
         state.unused(call.cost());

@@ -1,6 +1,7 @@
 package dev.polite.internal;
 
 import dev.polite.CallContext;
+import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -19,6 +20,8 @@ public final class Acquisition {
   /** How to wake the attempt early when its reservation is voided while it waits (scheduled). */
   @Nullable Runnable onVoid;
   volatile @Nullable Permit permit; // read without the lock by the attempt's owner
+  /** Whether the call now spends another budget of its key: a blocking wait then ends. */
+  @Nullable BooleanSupplier moved;
 
   /**
    * @param waitedBefore what the call had waited before this attempt (its patience's count), so
@@ -28,6 +31,16 @@ public final class Acquisition {
     this.call = call;
     this.cost = call.cost();
     this.waitedBefore = waitedBefore;
+  }
+
+  /**
+   * Ends a blocking wait for this attempt's permit ({@link KeyState#acquire} then answers null)
+   * once {@code moved} answers true: an answer showed that the call's route spends another budget
+   * of its key, whose pause or pace it should wait for instead. Read outside any key's lock.
+   */
+  public Acquisition movedWhen(BooleanSupplier moved) {
+    this.moved = moved;
+    return this;
   }
 
   /** The permit, once {@link KeyState#step} granted it; null before. */

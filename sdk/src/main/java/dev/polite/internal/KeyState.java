@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -88,13 +89,18 @@ public final class KeyState {
    * paid. On return the call counts as in flight and must end in {@link #onAnswer} or
    * {@link #onFailure}.
    *
-   * @return the attempt's permit, to hand back with its answer
+   * @return the attempt's permit, to hand back with its answer; null, holding nothing, when the
+   *     attempt {@linkplain Acquisition#movedWhen moved} to another budget while it waited
    * @throws RateLimitedException when the wait would exceed the call's patience
    * @throws java.io.InterruptedIOException when the call is cancelled or the thread interrupted
    */
-  public Permit acquire(Acquisition attempt, Patience patience) throws IOException {
+  public @Nullable Permit acquire(Acquisition attempt, Patience patience) throws IOException {
+    BooleanSupplier moved = attempt.moved != null ? attempt.moved : () -> false;
     try {
       while (true) {
+        if (moved.getAsBoolean()) {
+          return null; // outside the lock: the check reads the key's own state; abandoned below
+        }
         long sleep;
         long now;
         KeyModel.Reservation held;
@@ -114,11 +120,11 @@ public final class KeyState {
           }
         }
         if (held == null || held.epoch() != epoch) {
-          patience.sleep(sleep, now);
+          patience.sleep(sleep, now, moved);
         } else {
           // A pause or a cut voids the reservation: wake then, not when its tokens would have come.
           long reservedIn = held.epoch();
-          patience.sleep(sleep, now, () -> epoch != reservedIn);
+          patience.sleep(sleep, now, () -> epoch != reservedIn || moved.getAsBoolean());
         }
       }
     } finally {

@@ -116,6 +116,31 @@ class KeyStateTest {
   }
 
   @Test
+  void aCallAsleepOnThePauseOfABudgetItTurnsOutNotToSpendWakesHoldingNothing() throws Exception {
+    Sleeper honest = (deadline, stop) -> { // asks whether to stop before it moves the clock
+      if (!stop.getAsBoolean()) {
+        now.accumulateAndGet(deadline, Math::max);
+      }
+    };
+    Patience minute = new Patience(ticker, honest, call, Long.MAX_VALUE, TimeUnit.MINUTES.toNanos(1));
+    state.onAnswer(200, twentyAnHour(3), go(), CONTEXT);
+    state.onAnswer(429, RateLimitSignals.builder().rejection(true).retryAfter(Duration.ofSeconds(30))
+        .build(), go(), CONTEXT);
+    boolean[] moved = {false};
+    long before = now.get();
+    // Not moved when it begins to wait; moved by the time the sleeper asks.
+    Acquisition waiting = new Acquisition(CONTEXT, 0).movedWhen(() -> {
+      boolean was = moved[0];
+      moved[0] = true;
+      return was;
+    });
+
+    assertThat(state.acquire(waiting, minute)).as("no permit: it queues at the other budget").isNull();
+    assertThat(now.get()).as("it did not sleep out the pause").isEqualTo(before);
+    assertThat(state.snapshot().inFlight()).isZero();
+  }
+
+  @Test
   void anOvertakenAnswerNeverRaisesTheCount() throws Exception {
     state.onAnswer(200, tenPerSecond(9), go(), CONTEXT); // learn the policy: 9 left
     Permit a = go();
