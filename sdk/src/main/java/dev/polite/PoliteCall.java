@@ -156,6 +156,13 @@ final class PoliteCall implements Call {
         }
         try {
           long wait = key.step(acquisition, patience, now, () -> wake(next));
+          if (wait == KeyState.RETIRED) {
+            // The key was forgotten while this call held it: step on the state its key has now.
+            acquisition = null;
+            state = polite.stateOf(Objects.requireNonNull(context), key);
+            scheduled = factory.scheduler().runAt(now, () -> step(next));
+            return;
+          }
           Permit permit = acquisition.permit();
           if (permit != null) {
             acquisition = null;

@@ -182,6 +182,9 @@ public final class PoliteInterceptor implements Interceptor {
    * its key keeps one budget, as most do (every attempt asks).
    */
   KeyState stateOf(CallContext call, KeyState current) {
+    if (current.isRetired()) {
+      return stateOf(call); // forgotten while the call held it: the key's state now
+    }
     KeyState key = current.key().equals(call.key()) ? current : keys.get(call.key());
     String spent = key.budgets().spentBy(call.request(), key::isPaused);
     if (spent.equals(current.key())) {

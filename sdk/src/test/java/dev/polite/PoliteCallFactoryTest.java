@@ -3,6 +3,7 @@ package dev.polite;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.polite.internal.KeyState;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.Duration;
@@ -284,6 +285,48 @@ class PoliteCallFactoryTest extends HarnessTest {
     assertThat(outcomes).filteredOn(o -> o.call() == next).singleElement()
         .satisfies(o -> assertThat(o.code()).isEqualTo(200));
     assertThat(h.server.getRequestCount()).isEqualTo(2);
+  }
+
+  @Test
+  void callsThatTimeOutOrAreCancelledAtTheGateLeaveItBehindAStalledCall() throws Exception {
+    CountDownLatch firstSent = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    h.server.enqueue(ok());
+    PoliteInterceptor polite = h.polite().build();
+    OkHttpClient client = h.client(polite).newBuilder()
+        .addNetworkInterceptor(chain -> {
+          firstSent.countDown(); // the key's only call in flight: its answer does not come
+          awaitQuietly(release);
+          return chain.proceed(chain.request());
+        }).build();
+    PoliteCallFactory calls = factory(client);
+    calls.newCall(h.get("/stalled")).enqueue(recorder);
+    assertThat(firstSent.await(5, TimeUnit.SECONDS)).isTrue();
+    KeyState key = polite.keys().all().get(0);
+    int waiting = 10_000;
+    List<Call> cancelled = new ArrayList<>();
+    for (int i = 0; i < waiting; i++) {
+      Call call = calls.newCall(h.get("/gated"));
+      call.timeout().timeout(100, TimeUnit.MILLISECONDS);
+      call.enqueue(recorder);
+      if (i % 2 == 0) {
+        cancelled.add(call);
+      }
+    }
+    scheduler.runDue();
+    assertThat(key.waitingForSignal()).as("every call waits at the gate").isEqualTo(waiting);
+
+    cancelled.forEach(Call::cancel);
+    assertThat(key.waitingForSignal()).as("the cancelled left at once").isEqualTo(waiting / 2);
+    h.clock.advance(Duration.ofMillis(100));
+    scheduler.runDue();
+    assertThat(key.waitingForSignal()).as("the timed out left too, with no signal yet")
+        .isZero();
+
+    release.countDown();
+    runUntilAnswered(client, waiting + 1);
+    assertThat(outcomes).filteredOn(o -> o.failure() != null).hasSize(waiting);
+    assertThat(h.server.getRequestCount()).isEqualTo(1);
   }
 
   private static void awaitQuietly(CountDownLatch latch) throws java.io.InterruptedIOException {

@@ -19,6 +19,8 @@ public final class Acquisition {
   long due = Long.MIN_VALUE;
   /** How to wake the attempt early when its reservation is voided while it waits (scheduled). */
   @Nullable Runnable onVoid;
+  /** How to wake the attempt when the key signals, while it waits at the closed gate (scheduled). */
+  @Nullable Runnable onSignal;
   volatile @Nullable Permit permit; // read without the lock by the attempt's owner
   /** Whether the call now spends another budget of its key: a blocking wait then ends. */
   @Nullable BooleanSupplier moved;

@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
@@ -39,11 +40,26 @@ import org.jspecify.annotations.Nullable;
 public final class KeyState {
   /** What {@link #step} answers when only a signal can help: the gate is closed. */
   public static final long AWAIT_SIGNAL = -1;
+  /**
+   * What {@link #step} answers when the key was {@linkplain #retireIfIdle forgotten}: the call
+   * holds nothing here and looks its key up again.
+   */
+  public static final long RETIRED = -2;
 
   private final PoliteConfig config;
   private final KeyModel model;
   private final SharedKey shared;
-  private final List<Runnable> signalWaiters = new ArrayList<>(); // guarded by this
+  /**
+   * Scheduled attempts at the closed gate, each once, woken by the next signal. An attempt leaves
+   * when it is granted or released (cancelled, out of patience), not at the signal only: a key
+   * whose one call in flight stalls would otherwise keep every timed-out call it ever turned away.
+   * Guarded by this.
+   */
+  private final Set<Acquisition> signalWaiters = new LinkedHashSet<>();
+  /** Threads in {@link #acquire}: a key they wait on is not forgotten. Guarded by this. */
+  private int blockingWaiters;
+  /** Forgotten by its interceptor: steps answer {@link #RETIRED}. Written under this. */
+  private volatile boolean retired;
   /** Scheduled attempts asleep on a reservation, woken when it is voided. Guarded by this. */
   private final Set<Acquisition> reservedSleepers = new HashSet<>();
   /** The model's epoch as last seen under the lock, for sleepers to read without it. */
@@ -75,8 +91,32 @@ public final class KeyState {
     return lastUsed;
   }
 
-  synchronized boolean isIdle() {
-    return model.inFlight() == 0;
+  /**
+   * Retires the key if nothing depends on it: no call in flight, none waiting (blocking, at the
+   * gate or asleep on a reservation) and, unless {@code evenIfPaused}, no pause. A call that held
+   * it and steps again is told {@link #RETIRED} and looks its key up anew, so that every call of
+   * a key shares one state. A paused key is kept because a fresh state would forget the pause and
+   * send at once what the server just refused.
+   *
+   * @return whether the key is now retired, to be dropped by its holder
+   */
+  synchronized boolean retireIfIdle(boolean evenIfPaused) {
+    boolean idle = model.inFlight() == 0 && blockingWaiters == 0 && signalWaiters.isEmpty()
+        && reservedSleepers.isEmpty();
+    if (idle && (evenIfPaused || !isPaused())) {
+      retired = true;
+    }
+    return retired;
+  }
+
+  /** Whether the key was forgotten: its calls look it up again. */
+  public boolean isRetired() {
+    return retired;
+  }
+
+  /** How many scheduled attempts wait at the gate for a signal. */
+  public synchronized int waitingForSignal() {
+    return signalWaiters.size();
   }
 
   /** The key is forgotten: what the fleet leased it goes back. */
@@ -96,6 +136,9 @@ public final class KeyState {
    */
   public @Nullable Permit acquire(Acquisition attempt, Patience patience) throws IOException {
     BooleanSupplier moved = attempt.moved != null ? attempt.moved : () -> false;
+    synchronized (this) {
+      blockingWaiters++;
+    }
     try {
       while (true) {
         if (moved.getAsBoolean()) {
@@ -110,6 +153,9 @@ public final class KeyState {
           Permit permit = attempt.permit;
           if (permit != null) {
             return permit;
+          }
+          if (sleep == RETIRED) {
+            return null;
           }
           held = attempt.reservation;
           if (sleep == AWAIT_SIGNAL) {
@@ -128,7 +174,10 @@ public final class KeyState {
         }
       }
     } finally {
-      abandon(attempt); // nothing to do once granted
+      synchronized (this) {
+        blockingWaiters--;
+        abandon(attempt); // nothing to do once granted
+      }
     }
   }
 
@@ -138,14 +187,18 @@ public final class KeyState {
    *
    * @param onSignal run (under this key's lock: it must only hand work on) at the next signal,
    *     when the answer is {@link #AWAIT_SIGNAL}; null for a caller that waits on the monitor
-   * @return 0 when granted; else the nanoseconds from {@code now} until the next step is due, or
-   *     {@link #AWAIT_SIGNAL}
+   * @return 0 when granted; else the nanoseconds from {@code now} until the next step is due,
+   *     {@link #AWAIT_SIGNAL}, or {@link #RETIRED}
    * @throws RateLimitedException when the wait needed exceeds the call's patience; the attempt
    *     then holds nothing
    */
   public synchronized long step(Acquisition attempt, Patience patience, long now,
       @Nullable Runnable onSignal) throws RateLimitedException {
     lastUsed = now;
+    if (retired) {
+      release(attempt, now);
+      return RETIRED;
+    }
     while (true) {
       KeyModel.Reservation reservation = attempt.reservation;
       long fleetPause = shared.pauseLeft(now);
@@ -231,7 +284,8 @@ public final class KeyState {
       throw tooLong(attempt.call, null, why);
     }
     if (onSignal != null) {
-      signalWaiters.add(onSignal);
+      attempt.onSignal = onSignal;
+      signalWaiters.add(attempt);
     }
     return AWAIT_SIGNAL;
   }
@@ -255,6 +309,7 @@ public final class KeyState {
 
   private void release(Acquisition attempt, long now) {
     forgetSleeper(attempt);
+    forgetSignalWaiter(attempt);
     KeyModel.Reservation reservation = attempt.reservation;
     if (reservation != null) {
       model.cancel(reservation, attempt.cost, now);
@@ -265,6 +320,7 @@ public final class KeyState {
 
   private void grant(Acquisition attempt, long at, Patience patience) {
     forgetSleeper(attempt);
+    forgetSignalWaiter(attempt);
     attempt.permit = model.grant(at, attempt.reservation);
     attempt.reservation = null;
     if (heard) { // every attempt passes here: no event to build when nobody listens
@@ -352,6 +408,13 @@ public final class KeyState {
     signal();
   }
 
+  private void forgetSignalWaiter(Acquisition attempt) {
+    if (attempt.onSignal != null) {
+      attempt.onSignal = null;
+      signalWaiters.remove(attempt);
+    }
+  }
+
   private void forgetSleeper(Acquisition attempt) {
     if (attempt.onVoid != null) {
       attempt.onVoid = null;
@@ -387,9 +450,15 @@ public final class KeyState {
   private void signal() {
     notifyAll();
     if (!signalWaiters.isEmpty()) {
-      List<Runnable> woken = List.copyOf(signalWaiters);
+      List<Acquisition> woken = List.copyOf(signalWaiters);
       signalWaiters.clear();
-      woken.forEach(Runnable::run);
+      for (Acquisition attempt : woken) {
+        Runnable wake = attempt.onSignal;
+        attempt.onSignal = null;
+        if (wake != null) {
+          wake.run();
+        }
+      }
     }
   }
 

@@ -8,9 +8,21 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The keys one interceptor knows, bounded: past {@code maxKeys}, idle keys (none of their calls
- * in flight) are forgotten, least recently used first, down to nine tenths of the bound, so the
- * sweep's cost is spread over many new keys. A forgotten key starts again as a new one.
+ * The keys one interceptor knows, bounded. Past {@code maxKeys}, idle keys are forgotten, least
+ * recently used first, down to nine tenths of the bound, so the sweep's cost is spread over many
+ * new keys. A forgotten key starts again as a new one.
+ *
+ * <h2>What counts as idle</h2>
+ * A key with a call in flight or waiting (blocking, at its gate, or asleep on a reservation) is
+ * never forgotten: its callers would keep the old state while new calls got a fresh one, two
+ * buckets for one key. A paused key is kept too, since a fresh state would send at once what the
+ * server just refused; only when the paused keys alone pass twice the bound are the least
+ * recently used of them forgotten, so that a flood of paused keys (each a distinct tenant
+ * refused) cannot grow memory without end. A key is {@linkplain KeyState#retireIfIdle retired}
+ * under its own lock as it leaves, so a call that still held it looks it up again.
+ *
+ * <p>When nothing could be forgotten, the next sweep waits for a tenth of the bound more keys:
+ * a sweep reads every key, and one per new key would make a run of busy keys quadratic.
  *
  * <p>Thread-safe; lookups of known keys take no lock.
  */
@@ -18,38 +30,49 @@ public final class KeyStates {
   private final ConcurrentHashMap<String, KeyState> states = new ConcurrentHashMap<>();
   private final PoliteConfig config;
   private final int maxKeys;
+  /** The size at which the next sweep is due. Guarded by this. */
+  private int sweepAt;
 
   public KeyStates(PoliteConfig config) {
     this.config = config;
     this.maxKeys = config.maxKeys();
+    this.sweepAt = maxKeys + 1;
   }
 
   /** The state of {@code key}, made on first use. */
   public KeyState get(String key) {
     KeyState state = states.get(key);
-    if (state != null) {
+    if (state != null && !state.isRetired()) {
       return state;
     }
     KeyState made = new KeyState(key, config, config.ticker().read());
-    state = states.putIfAbsent(key, made);
+    state = states.putIfAbsent(key, made); // a key retires and leaves the map in one step
     if (state != null) {
-      return state; // another thread made it first; ours was never seen
+      made.leave(); // another thread made it first: ours was never seen, and leaves the fleet
+      return state;
     }
     config.listener().keyAdded(key, made::snapshot);
-    if (states.size() > maxKeys) {
-      evictIdle();
+    if (states.size() >= sweepAt) {
+      sweep(made);
     }
     return made;
   }
 
   /** The state of {@code key} if it is held; null otherwise. */
   public @Nullable KeyState find(String key) {
-    return states.get(key);
+    KeyState state = states.get(key);
+    return state == null || state.isRetired() ? null : state;
   }
 
   /** Every key held now. */
   public List<KeyState> all() {
-    return List.copyOf(states.values());
+    List<KeyState> live = new ArrayList<>(states.size());
+    for (KeyState state : states.values()) {
+      if (!state.isRetired()) {
+        live.add(state);
+      }
+    }
+    return live;
   }
 
   /** How many keys are held. */
@@ -57,24 +80,40 @@ public final class KeyStates {
     return states.size();
   }
 
-  private synchronized void evictIdle() {
-    if (states.size() <= maxKeys) {
+  /** Forgets idle keys but {@code made}, the key just made for a call about to use it. */
+  private synchronized void sweep(KeyState made) {
+    if (states.size() < sweepAt) {
       return;
     }
-    List<KeyState> idle = new ArrayList<>();
-    for (KeyState s : states.values()) {
-      if (s.isIdle()) {
-        idle.add(s);
-      }
-    }
-    idle.sort(Comparator.comparingLong(KeyState::lastUsed));
+    List<KeyState> byAge = new ArrayList<>(states.values());
+    byAge.remove(made);
+    byAge.sort(Comparator.comparingLong(KeyState::lastUsed));
     int excess = states.size() - maxKeys * 9 / 10;
-    for (int i = 0; i < idle.size() && i < excess; i++) {
-      KeyState s = idle.get(i);
-      if (states.remove(s.key(), s)) {
+    excess -= forget(byAge, excess, false);
+    if (excess > 0 && states.size() > 2 * maxKeys) {
+      forget(byAge, states.size() - 2 * maxKeys, true);
+    }
+    sweepAt = Math.max(maxKeys, states.size()) + Math.max(1, maxKeys / 10);
+  }
+
+  /** Forgets up to {@code count} of {@code byAge}'s idle keys, oldest first; how many it forgot. */
+  private int forget(List<KeyState> byAge, int count, boolean evenIfPaused) {
+    int forgotten = 0;
+    for (int i = 0; i < byAge.size() && forgotten < count; i++) {
+      KeyState s = byAge.get(i);
+      boolean[] retired = {false};
+      // Retired and removed at once, as one step on the map's key: a new call for the key then
+      // finds the live state or none, never a retired one, and makes the next state itself.
+      states.computeIfPresent(s.key(), (key, held) -> {
+        retired[0] = held == s && s.retireIfIdle(evenIfPaused);
+        return retired[0] ? null : held;
+      });
+      if (retired[0]) {
         s.leave();
         config.listener().keyForgotten(s.key());
+        forgotten++;
       }
     }
+    return forgotten;
   }
 }

@@ -1,0 +1,200 @@
+package dev.polite.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.polite.CallContext;
+import dev.polite.PoliteConfig;
+import dev.polite.PoliteInterceptor;
+import dev.polite.RateLimitPolicy;
+import dev.polite.RateLimitSignals;
+import dev.polite.SharedKey;
+import dev.polite.SharedState;
+import dev.polite.Sleeper;
+import dev.polite.Ticker;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import okhttp3.Call;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Which keys a bounded {@link KeyStates} forgets: only those nothing depends on, so that a key
+ * is never split into an old state its waiting callers keep and a fresh one new calls get.
+ */
+class KeyStatesTest {
+  private static final long HOUR = TimeUnit.HOURS.toNanos(1);
+  private final AtomicLong now = new AtomicLong(1_000_000_000L);
+  private final Ticker ticker = now::get;
+  private final Sleeper sleeper = (deadline, stop) -> now.accumulateAndGet(deadline, Math::max);
+  private final Call call = new OkHttpClient().newCall(new Request.Builder().url("http://localhost/").build());
+
+  private PoliteConfig config(Sleeper sleeper, SharedState fleet) {
+    return PoliteInterceptor.builder().clock(ticker, sleeper).cautiousStart(false).maxKeys(2)
+        .maxWait(Duration.ofHours(1)).sharedState(fleet).build().config();
+  }
+
+  private static CallContext context(String key, double cost) {
+    return CallContext.of(key, new Request.Builder().url("http://localhost/").build(), null, cost);
+  }
+
+  private Patience patience(Sleeper sleeper) {
+    return new Patience(ticker, sleeper, call, Long.MAX_VALUE, HOUR);
+  }
+
+  private static RateLimitSignals tenPerSecond(long remaining) {
+    RateLimitPolicy p = RateLimitPolicy.builder("default").quota(10).window(Duration.ofSeconds(1))
+        .remaining(remaining).reset(Duration.ofSeconds(1)).build();
+    return RateLimitSignals.builder().addPolicy(p).governedBy(p).dialect("test").build();
+  }
+
+  /** Makes {@code count} new keys, each used a little later than the last. */
+  private void flood(KeyStates keys, int count) {
+    for (int i = 0; i < count; i++) {
+      now.addAndGet(1_000_000);
+      keys.get("other-" + i);
+    }
+  }
+
+  private void answer(KeyState state, int status, RateLimitSignals signals) throws Exception {
+    CallContext ctx = context(state.key(), 1);
+    Permit permit = state.acquire(new Acquisition(ctx, 0), patience(sleeper));
+    state.onAnswer(status, signals, permit, ctx);
+  }
+
+  @Test
+  void aPausedKeyWithNoCallerIsKeptPastTheBoundWhileIdleOnesGo() throws Exception {
+    KeyStates keys = new KeyStates(config(sleeper, SharedState.none()));
+    KeyState paused = keys.get("paused");
+    answer(paused, 429, RateLimitSignals.builder().retryAfter(Duration.ofMinutes(10))
+        .rejection(true).build());
+    assertThat(paused.isPaused()).isTrue();
+
+    flood(keys, 20);
+
+    assertThat(keys.find("paused")).as("the oldest, but paused: kept").isSameAs(paused);
+    assertThat(keys.get("paused").isPaused()).as("a new call still finds the pause").isTrue();
+    assertThat(keys.size()).as("idle keys were forgotten").isLessThanOrEqualTo(3);
+  }
+
+  @Test
+  void pausedKeysAloneAreBoundedAtTwiceTheBound() throws Exception {
+    KeyStates keys = new KeyStates(config(sleeper, SharedState.none()));
+    for (int i = 0; i < 40; i++) {
+      now.addAndGet(1_000_000);
+      answer(keys.get("tenant-" + i), 429, RateLimitSignals.builder()
+          .retryAfter(Duration.ofMinutes(10)).rejection(true).build());
+    }
+    assertThat(keys.size()).as("a flood of refused tenants cannot grow memory without end")
+        .isLessThanOrEqualTo(2 * 2 + 1);
+    assertThat(keys.find("tenant-39")).as("the newest kept").isNotNull();
+  }
+
+  @Test
+  void aKeyWithAScheduledCallAsleepOnItsReservationIsKept() throws Exception {
+    KeyStates keys = new KeyStates(config(sleeper, SharedState.none()));
+    KeyState paced = keys.get("paced");
+    answer(paced, 200, tenPerSecond(2));
+    Acquisition five = new Acquisition(context("paced", 5), 0);
+    long sleep = paced.step(five, patience(sleeper), now.get(), () -> {});
+    assertThat(sleep).as("three tokens short at ten a second").isPositive();
+
+    flood(keys, 20);
+
+    assertThat(keys.find("paced")).isSameAs(paced);
+    assertThat(paced.step(five, patience(sleeper), now.get() + sleep, null)).isZero();
+  }
+
+  @Test
+  void aKeyWithABlockedThreadAsleepOnItsTokensIsKept() throws Exception {
+    CountDownLatch asleep = new CountDownLatch(1);
+    CountDownLatch wake = new CountDownLatch(1);
+    Sleeper parked = (deadline, stop) -> {
+      asleep.countDown();
+      if (!wake.await(10, TimeUnit.SECONDS)) {
+        throw new AssertionError("never woken");
+      }
+      now.accumulateAndGet(deadline, Math::max);
+    };
+    KeyStates keys = new KeyStates(config(parked, SharedState.none()));
+    KeyState paced = keys.get("paced");
+    paced.onAnswer(200, tenPerSecond(2), paced.acquire(new Acquisition(context("paced", 1), 0),
+        patience(sleeper)), context("paced", 1));
+    AtomicReference<Object> got = new AtomicReference<>();
+    Thread caller = new Thread(() -> {
+      try {
+        got.set(paced.acquire(new Acquisition(context("paced", 5), 0), patience(parked)));
+      } catch (Exception e) {
+        got.set(e);
+      }
+    });
+    caller.start();
+    assertThat(asleep.await(10, TimeUnit.SECONDS)).isTrue();
+
+    flood(keys, 20);
+    assertThat(keys.find("paced")).as("its caller waits on it").isSameAs(paced);
+
+    wake.countDown();
+    caller.join(10_000);
+    assertThat(got.get()).isInstanceOf(Permit.class);
+  }
+
+  @Test
+  void aCallThatHeldAForgottenKeyIsToldSoAndHoldsNothing() throws Exception {
+    KeyStates keys = new KeyStates(config(sleeper, SharedState.none()));
+    KeyState old = keys.get("old");
+    flood(keys, 20);
+    assertThat(keys.find("old")).isNull();
+    assertThat(old.isRetired()).isTrue();
+
+    Acquisition late = new Acquisition(context("old", 1), 0);
+    assertThat(old.step(late, patience(sleeper), now.get(), () -> {})).isEqualTo(KeyState.RETIRED);
+    assertThat(old.waitingForSignal()).isZero();
+    assertThat(old.acquire(new Acquisition(context("old", 1), 0), patience(sleeper))).isNull();
+    assertThat(keys.get("old")).isNotSameAs(old);
+  }
+
+  @Test
+  void theStateThatLosesARaceToMakeAKeyLeavesTheFleet() throws Exception {
+    CyclicBarrier bothMaking = new CyclicBarrier(2);
+    AtomicInteger joined = new AtomicInteger();
+    AtomicInteger left = new AtomicInteger();
+    SharedState fleet = (key, t, onNews) -> {
+      joined.incrementAndGet();
+      try {
+        bothMaking.await(10, TimeUnit.SECONDS); // both threads are making the key's state
+      } catch (Exception e) {
+        throw new AssertionError(e);
+      }
+      return new LeavingKey(left);
+    };
+    KeyStates keys = new KeyStates(config(sleeper, fleet));
+    AtomicReference<KeyState> first = new AtomicReference<>();
+    Thread other = new Thread(() -> first.set(keys.get("k")));
+    other.start();
+    KeyState second = keys.get("k");
+    other.join(10_000);
+
+    assertThat(first.get()).isSameAs(second);
+    assertThat(joined.get()).isEqualTo(2);
+    assertThat(left.get()).as("the state nobody sees left the fleet").isEqualTo(1);
+  }
+
+  /** A fleet's handle that only counts leaving. */
+  private record LeavingKey(AtomicInteger left) implements SharedKey {
+    @Override public long take(double cost, double sendRate, int inFlight, long now) { return 0; }
+    @Override public long pauseLeft(long now) { return 0; }
+    @Override public boolean pauseForRefusal() { return false; }
+    @Override public int instances() { return 1; }
+    @Override public void paceLearned(double rate, double burst, boolean advertised, long now) {}
+    @Override public void paused(long pauseNanos, boolean refused, long now) {}
+    @Override public void resumed(long now) {}
+    @Override public void remaining(long remaining, int inFlight, long now) {}
+    @Override public void leave() { left.incrementAndGet(); }
+  }
+}
