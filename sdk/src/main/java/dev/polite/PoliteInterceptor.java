@@ -15,12 +15,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
 import java.util.random.RandomGenerator;
 import okhttp3.Call;
 import okhttp3.Interceptor;
 import okhttp3.Request;
 import okhttp3.Response;
+import okio.Timeout;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -65,6 +67,12 @@ import org.jspecify.annotations.Nullable;
  */
 public final class PoliteInterceptor implements Interceptor {
   private static final long BODY_PEEK_BYTES = 16 * 1024;
+  /**
+   * How long a rejection's body may take to arrive for its hint to be read: an API writes its
+   * error body with the headers, so it is here within a round trip or two of them; a second is
+   * many round trips on any link, and bounds what a server that trickles the body costs the call.
+   */
+  private static final long BODY_PEEK_NANOS = 1_000_000_000L;
   private final PoliteConfig config;
   private final KeyStates keys;
   private final RetryRules retryRules;
@@ -255,22 +263,45 @@ public final class PoliteInterceptor implements Interceptor {
     RateLimitSignals signals = learnable(response)
         ? headers.parse(response.code(), response.headers(), config.wallClock().millis())
         : RateLimitSignals.none();
-    if (config.readRetryHintsFromBody() && signals.isRejection()) {
-      signals = headers.withBody(signals, response.header("Content-Type"), peek(response));
-    }
     KeyState owner = ownerOf(state, call, signals);
     long at = owner == state ? state.onAnswer(response.code(), signals, permit, call)
         : owner.onAnswerSentThrough(state, response.code(), signals, permit, call,
             reservation == null);
+    if (config.readRetryHintsFromBody() && signals.isRejection()) {
+      // After the headers are learnt, so that a body slow to come holds no permit or gate.
+      RateLimitSignals withBody = headers.withBody(signals, response.header("Content-Type"),
+          peek(response));
+      if (!Objects.equals(withBody.retryAfter(), signals.retryAfter())) {
+        owner.onBodyHint(response.code(), withBody, at);
+      }
+      signals = withBody;
+    }
     return retryRules.judge(request, response, signals, at);
   }
 
-  /** A prefix of a rejection's body; the body itself stays readable for the caller. */
+  /**
+   * A prefix of a rejection's body, read for at most {@link #BODY_PEEK_NANOS}; the body itself
+   * stays readable for the caller, unless it was still coming at that time (then the call is
+   * cut off there, and its answer returned with a body that fails to read, as a read time-out's).
+   */
   private static @Nullable String peek(Response response) {
+    Timeout timeout = response.body().source().timeout();
+    boolean hadDeadline = timeout.hasDeadline();
+    long deadline = hadDeadline ? timeout.deadlineNanoTime() : 0;
+    timeout.deadline(BODY_PEEK_NANOS, TimeUnit.NANOSECONDS); // on Okio's clock, as its reads
+    if (hadDeadline && deadline - timeout.deadlineNanoTime() < 0) {
+      timeout.deadlineNanoTime(deadline); // the call's own deadline comes first
+    }
     try {
       return response.peekBody(BODY_PEEK_BYTES).string();
     } catch (IOException e) {
       return null; // a body we cannot read has no hint in it; the answer is still returned
+    } finally {
+      if (hadDeadline) {
+        timeout.deadlineNanoTime(deadline);
+      } else {
+        timeout.clearDeadline();
+      }
     }
   }
 
@@ -378,7 +409,9 @@ public final class PoliteInterceptor implements Interceptor {
     /**
      * Whether to look into the JSON body of a rate-limit rejection for a retry hint (Discord's
      * {@code retry_after}, Matrix's {@code retry_after_ms}): the first 16 KiB are peeked, and the
-     * body stays readable. Default false: headers only.
+     * body stays readable. The key learns from the headers first, so a body slow to come holds no
+     * other call back; the peek waits at most a second for it (a body still coming then is cut
+     * off, and fails to read as on a read time-out). Default false: headers only.
      */
     public Builder readRetryHintsFromBody(boolean readBodies) {
       draft.readRetryHintsFromBody = readBodies;

@@ -88,6 +88,45 @@ class DialectLearningTest extends HarnessTest {
   }
 
   @org.junit.jupiter.api.Test
+  void aBodyTrickledAfterItsHeadersHoldsNoPermitAndItsPeekIsBounded() throws Exception {
+    // Its hint comes last: 36 bytes at one per 100 ms, 3.6 s in all, past the peek's bound.
+    h.server.enqueue(new MockResponse.Builder().code(429).addHeader("Retry-After", "1")
+        .addHeader("Content-Type", "application/json")
+        .body("{\"message\":\"slow\",\"retry_after\": 5}")
+        .throttleBody(1, 100, java.util.concurrent.TimeUnit.MILLISECONDS)
+        .build());
+    h.server.enqueue(new MockResponse.Builder().code(200).build());
+    java.util.concurrent.CountDownLatch headers = new java.util.concurrent.CountDownLatch(1);
+    java.util.List<String> order = new java.util.concurrent.CopyOnWriteArrayList<>();
+    OkHttpClient client = h.client(h.polite().maxAttempts(1).maxRateLimitRetries(0)
+            .readRetryHintsFromBody(true).rateController(Harness.NO_DISCOVERY)).newBuilder()
+        .addNetworkInterceptor(chain -> {
+          Response r = chain.proceed(chain.request());
+          headers.countDown();
+          return r;
+        }).build();
+
+    Thread slow = new Thread(() -> {
+      try (Response r = client.newCall(h.get("/slow")).execute()) {
+        order.add("slow " + r.code());
+      } catch (java.io.IOException e) {
+        order.add("slow " + e);
+      }
+    });
+    slow.start();
+    assertThat(headers.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    try (Response r = client.newCall(h.get("/next")).execute()) {
+      order.add("next " + r.code());
+    }
+    slow.join(10_000);
+
+    assertThat(order).as("the key learnt from the headers while the body was still coming: the "
+        + "next call went, after the pause they named, before the slow one was returned")
+        .containsExactly("next 200", "slow 429");
+    assertThat(h.sends.get(1)).as("the body's hint came after the peek gave up").isEqualTo(1.0);
+  }
+
+  @org.junit.jupiter.api.Test
   void aUserDialectIsReadWithoutForking() throws Exception {
     RateLimitDialect acme = new RateLimitDialect() {
       @Override

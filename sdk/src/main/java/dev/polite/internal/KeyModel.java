@@ -73,6 +73,8 @@ public final class KeyModel {
 
   private final AdvertisedPace advertised = new AdvertisedPace();
   private long lastCutAt = Long.MIN_VALUE;
+  /** When an answer was last read as a refusal of too many calls in flight (no pause). */
+  private long refusedInFlightAt = Long.MIN_VALUE;
   private long epoch;
   private long lastGrantAt;
   private RateLimitSignals lastSignals = RateLimitSignals.none();
@@ -316,6 +318,7 @@ public final class KeyModel {
     window.onAnswer(answer, permit.othersOnTheWire(), ledger.onTheWire(), permit.sentAt(), advertised.known(),
         inFleet ? shared.instances() : 1, now);
     if (answer.refusedInFlight()) {
+      refusedInFlightAt = now;
       log.debug("polite: {} refused a call sent with {} others on the wire: {}", key,
           permit.othersOnTheWire(), window);
       // A cap on calls in flight, not the pace: the window just shrank to it. The refused call
@@ -332,6 +335,24 @@ public final class KeyModel {
     // RateController.none() promises no discovery, so no pause the server did not ask for.
     boolean discovering = advertised.known() || !Double.isInfinite(controller.rate());
     if (pause.backOffIfBare(rejected, signals, permit.sentAt(), discovering, now)) {
+      pauseBegan(now);
+    }
+  }
+
+  /**
+   * The body of a refusal learnt at {@code learnedAt} from its headers alone named a delay:
+   * {@code withBody} is that answer's signals with it. Read after the headers were learnt, so
+   * that a body in no hurry to arrive holds no permit; the delay then refines the pause the
+   * headers began ({@link KeyPause#refine}). A refusal read as a cap on calls in flight pauses
+   * no one, whatever its body says.
+   */
+  public void onBodyHint(int status, RateLimitSignals withBody, long learnedAt, long now) {
+    Duration hint = withBody.retryAfter();
+    if (hint == null || !withBody.isRejection() || refusedInFlightAt == learnedAt) {
+      return;
+    }
+    lastSignals = withBody;
+    if (pause.refine(hint, status, learnedAt, now)) {
       pauseBegan(now);
     }
   }

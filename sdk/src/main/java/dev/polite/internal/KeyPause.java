@@ -48,6 +48,8 @@ final class KeyPause {
   private boolean forRefusal;
   private long lastBareRefusalAt = Long.MIN_VALUE;
   private int bareRefusals;
+  /** When the pause's end was last set by an answer of this instance's, to refine it from a body. */
+  private long lastHeldAt = Long.MIN_VALUE;
 
   /**
    * @param admitted told how long each pause lasted, which is not held against the server
@@ -147,6 +149,32 @@ final class KeyPause {
   }
 
   /**
+   * A refusal's body, read after its headers were learnt, named a delay of its own ({@code
+   * hint}, from {@code learnedAt}). When the headers' answer set the pause (nothing lengthened it
+   * since), the body's figure replaces theirs, shorter too (Discord's body gives the delay to the
+   * millisecond, its header rounds it up to whole seconds); otherwise it may only lengthen it,
+   * as any answer's delay.
+   *
+   * @return whether a pause began
+   */
+  boolean refine(Duration hint, int status, long learnedAt, long now) {
+    if (!paused || lastHeldAt != learnedAt || verifying) {
+      long left = Nanos.add(learnedAt, Nanos.of(hint)) - now;
+      return left > 0 && hold(Duration.ofNanos(left), true, status, now);
+    }
+    long nanos = Nanos.of(hint);
+    until = Nanos.add(learnedAt, nanos);
+    probeAt = nanos > maxWaitNanos ? Nanos.add(learnedAt, maxWaitNanos) : Long.MAX_VALUE;
+    if (until <= now) {
+      end(now);
+    } else {
+      shared.paused(until - now, true, now); // the fleet lengthens only: a shorter figure stays here
+      config.listener().paused(key, hint);
+    }
+    return false;
+  }
+
+  /**
    * Holds back for a pause another instance of the fleet began; not told back to the fleet.
    *
    * @return whether a pause began
@@ -199,6 +227,7 @@ final class KeyPause {
     }
     if (tellFleet) {
       shared.paused(nanos, refusal, now);
+      lastHeldAt = now;
     }
     boolean began = !paused;
     until = end;

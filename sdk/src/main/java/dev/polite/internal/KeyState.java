@@ -370,6 +370,16 @@ public final class KeyState {
   }
 
   /**
+   * The body of a refusal this key learnt at {@code learnedAt}, from its headers, named a delay;
+   * see {@link KeyModel#onBodyHint}.
+   */
+  public synchronized void onBodyHint(int status, RateLimitSignals withBody, long learnedAt) {
+    model.onBodyHint(status, withBody, learnedAt, config.ticker().read());
+    wakeVoided();
+    signal();
+  }
+
+  /**
    * A permit this key granted goes unused: while its call waited, an answer showed that its route
    * spends another budget of the key, where it queues instead. Its cost comes back.
    */
