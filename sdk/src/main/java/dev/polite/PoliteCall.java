@@ -107,7 +107,17 @@ final class PoliteCall implements Call {
   public void enqueue(Callback responseCallback) {
     Objects.requireNonNull(responseCallback, "responseCallback");
     markExecuted();
-    CallContext call = polite.contextOf(request, this);
+    CallContext call;
+    try {
+      call = polite.contextOf(request, this);
+    } catch (IOException badCost) {
+      // the call's failure, heard as every other is: on the dispatcher, not thrown from enqueue
+      synchronized (this) {
+        callback = responseCallback;
+      }
+      failSoon(badCost);
+      return;
+    }
     PoliteConfig config = polite.config();
     int first;
     synchronized (this) {

@@ -212,14 +212,48 @@ public final class PoliteInterceptor implements Interceptor {
     return owner.equals(sentThrough.key()) ? sentThrough : keys.get(owner);
   }
 
-  /** The context of {@code request} (made by the application) on {@code call}. */
-  CallContext contextOf(Request request, @Nullable Call call) {
+  /**
+   * The context of {@code request} (made by the application) on {@code call}.
+   *
+   * @throws IOException when the cost function throws or answers a cost that is not positive
+   *     and finite (see {@link #costOf})
+   */
+  CallContext contextOf(Request request, @Nullable Call call) throws IOException {
     String key = Objects.requireNonNull(config.key().keyOf(request), "key function returned null");
     RequestCost tag = request.tag(RequestCost.class); // read once per call: the default cost too
     double cost = config.cost() == PoliteConfig.DEFAULT_COST
-        ? (tag == null ? 1 : tag.units()) : config.cost().applyAsDouble(request);
+        ? (tag == null ? 1 : tag.units()) : costOf(request, key);
     return CallContext.of(key, request, call, cost,
         tag != null && tag.isReservation() ? tag : null);
+  }
+
+  /**
+   * The configured cost function's answer for {@code request}, held to the rule a
+   * {@link RequestCost} is built to: positive and finite. Unchecked, NaN would make the call free
+   * (every comparison with it is false), a negative cost would give the key's bucket tokens that
+   * its other calls then spend, and an infinite one would wait for ever. So a bad answer, or the
+   * function throwing, fails this call here, before it takes a permit or makes its key, and
+   * leaves every other call as it was: as an {@link IOException}, the only kind that may leave an
+   * interceptor (anything else crashes OkHttp's asynchronous calls), naming the key and the value,
+   * with the cause the {@link IllegalArgumentException} a {@link RequestCost} would have thrown
+   * (or what the function threw).
+   */
+  private double costOf(Request request, String key) throws IOException {
+    double cost;
+    try {
+      cost = config.cost().applyAsDouble(request);
+    } catch (RuntimeException e) {
+      throw new IOException("polite: not sending to " + key + ": the cost function threw for "
+          + request.method() + " " + request.url().redact() + ": " + e, e);
+    }
+    try {
+      RequestCost.checkUnits(cost);
+    } catch (IllegalArgumentException e) {
+      throw new IOException("polite: not sending to " + key + ": the cost function answered "
+          + cost + " for " + request.method() + " " + request.url().redact()
+          + "; a cost must be positive and finite", e);
+    }
+    return cost;
   }
 
   /**
@@ -426,7 +460,10 @@ public final class PoliteInterceptor implements Interceptor {
 
     /**
      * What a request costs, in the units of its key's budget; must answer a positive finite
-     * number. Default {@link RequestCost#of(Request)}: the request's tag, or 1.
+     * number. Default {@link RequestCost#of(Request)}: the request's tag, or 1. A call for which
+     * it answers anything else (zero, a negative number, NaN, an infinity) or throws fails with
+     * an {@link IOException} naming its key and the answer, before it is sent or takes anything
+     * from its key.
      */
     public Builder cost(ToDoubleFunction<Request> cost) {
       draft.cost = Objects.requireNonNull(cost, "cost");

@@ -68,7 +68,8 @@ public final class RequestCost {
     return new RequestCost(units, true);
   }
 
-  private static void checkUnits(double units) {
+  /** The rule for every cost, tagged or a cost function's answer: positive and finite. */
+  static void checkUnits(double units) {
     if (!(units > 0) || Double.isInfinite(units)) {
       throw new IllegalArgumentException("units must be positive and finite: " + units);
     }

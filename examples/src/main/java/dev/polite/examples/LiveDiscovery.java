@@ -169,9 +169,8 @@ public final class LiveDiscovery {
 
     long start = System.nanoTime();
     AttemptCounter counter = new AttemptCounter(start);
-    OkHttpClient client = new OkHttpClient.Builder()
-        .addInterceptor(controller.polite())
-        .addNetworkInterceptor(counter)
+    OkHttpClient client = counter.addTo(new OkHttpClient.Builder()
+        .addInterceptor(controller.polite()))
         .callTimeout(Duration.ofSeconds(10))
         .build();
     Request request = new Request.Builder().url(url).get().build();

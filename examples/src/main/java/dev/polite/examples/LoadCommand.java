@@ -40,7 +40,11 @@ import picocli.CommandLine.Spec;
             + "client, requests, succeeded, failed, rejected, sent, retries, seconds "
             + "(and local_drops when an adaptive throttle dropped calls on the client), threads_peak "
             + "(the most live threads in this JVM during the run) and, with --async, async: true. "
-            + "sent counts every attempt on the wire, retries the attempts beyond each call's first, "
+            + "sent counts the attempts that reached the server (each one answered, and each one that failed "
+            + "and was not sent again), retries the client's own attempts beyond each call's first; "
+            + "connection_retries (only when non-zero) counts the attempts OkHttp itself sent again on a new "
+            + "connection after the one it picked failed before any answer (a pooled connection the server had "
+            + "closed, as an HTTP/1.0 server does after each answer), in neither; "
             + "failed the calls that ended in an exception, rejected every rate-limit answer (429, or 403 with a spent limit).",
         "Exits 1 when a call failed (after printing) or the URL cannot be reached, 2 on bad options."},
     usageHelpAutoWidth = true, sortOptions = false)
@@ -134,7 +138,9 @@ public final class LoadCommand implements Callable<Integer> {
           client.cliName(), async ? " (async)" : "", result.succeeded(), result.requests(),
           result.rejected(), result.sent(), result.retries(), result.seconds(), threadsPeak,
           (result.failed() > 0 ? "  " + result.failed() + " failed" : "")
-              + (result.dropped() > 0 ? "  " + result.dropped() + " dropped locally" : "")));
+              + (result.dropped() > 0 ? "  " + result.dropped() + " dropped locally" : "")
+              + (result.connectionRetries() > 0
+                  ? "  " + result.connectionRetries() + " sent again by OkHttp on a new connection" : "")));
       int width = result.urls().stream().mapToInt(url -> url.url().length()).max().orElse(0);
       result.urls().forEach(url -> out.println(url.line(width)));
     }

@@ -37,9 +37,10 @@ import org.jspecify.annotations.Nullable;
  * Sends N GETs through one client, C at a time, and counts what happened. One OkHttpClient is
  * shared by every worker, with the chosen kind's interceptors, as an application would share
  * them: a client's state (polite's learned limit, the paced bucket) is per client, not per call.
- * An {@link AttemptCounter} sits on the network side to count what really reached the server,
- * and each call carries its own {@link CallAttempts}, so that its retries are counted as its
- * own. A call ends in one of four ways: an answer (2xx is a success), a local drop by an adaptive
+ * An {@link AttemptCounter} counts what really reached the server on the network side, and,
+ * below the kind's interceptors, each attempt of the client's into the call's own
+ * {@link CallAttempts}, so that its retries are counted as its own and OkHttp's silent re-sends on
+ * a new connection are neither sent nor retries. A call ends in one of four ways: an answer (2xx is a success), a local drop by an adaptive
  * throttle ({@link ThrottledLocallyException}: never sent), a failure (any other exception), or
  * "the server is not there at all", which stops the run.
  *
@@ -124,7 +125,7 @@ public final class LoadRunner {
     for (Interceptor interceptor : kind.interceptors(pacedRate, pacedBurst, listener)) {
       builder.addInterceptor(interceptor);
     }
-    OkHttpClient client = builder.addNetworkInterceptor(counter).build();
+    OkHttpClient client = counter.addTo(builder).build(); // after the kind's: it counts their attempts
     Targets targets = new Targets(urls, start);
     Tally tally = new Tally();
 
@@ -153,7 +154,7 @@ public final class LoadRunner {
     }
     return new RunResult(kind.cliName(), requests, tally.succeeded.get(), counter.rejected(),
         counter.sent(), tally.retries.get(), tally.failed.get(), tally.dropped.get(), seconds,
-        counter.attempts(), targets.results());
+        counter.attempts(), targets.results(), counter.connectionRetries());
   }
 
   private static void executeAll(OkHttpClient client, Targets targets, int requests,

@@ -15,9 +15,11 @@ import java.util.List;
  * @param requests calls made (each may have been sent several times)
  * @param succeeded calls that ended in a 2xx answer
  * @param rejected rate-limit rejections received, over all attempts
- * @param sent attempts put on the wire, retries included
- * @param retries attempts beyond each call's first, summed over the calls (counted per call, so
- *     never negative: a call dropped before it left adds nothing)
+ * @param sent attempts that reached the server, retries included: every one answered (any
+ *     status), and every one that failed with no answer and was not sent again by OkHttp
+ * @param retries the client's own attempts beyond each call's first, summed over the calls
+ *     (counted per call, so never negative: a call dropped before it left adds nothing); OkHttp's
+ *     re-sends on a new connection are not among them
  * @param failed calls that ended in an exception instead of an answer, local drops not included
  * @param dropped calls an adaptive throttle refused on the client
  *     ({@link dev.polite.adaptive.ThrottledLocallyException}): never sent, so neither a server
@@ -26,16 +28,30 @@ import java.util.List;
  * @param attempts every attempt, in the order sent
  * @param urls what each URL's calls came to, when the calls went to several URLs (in the order
  *     first given, each URL once); empty for a run against one
+ * @param connectionRetries exchanges that failed before any answer and that OkHttp itself sent
+ *     again on a new connection ({@code retryOnConnectionFailure}): mostly a pooled connection the
+ *     server had already closed, which it never read; not in {@code sent}, not retries
+ *     (see {@link AttemptCounter})
  */
 public record RunResult(String client, int requests, int succeeded, long rejected, long sent,
-    long retries, int failed, int dropped, double seconds, List<SentAttempt> attempts, List<UrlResult> urls) {
+    long retries, int failed, int dropped, double seconds, List<SentAttempt> attempts, List<UrlResult> urls,
+    long connectionRetries) {
 
   public RunResult {
     if (retries < 0) {
       throw new IllegalArgumentException("retries: must not be negative, was " + retries);
     }
+    if (connectionRetries < 0) {
+      throw new IllegalArgumentException("connectionRetries: must not be negative, was " + connectionRetries);
+    }
     attempts = List.copyOf(attempts);
     urls = List.copyOf(urls);
+  }
+
+  /** A run in which OkHttp sent nothing again by itself. */
+  public RunResult(String client, int requests, int succeeded, long rejected, long sent, long retries, int failed,
+      int dropped, double seconds, List<SentAttempt> attempts, List<UrlResult> urls) {
+    this(client, requests, succeeded, rejected, sent, retries, failed, dropped, seconds, attempts, urls, 0);
   }
 
   /** A run against one URL: no breakdown. */
@@ -47,8 +63,10 @@ public record RunResult(String client, int requests, int succeeded, long rejecte
   /**
    * The contract's JSON object, fields in this order: {@code client, requests, succeeded, failed,
    * rejected, sent, retries, seconds}, then {@code local_drops} only when a throttle dropped calls
-   * on the client, and {@code urls} (each URL's {@link UrlResult#toJsonNode breakdown}) only when
-   * the calls went to several URLs (so the contract's fields stay exactly these in every other run).
+   * on the client, {@code connection_retries} only when OkHttp sent something again on a new
+   * connection by itself, and {@code urls} (each URL's {@link UrlResult#toJsonNode breakdown}) only
+   * when the calls went to several URLs (so the contract's fields stay exactly these in every
+   * other run).
    */
   public ObjectNode toJsonNode(ObjectMapper mapper) {
     ObjectNode node = mapper.createObjectNode();
@@ -62,6 +80,9 @@ public record RunResult(String client, int requests, int succeeded, long rejecte
     node.put("seconds", Math.round(seconds * 1000) / 1000.0);
     if (dropped > 0) {
       node.put("local_drops", dropped);
+    }
+    if (connectionRetries > 0) {
+      node.put("connection_retries", connectionRetries);
     }
     if (!urls.isEmpty()) {
       ArrayNode perUrl = node.putArray("urls");

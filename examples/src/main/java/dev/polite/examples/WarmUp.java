@@ -38,7 +38,7 @@ public final class WarmUp {
         for (Interceptor interceptor : kind.interceptors(pacedRate, pacedBurst)) {
           builder.addInterceptor(interceptor);
         }
-        OkHttpClient client = builder.addNetworkInterceptor(new AttemptCounter(System.nanoTime())).build();
+        OkHttpClient client = new AttemptCounter(System.nanoTime()).addTo(builder).build();
         for (int i = 0; i < CALLS_PER_CLIENT; i++) {
           try (Response response = client.newCall(health).execute()) {
             response.body().bytes();

@@ -42,12 +42,11 @@ class FailsafeInterceptorTest {
   }
 
   private OkHttpClient client(FailsafeInterceptor failsafe) {
-    return new OkHttpClient.Builder()
+    return counter.addTo(new OkHttpClient.Builder()
         .protocols(List.of(Protocol.H2_PRIOR_KNOWLEDGE))
         .readTimeout(Duration.ofSeconds(5))
         .retryOnConnectionFailure(false) // OkHttp's own silent retry would hide Failsafe's rules
-        .addInterceptor(failsafe)
-        .addNetworkInterceptor(counter)
+        .addInterceptor(failsafe))
         .build();
   }
 
