@@ -219,12 +219,32 @@ public final class PoliteInterceptor implements Interceptor {
    *     and finite (see {@link #costOf})
    */
   CallContext contextOf(Request request, @Nullable Call call) throws IOException {
-    String key = Objects.requireNonNull(config.key().keyOf(request), "key function returned null");
+    String key = keyOf(request);
     RequestCost tag = request.tag(RequestCost.class); // read once per call: the default cost too
     double cost = config.cost() == PoliteConfig.DEFAULT_COST
         ? (tag == null ? 1 : tag.units()) : costOf(request, key);
     return CallContext.of(key, request, call, cost,
         tag != null && tag.isReservation() ? tag : null);
+  }
+
+  /**
+   * The key function's answer for {@code request}: null, or the function throwing, fails this
+   * call as an {@link IOException} (as a bad cost does, see {@link #costOf}), never lets a
+   * runtime exception out of the interceptor.
+   */
+  private String keyOf(Request request) throws IOException {
+    String key;
+    try {
+      key = config.key().keyOf(request);
+    } catch (RuntimeException e) {
+      throw new IOException("polite: not sending " + request.method() + " "
+          + request.url().redact() + ": the key function threw: " + e, e);
+    }
+    if (key == null) {
+      throw new IOException("polite: not sending " + request.method() + " "
+          + request.url().redact() + ": the key function answered null");
+    }
+    return key;
   }
 
   /**

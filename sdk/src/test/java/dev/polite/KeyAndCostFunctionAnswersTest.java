@@ -29,8 +29,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * with an {@link IOException} (the only kind that may leave an interceptor) naming the key and
  * the value; the key's other calls go on as if it had never been asked. No network: an
  * application interceptor after polite answers each request with a canned 200, on a fake clock.
+ * A key function that answers null or throws fails its call the same way.
  */
-class CostFunctionAnswerTest {
+class KeyAndCostFunctionAnswersTest {
   private static final String KEY = "http://api.example.test:80";
 
   private final FakeClock clock = new FakeClock();
@@ -143,5 +144,31 @@ class CostFunctionAnswerTest {
         .hasMessageContaining("cost function answered -1.0");
     assertThat(sends).isEmpty();
     assertThat(polite.snapshot(KEY)).isEmpty();
+  }
+
+  @Test
+  void aKeyFunctionThatAnswersNullOrThrowsFailsTheCallAsAnIOException() throws Exception {
+    IllegalStateException boom = new IllegalStateException("no tenant header");
+    PoliteInterceptor polite = PoliteInterceptor.builder().clock(clock, clock).wallClock(clock)
+        .key(request -> switch (request.url().encodedPath()) {
+          case "/null" -> null;
+          case "/throws" -> throw boom;
+          default -> "tenant";
+        }).build();
+    OkHttpClient client = client(polite);
+
+    assertThatThrownBy(() -> client.newCall(get("/null")).execute())
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("GET http://api.example.test/")
+        .hasMessageContaining("key function answered null");
+    assertThatThrownBy(() -> client.newCall(get("/throws")).execute())
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("key function threw")
+        .cause().isSameAs(boom);
+    assertThat(sends).isEmpty();
+    client.newCall(get("/a")).execute().close();
+    assertThat(sends).hasSize(1);
+    assertThat(polite.snapshots()).singleElement()
+        .satisfies(k -> assertThat(k.key()).isEqualTo("tenant"));
   }
 }
