@@ -50,6 +50,23 @@ public interface SharedKey {
    */
   void paused(long pauseNanos, boolean refused, long now);
 
+  /**
+   * This instance's call would re-verify the fleet's pause, which has stood as long as a call may
+   * wait: asks whether it may, since one call for the whole fleet is enough. The call's answer
+   * ends the pause ({@link #resumed}) or renews it ({@link #paused}) for every instance.
+   *
+   * <p>The default lets it go, so that an implementation that does not coordinate probes
+   * re-verifies once per instance per {@code everyNanos}, and never holds the fleet for ever.
+   *
+   * @param everyNanos the caller's max wait: how long a pause stands before it is re-verified
+   * @return 0 when the call goes as the fleet's probe; {@link #AWAIT} when only the store's answer
+   *     can tell; else the nanoseconds until this instance may ask again (another instance
+   *     probes, or the pause is younger than {@code everyNanos} in the fleet's eyes)
+   */
+  default long probe(double cost, long everyNanos, long now) {
+    return 0;
+  }
+
   /** A probe found the key's long pause over: the fleet's pause ends too. */
   void resumed(long now);
 

@@ -12,13 +12,15 @@ import java.util.List;
  * @param pauseMicros how long every call must still hold back; 0 when the fleet is not paused
  * @param alive the instances that asked about the key recently, the asker included
  * @param pauseForRefusal whether the pause began with a refusal (a 429), not a spent quota
+ * @param prober whether the asker is now the one instance that re-verifies the fleet's pause
+ * @param probeWaitMicros how long until the asker may ask again to be it; 0 when it did not ask
  */
 record LeaseAnswer(double granted, double before, double rate, double burst, long pauseMicros,
-    int alive, boolean pauseForRefusal) {
+    int alive, boolean pauseForRefusal, boolean prober, long probeWaitMicros) {
 
   /** Reads the script's reply; a reply of another shape is a bug in the script, and throws. */
   static LeaseAnswer of(List<Object> reply) {
-    if (reply == null || reply.size() != 8) {
+    if (reply == null || reply.size() != 10) {
       throw new IllegalStateException("polite-redis: the lease script answered " + reply);
     }
     double rate = number(reply.get(2));
@@ -26,7 +28,8 @@ record LeaseAnswer(double granted, double before, double rate, double burst, lon
     boolean paced = rate > 0 && burst > 0;
     return new LeaseAnswer(number(reply.get(0)), number(reply.get(1)), paced ? rate : 0,
         paced ? burst : 0, Math.max(0, (long) number(reply.get(5))),
-        (int) Math.max(1, number(reply.get(6))), number(reply.get(7)) == 1);
+        (int) Math.max(1, number(reply.get(6))), number(reply.get(7)) == 1,
+        number(reply.get(8)) == 1, Math.max(0, (long) number(reply.get(9))));
   }
 
   private static double number(Object value) {

@@ -36,6 +36,12 @@ final class RedisSharedKey implements SharedKey {
    * 4 callers each queues about 1.6 s at 20/s), few enough that a pace cut leaves no long debt.
    */
   private static final long LEND_AHEAD = 4;
+  /**
+   * The longest pause told to the fleet, in microseconds: 365 days, the longest delay the sdk's
+   * headers believe. A custom dialect's or SharedKey caller's larger figure (Long.MAX_VALUE) is
+   * cut to it rather than wrap in the sums below or in the script.
+   */
+  static final long MAX_PAUSE_MICROS = 365L * 24 * 3600 * 1_000_000;
 
   private final RedisSharedState fleet;
   private final RedisSharedState.Settings settings;
@@ -65,6 +71,12 @@ final class RedisSharedKey implements SharedKey {
   private int alive = 1;
   private @Nullable TokenBucket alone;
   private int retries;
+  /** The interceptor's max wait, as its probe asked: how long a fleet pause stands unverified. */
+  private long probeEveryNanos;
+  /** This instance may send the fleet's probe until then (granted by the script). */
+  private long proberUntil = Long.MIN_VALUE;
+  /** The script said not to ask to probe again before then. */
+  private long probeNotBefore = Long.MIN_VALUE;
 
   RedisSharedKey(RedisSharedState fleet, String[] keys, Ticker ticker, Runnable onNews) {
     this.fleet = fleet;
@@ -175,6 +187,38 @@ final class RedisSharedKey implements SharedKey {
     return until > now ? until - now : 0;
   }
 
+  /**
+   * The fleet's pause has stood as long as a call may wait, and this instance's call would
+   * re-verify it: the script lets one instance of the fleet do so at a time ({@code lease.lua}).
+   * While Redis is out of reach, the instance re-verifies on its own, as it would alone.
+   */
+  @Override
+  public synchronized long probe(double cost, long everyNanos, long now) {
+    long pause = pauseLeft(now);
+    if (pause == 0 || fleet.isFallingBack()) {
+      return 0;
+    }
+    probeEveryNanos = everyNanos;
+    if (now < proberUntil) {
+      proberUntil = Long.MIN_VALUE; // one call per grant
+      return 0;
+    }
+    if (now < probeNotBefore) {
+      return Math.min(pause, probeNotBefore - now);
+    }
+    if (asking == null) {
+      ask(0, true, now); // may be answered at once: read below
+      if (now < proberUntil) {
+        proberUntil = Long.MIN_VALUE;
+        return 0;
+      }
+    }
+    if (asking != null) {
+      return AWAIT;
+    }
+    return now < probeNotBefore ? Math.min(pause, probeNotBefore - now) : pause;
+  }
+
   @Override
   public synchronized int instances() {
     return alive;
@@ -203,12 +247,14 @@ final class RedisSharedKey implements SharedKey {
 
   @Override
   public synchronized void paused(long pauseNanos, boolean refused, long now) {
-    long until = now + pauseNanos;
+    long micros = Math.min(MAX_PAUSE_MICROS, Math.max(0, pauseNanos / 1000));
+    long until = later(now, micros * 1000);
     if (until <= pausedUntil) {
       return; // the fleet said as much already
     }
     pausedUntil = until;
-    pauseToTell = Math.max(pauseToTell, Math.max(0, pauseNanos / 1000));
+    probeNotBefore = Long.MIN_VALUE; // new evidence: the script says when it may be re-verified
+    pauseToTell = Math.max(pauseToTell, micros);
     refusalToTell |= refused;
     if (refused) {
       back += lease.surrender(); // leased at a pace the server just refused
@@ -221,6 +267,8 @@ final class RedisSharedKey implements SharedKey {
     resumeToTell = true;
     pauseToTell = NONE;
     pausedUntil = Long.MIN_VALUE;
+    proberUntil = Long.MIN_VALUE;
+    probeNotBefore = Long.MIN_VALUE;
     askSoon(now);
   }
 
@@ -238,8 +286,9 @@ final class RedisSharedKey implements SharedKey {
     synchronized (this) {
       if (micros == 0) {
         pausedUntil = Long.MIN_VALUE;
+        probeNotBefore = Long.MIN_VALUE;
       } else {
-        long until = ticker.read() + micros * 1000;
+        long until = later(ticker.read(), Math.min(MAX_PAUSE_MICROS, micros) * 1000);
         if (until <= pausedUntil) {
           return;
         }
@@ -268,24 +317,16 @@ final class RedisSharedKey implements SharedKey {
   }
 
   private void ask(double want, long now) {
+    ask(want, false, now);
+  }
+
+  /** @param probe whether to ask to be the instance that re-verifies the fleet's pause */
+  private void ask(double want, boolean probe, long now) {
     lastAskAt = now;
-    String[] args = {
-      settings.instanceId(),
-      number(want),
-      number(back),
-      number(myRate),
-      number(myBurst),
-      Integer.toString(mySource),
-      Long.toString(remaining),
-      Integer.toString(inFlight),
-      Long.toString(pauseToTell),
-      resumeToTell ? "1" : "0",
-      Long.toString(settings.idleExpiryMillis()),
-      Long.toString(settings.aliveWindowMicros()),
-      Long.toString(settings.leaseForNanos() / 1000 * LEND_AHEAD),
-      refusalToTell ? "1" : "0",
-      fleet.pauseChannel(),
-    };
+    String[] args = new LeaseRequest(settings.instanceId(), want, back, myRate, myBurst, mySource,
+        remaining, inFlight, pauseToTell, resumeToTell, settings.idleExpiryMillis(),
+        settings.aliveWindowMicros(), settings.leaseForNanos() / 1000 * LEND_AHEAD, refusalToTell,
+        fleet.pauseChannel(), probeEveryNanos / 1000, probe).toArgs();
     Ask ask = new Ask(back, pauseToTell, refusalToTell, resumeToTell, remaining);
     back = 0;
     pauseToTell = NONE;
@@ -363,8 +404,13 @@ final class RedisSharedKey implements SharedKey {
     alive = answer.alive();
     if (answer.pauseMicros() > 0) {
       back += lease.surrender();
-      pausedUntil = receivedAt + answer.pauseMicros() * 1000;
+      pausedUntil = later(receivedAt, Math.min(MAX_PAUSE_MICROS, answer.pauseMicros()) * 1000);
       pauseForRefusal = answer.pauseForRefusal();
+      if (answer.prober()) {
+        proberUntil = later(receivedAt, probeEveryNanos); // the script's grant lasts as long
+      } else if (answer.probeWaitMicros() > 0) {
+        probeNotBefore = later(receivedAt, Math.min(MAX_PAUSE_MICROS, answer.probeWaitMicros()) * 1000);
+      }
     } else {
       pausedUntil = Long.MIN_VALUE;
     }
@@ -374,14 +420,15 @@ final class RedisSharedKey implements SharedKey {
     }
   }
 
+  /** {@code now + nanos}, saturated: a pause of Long.MAX_VALUE must not wrap into the past. */
+  private static long later(long now, long nanos) {
+    long sum = now + nanos;
+    return ((now ^ sum) & (nanos ^ sum)) < 0 ? Long.MAX_VALUE : sum;
+  }
+
   /** Nanoseconds from {@code then} (or forever, if never) to {@code now}. */
   private static long since(long then, long now) {
     return then == Long.MIN_VALUE ? Long.MAX_VALUE : now - then;
-  }
-
-  private static String number(double value) {
-    return value == Math.rint(value) && Math.abs(value) < 1e15
-        ? Long.toString((long) value) : Double.toString(value);
   }
 
   @Override

@@ -244,9 +244,8 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
       // One lease on a key of its own, waited for here: the first decision a call waits for is
       // then not the one that loads Lettuce's and polite's classes (tens of ms, past the timeout).
       String tag = settings.prefix + "{warm-up}";
-      script.run(c.async(), new String[] {tag + ":state", tag + ":alive"}, new String[] {
-          settings.instanceId, "0", "0", "-1", "-1", "0", "-1", "0", "-1", "0", "1000", "1000000", "0",
-          "0", ""})
+      script.run(c.async(), new String[] {tag + ":state", tag + ":alive"},
+          LeaseRequest.warmUp(settings.instanceId).toArgs())
           .get(settings.connectWait.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

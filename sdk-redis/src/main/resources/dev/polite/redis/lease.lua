@@ -1,19 +1,32 @@
 -- polite-redis: one decision for one key of a fleet, atomic, on Redis's clock.
 --
--- KEYS[1] the key's state (hash): rate, burst, src, tokens, ts, until; f:<instance> = calls
---         that instance has on the wire, p:<instance> = the pace it discovered
+-- KEYS[1] the key's state (hash): rate, burst, src, tokens, ts; the pause: until, refused, and its
+--         evidence (since: when an answer last began or lengthened it; length: the delay that
+--         answer named), prober and probeUntil (who re-verifies it, and until when);
+--         f:<instance> = calls that instance has on the wire, p:<instance> = the pace it discovered
 -- KEYS[2] the instances seen recently (sorted set, scored by the last time each asked)
 -- ARGV    instance, want, back, rate, burst, src, remaining, inFlight, pause, resume,
 --         idleMillis, aliveMicros, aheadMicros, refused (whether the pause is for a refusal),
 --         channel (where a pause begun, lengthened or ended is published: "<KEYS[1]> <micros left>
---         <refused>", so that instances spending a lease hear it now, not at their next request)
+--         <refused>", so that instances spending a lease hear it now, not at their next request),
+--         probeEvery (how long a pause stands before one call may re-verify it: the max wait),
+--         probe (whether this instance asks to send that call). LeaseRequest spells them.
 --
 -- Times are microseconds of Redis's TIME. The bucket may go into debt: a lease of more units than
 -- the bucket holds is granted, and the caller spends unit j no sooner than (j - before) / rate
 -- seconds after the answer. So every unit has one place in the fleet's schedule, whoever holds it.
 --
--- Returns {granted, before, rate, burst, src, pauseLeft, alive, refused}; granted, before, rate and burst as
--- strings (a Lua number in a reply is cut to an integer), rate -1 when the fleet knows no pace.
+-- A pause longer than the max wait is re-verified as one instance's is, but for the whole fleet:
+-- once it has stood for probeEvery, the first instance to ask becomes its prober and sends one
+-- call; the others are told how long until they may ask (and fail fast meanwhile). The prober's
+-- answer ends the pause (resume) or renews it (a pause), for every instance; a prober that never
+-- answers loses the role after probeEvery. A pause is never held longer than its length from
+-- now: a Redis clock stepped back must not lengthen it.
+--
+-- Returns {granted, before, rate, burst, src, pauseLeft, alive, refused, probe, probeWait}; granted,
+-- before, rate and burst as strings (a Lua number in a reply is cut to an integer), rate -1 when
+-- the fleet knows no pace; probe 1 when this instance is the prober, probeWait the microseconds
+-- until it may ask to be (0 when it did not ask, or is).
 
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
@@ -32,6 +45,8 @@ local aliveWindow = tonumber(ARGV[12])
 local ahead = tonumber(ARGV[13])
 local refused = ARGV[14] == '1'
 local channel = ARGV[15]
+local probeEvery = tonumber(ARGV[16])
+local probe = ARGV[17] == '1'
 
 -- Who is alive: whoever asked within the window. The gone take their calls in flight with them.
 redis.call('ZADD', KEYS[2], now, id)
@@ -45,7 +60,8 @@ end
 local alive = redis.call('ZCARD', KEYS[2])
 redis.call('HSET', KEYS[1], 'f:' .. id, mine)
 
-local s = redis.call('HMGET', KEYS[1], 'rate', 'burst', 'src', 'tokens', 'ts', 'until', 'refused')
+local s = redis.call('HMGET', KEYS[1], 'rate', 'burst', 'src', 'tokens', 'ts', 'until', 'refused',
+  'since', 'length', 'prober', 'probeUntil')
 local rate = tonumber(s[1])
 local burst = tonumber(s[2])
 local src = tonumber(s[3]) or 0
@@ -53,6 +69,10 @@ local tokens = tonumber(s[4])
 local ts = tonumber(s[5])
 local untilAt = tonumber(s[6]) or 0
 local pauseRefused = s[7] == '1'
+local since = tonumber(s[8]) or 0
+local length = tonumber(s[9]) or 0
+local prober = s[10] or ''
+local probeUntil = tonumber(s[11]) or 0
 
 -- The pace: advertised (2) outranks discovered (1). The newest advertised one wins. A discovered
 -- pace is each instance's own, found from the refusals it met: the fleet's is their sum, over
@@ -83,15 +103,40 @@ local untilBefore = untilAt
 if resume then
   untilAt = 0
   pauseRefused = false
+  prober = ''
 end
 if pause >= 0 then
   if untilAt <= now then
     pauseRefused = false -- the last pause is over: this one is news of its own
   end
-  untilAt = math.max(untilAt, now + pause)
+  if now + pause > untilAt then
+    untilAt = now + pause -- new evidence: it stands for probeEvery before anyone re-verifies it
+    since = now
+    length = pause
+    prober = ''
+  end
   pauseRefused = pauseRefused or refused
 end
+if untilAt - now > length then
+  untilAt = now + length -- the clock stepped back: no longer than the delay the answer named
+end
 local pauseLeft = math.max(0, untilAt - now)
+
+local isProber = 0
+local probeWait = 0
+if probe and pauseLeft > 0 then
+  if now < since + probeEvery then
+    probeWait = since + probeEvery - now
+  elseif prober ~= '' and prober ~= id and now < probeUntil then
+    probeWait = probeUntil - now
+  else
+    prober = id
+    probeUntil = now + probeEvery
+    isProber = 1
+  end
+end
+local pauseFields = {'until', untilAt, 'refused', pauseRefused and '1' or '0', 'since', since,
+  'length', length, 'prober', prober, 'probeUntil', probeUntil}
 if untilAt ~= untilBefore and channel ~= '' and (pauseLeft > 0 or untilBefore > now) then
   redis.call('PUBLISH', channel, KEYS[1] .. ' ' .. pauseLeft .. ' ' .. (pauseRefused and '1' or '0'))
 end
@@ -128,16 +173,16 @@ if rate and rate > 0 then
     granted = math.max(math.min(want, 1), math.min(want, math.floor(tokens + rate * ahead / 1000000)))
     tokens = tokens - granted
   end
-  redis.call('HSET', KEYS[1], 'tokens', tokens, 'ts', now, 'until', untilAt, 'refused', pauseRefused and '1' or '0')
+  redis.call('HSET', KEYS[1], 'tokens', tokens, 'ts', now, unpack(pauseFields))
 else
   -- No pace known anywhere: every unit is free; only the pause is shared.
   if want > 0 and pauseLeft == 0 then
     granted = want
   end
-  redis.call('HSET', KEYS[1], 'until', untilAt, 'refused', pauseRefused and '1' or '0')
+  redis.call('HSET', KEYS[1], unpack(pauseFields))
 end
 
 redis.call('PEXPIRE', KEYS[1], idle)
 redis.call('PEXPIRE', KEYS[2], idle)
 return {tostring(granted), tostring(before), tostring(rate or -1), tostring(burst or -1), src, pauseLeft, alive,
-  pauseRefused and 1 or 0}
+  pauseRefused and 1 or 0, isProber, probeWait}

@@ -16,6 +16,8 @@ import org.junit.jupiter.api.Test;
 /** The lease script itself, on a real Redis: one decision per run, on Redis's clock. */
 class LeaseScriptTest {
   private static final String[] KEYS = {"t:{k}:state", "t:{k}:alive"};
+  /** How long a pause stands before one call may re-verify it, in these tests: 200 ms. */
+  private static final long PROBE_EVERY = 200_000;
 
   private RedisProcess redis;
   private RedisClient client;
@@ -37,14 +39,22 @@ class LeaseScriptTest {
     redis.close();
   }
 
-  /** instance, want, back, rate, burst, src, remaining, inFlight, pause, resume, idle, alive */
+  /** instance, want, back, rate, burst, src, remaining, inFlight, pause, resume */
   private LeaseAnswer lease(String instance, double want, double back, double rate, double burst,
       int src, long remaining, int inFlight, long pauseMicros, boolean resume) throws Exception {
-    String[] args = {instance, Double.toString(want), Double.toString(back), Double.toString(rate),
-        Double.toString(burst), Integer.toString(src), Long.toString(remaining),
-        Integer.toString(inFlight), Long.toString(pauseMicros), resume ? "1" : "0", "60000", "10000000",
-        "2000000", "0", "t:pauses"};
-    return script.run(connection.async(), KEYS, args).get(5, TimeUnit.SECONDS);
+    return run(request(instance, want, back, rate, burst, src, remaining, inFlight, pauseMicros,
+        resume, false, 10_000_000, false));
+  }
+
+  private static LeaseRequest request(String instance, double want, double back, double rate,
+      double burst, int src, long remaining, int inFlight, long pauseMicros, boolean resume,
+      boolean refused, long aliveMicros, boolean probe) {
+    return new LeaseRequest(instance, want, back, rate, burst, src, remaining, inFlight,
+        pauseMicros, resume, 60_000, aliveMicros, 2_000_000, refused, "t:pauses", PROBE_EVERY, probe);
+  }
+
+  private LeaseAnswer run(LeaseRequest request) throws Exception {
+    return script.run(connection.async(), KEYS, request.toArgs()).get(5, TimeUnit.SECONDS);
   }
 
   private LeaseAnswer ask(String instance, double want) throws Exception {
@@ -108,9 +118,7 @@ class LeaseScriptTest {
     assertThat(other.pauseMicros()).isBetween(29_000_000L, 30_000_000L);
     assertThat(other.before()).isLessThan(0.5); // emptied, then refilling at 10/s
     assertThat(other.pauseForRefusal()).as("a spent quota's pause").isFalse();
-    String[] refusal = {"c", "0", "0", "-1", "-1", "0", "-1", "0", "40000000", "0", "60000", "10000000",
-        "2000000", "1", ""};
-    script.run(connection.async(), KEYS, refusal).get(5, TimeUnit.SECONDS);
+    run(request("c", 0, 0, -1, -1, 0, -1, 0, 40_000_000, false, true, 10_000_000, false));
     assertThat(ask("b", 0).pauseForRefusal()).as("lengthened by a refusal").isTrue();
     LeaseAnswer resumed = lease("a", 1, 0, 10, 10, 2, -1, 0, -1, true);
     assertThat(resumed.pauseForRefusal()).isFalse();
@@ -127,13 +135,11 @@ class LeaseScriptTest {
 
   @Test
   void instancesGoneQuietAreNotCountedAlive() throws Exception {
-    String[] quick = {"a", "0", "0", "-1", "-1", "0", "-1", "7", "-1", "0", "60000", "200000", "2000000", "0", ""};
-    script.run(connection.async(), KEYS, quick).get(5, TimeUnit.SECONDS);
-    quick[0] = "b";
-    LeaseAnswer both = script.run(connection.async(), KEYS, quick).get(5, TimeUnit.SECONDS);
+    run(request("a", 0, 0, -1, -1, 0, -1, 7, -1, false, false, 200_000, false));
+    LeaseAnswer both = run(request("b", 0, 0, -1, -1, 0, -1, 7, -1, false, false, 200_000, false));
     assertThat(both.alive()).isEqualTo(2);
-    quick[11] = "1"; // alive means asked within the last microsecond: a's ask is older than that
-    LeaseAnswer alone = script.run(connection.async(), KEYS, quick).get(5, TimeUnit.SECONDS);
+    // alive means asked within the last microsecond: a's ask is older than that
+    LeaseAnswer alone = run(request("b", 0, 0, -1, -1, 0, -1, 7, -1, false, false, 1, false));
     assertThat(alone.alive()).isEqualTo(1);
     assertThat(connection.sync().hget(KEYS[0], "f:a")).isNull(); // its calls in flight left with it
   }
@@ -150,5 +156,59 @@ class LeaseScriptTest {
     assertThat(roundTrips.get() - before).isEqualTo(2); // EVALSHA refused, then EVAL
     assertThat(ask("a", 1).granted()).isEqualTo(1);
     assertThat(roundTrips.get() - before).isEqualTo(3); // known again
+  }
+
+  private LeaseAnswer probe(String instance) throws Exception {
+    return run(request(instance, 0, 0, -1, -1, 0, -1, 0, -1, false, false, 10_000_000, true));
+  }
+
+  /** Moves a stored time {@code micros} into the past, as if that long had gone by on Redis. */
+  private void backdate(String field, long micros) {
+    double at = Double.parseDouble(connection.sync().hget(KEYS[0], field));
+    connection.sync().hset(KEYS[0], field, Long.toString((long) at - micros));
+  }
+
+  @Test
+  void oneInstanceOfTheFleetReVerifiesALongPauseOnceItHasStoodForTheMaxWait() throws Exception {
+    run(request("a", 0, 0, -1, -1, 0, -1, 0, 3_600_000_000L, false, true, 10_000_000, false));
+    LeaseAnswer early = probe("b");
+    assertThat(early.prober()).as("the pause is younger than the max wait").isFalse();
+    assertThat(early.probeWaitMicros()).isBetween(1L, PROBE_EVERY);
+
+    backdate("since", PROBE_EVERY);
+    LeaseAnswer b = probe("b");
+    assertThat(b.prober()).isTrue();
+    assertThat(b.pauseMicros()).as("still paused for the others").isPositive();
+    LeaseAnswer c = probe("c");
+    assertThat(c.prober()).as("one probe for the fleet").isFalse();
+    assertThat(c.probeWaitMicros()).as("until b's turn lapses").isBetween(1L, PROBE_EVERY);
+    assertThat(probe("b").prober()).as("b may ask again for its own turn").isTrue();
+
+    LeaseAnswer over = lease("b", 0, 0, -1, -1, 0, -1, 0, -1, true); // b's probe answered 200
+    assertThat(over.pauseMicros()).isZero();
+    assertThat(ask("c", 1).pauseMicros()).as("over for every instance").isZero();
+  }
+
+  @Test
+  void aProbeRefusedRenewsThePauseAndAProberThatNeverAnswersLosesItsTurn() throws Exception {
+    run(request("a", 0, 0, -1, -1, 0, -1, 0, 3_600_000_000L, false, true, 10_000_000, false));
+    backdate("since", PROBE_EVERY);
+    assertThat(probe("a").prober()).isTrue();
+    // a's probe was refused again: the pause is renewed, and stands another max wait
+    run(request("a", 0, 0, -1, -1, 0, -1, 0, 3_600_000_000L, false, true, 10_000_000, false));
+    assertThat(probe("b").probeWaitMicros()).isBetween(PROBE_EVERY / 2, PROBE_EVERY);
+
+    backdate("since", PROBE_EVERY);
+    assertThat(probe("b").prober()).isTrue();
+    backdate("probeUntil", PROBE_EVERY); // b never answered
+    assertThat(probe("c").prober()).as("b's turn lapsed").isTrue();
+  }
+
+  @Test
+  void aPauseIsNeverHeldLongerThanTheDelayItsAnswerNamedFromNow() throws Exception {
+    run(request("a", 0, 0, -1, -1, 0, -1, 0, 30_000_000, false, true, 10_000_000, false));
+    // As if Redis's clock stepped back a day: the stored end is a day further off than named.
+    backdate("until", -86_400_000_000L);
+    assertThat(ask("b", 0).pauseMicros()).isBetween(1L, 30_000_000L);
   }
 }

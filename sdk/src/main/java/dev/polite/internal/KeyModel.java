@@ -164,10 +164,21 @@ public final class KeyModel {
   }
 
   /**
+   * The fleet's pause, which this key held for it alone, is over: it ends here too.
+   *
+   * @return whether a pause ended
+   */
+  public boolean fleetPauseEnded(long now) {
+    return pause.endIfTheFleets(now);
+  }
+
+  /**
    * Holds every call back for a pause the fleet reports (another instance's refusal or spent
    * quota). It is bounded as this instance's own pauses are: one probe after the max wait
-   * re-verifies a long one. A key discovering its pace takes the fleet's refusal as its own: the
-   * fleet's pace is the sum of its members', and it was the sum that the server refused.
+   * re-verifies a long one, and the fleet lets one instance's probe go for all
+   * ({@link dev.polite.SharedKey#probe}). A key discovering its pace takes the fleet's refusal as
+   * its own: the fleet's pace is the sum of its members', and it was the sum that the server
+   * refused.
    */
   public void pauseForFleet(long pauseNanos, boolean forRefusal, long now) {
     if (pause.holdForFleet(pauseNanos, now)) {

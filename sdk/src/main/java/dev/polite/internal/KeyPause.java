@@ -48,6 +48,8 @@ final class KeyPause {
   private boolean forRefusal;
   private long lastBareRefusalAt = Long.MIN_VALUE;
   private int bareRefusals;
+  /** Whether the pause is the fleet's alone: no answer of this instance's began or lengthened it. */
+  private boolean fromFleet;
   /** When the pause's end was last set by an answer of this instance's, to refine it from a body. */
   private long lastHeldAt = Long.MIN_VALUE;
 
@@ -183,7 +185,25 @@ final class KeyPause {
     if (paused && Nanos.add(now, pauseNanos) <= until) {
       return false; // already held at least as long: the common case, asked on every step
     }
-    return hold(Duration.ofNanos(pauseNanos), false, 0, now, false);
+    boolean began = hold(Duration.ofNanos(pauseNanos), false, 0, now, false);
+    if (began) {
+      fromFleet = true;
+    }
+    return began;
+  }
+
+  /**
+   * The fleet no longer holds the pause this key held for it alone (another instance's probe
+   * ended it): this one ends too, rather than wait for a probe of its own.
+   *
+   * @return whether it ended
+   */
+  boolean endIfTheFleets(long now) {
+    if (!paused || !fromFleet) {
+      return false;
+    }
+    end(now);
+    return true;
   }
 
   /**
@@ -228,11 +248,15 @@ final class KeyPause {
     if (tellFleet) {
       shared.paused(nanos, refusal, now);
       lastHeldAt = now;
+      fromFleet = false;
     }
     boolean began = !paused;
     until = end;
-    probeAt = nanos > maxWaitNanos
-        ? Nanos.add(now, maxWaitNanos) : Long.MAX_VALUE;
+    long probeDue = nanos > maxWaitNanos ? Nanos.add(now, maxWaitNanos) : Long.MAX_VALUE;
+    // The fleet's word on a pause held already is the same evidence, read again on every step
+    // (its end a little later each time, as Redis heard it later): it must not put the probe off.
+    // The fleet decides itself when its pause was renewed (SharedKey#probe).
+    probeAt = paused && !tellFleet ? Math.min(probeAt, probeDue) : probeDue;
     if (!paused) {
       paused = true;
       since = now;

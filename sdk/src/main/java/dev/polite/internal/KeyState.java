@@ -65,6 +65,7 @@ public final class KeyState {
   /** The model's epoch as last seen under the lock, for sleepers to read without it. */
   private volatile long epoch;
   private final boolean heard;
+  private final long maxWaitNanos;
   private volatile long lastUsed;
   private final KeyBudgets budgets;
 
@@ -73,6 +74,7 @@ public final class KeyState {
     this.shared = config.sharedState().join(key, config.ticker(), this::sharedNews);
     this.model = new KeyModel(key, config, shared, now);
     this.heard = config.listener() != PoliteListener.none();
+    this.maxWaitNanos = Nanos.of(config.maxWait());
     this.lastUsed = now;
     this.budgets = new KeyBudgets(key);
   }
@@ -205,6 +207,8 @@ public final class KeyState {
       if (fleetPause > 0) {
         model.pauseForFleet(fleetPause, shared.pauseForRefusal(), now);
         wakeVoided();
+      } else if (model.fleetPauseEnded(now)) {
+        signal(); // a probe elsewhere ended the fleet's pause: every call held for it may go
       }
       if (reservation != null && model.isStale(reservation)) {
         // Reserved before a pause began or a refusal cut the pace: queue again when the key lets
@@ -225,8 +229,11 @@ public final class KeyState {
       } else if (pause > 0) {
         sleep = pause;
       } else if (reservation != null) {
-        // This instance's pace let the call go; the fleet's tokens must too.
-        sleep = shared.take(attempt.cost, model.sendRate(now), model.onTheWire(), now);
+        // This instance's pace let the call go; the fleet's tokens must too, unless the call
+        // re-verifies the fleet's long pause: then the fleet lets one instance's probe go at once.
+        sleep = fleetPause > 0 && model.verifyingPause()
+            ? shared.probe(attempt.cost, maxWaitNanos, now)
+            : shared.take(attempt.cost, model.sendRate(now), model.onTheWire(), now);
         if (sleep == 0) {
           grant(attempt, attempt.due == Long.MIN_VALUE ? now : Math.min(now, attempt.due), patience);
           return 0;
