@@ -64,9 +64,9 @@ class RetryTest extends HarnessTest {
 
     assertThat(h.server.getRequestCount()).isEqualTo(3);
     assertThat(h.sends.get(0)).isZero();
-    // Retry-After plus a jitter above it of at most max(base 0.5 s, a fifth of it).
-    assertThat(h.sends.get(1)).isBetween(2.0, 2.5);
-    assertThat(h.sends.get(2) - h.sends.get(1)).isBetween(1.0, 1.5);
+    // Retry-After exactly: the key is paused that long, and its pause spaces the calls.
+    assertThat(h.sends.get(1)).isEqualTo(2.0);
+    assertThat(h.sends.get(2) - h.sends.get(1)).isEqualTo(1.0);
     assertThat(events).containsSubsequence("rate limited", "retry 1", "rate limited", "retry 2");
   }
 

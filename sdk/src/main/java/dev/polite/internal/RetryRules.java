@@ -53,7 +53,9 @@ import org.jspecify.annotations.Nullable;
  * When the server named a delay (Retry-After, or the reset of a spent quota), the retry waits
  * that long plus a jitter above it of up to a fifth of it (at least the base delay, at most the
  * cap), so that clients told the same instant do not all return in the same millisecond, and
- * never sooner than asked. Otherwise: for a failure, the policy's delay (by default capped
+ * never sooner than asked. No jitter when the key is itself paused that long: its pause and
+ * bucket already space every call waiting on it, the retry among them, and the others go as the
+ * pause ends. Otherwise: for a failure, the policy's delay (by default capped
  * exponential backoff with full jitter, {@code uniform(0, min(cap, base * 2^(attempt - 1)))},
  * AWS's recommendation); for a refusal, that same backoff.
  *
@@ -162,7 +164,8 @@ public final class RetryRules {
           return giveUp(GiveUpReason.ATTEMPTS_EXHAUSTED, Duration.ZERO);
         }
         attempts = refusals;
-        delay = serverDelayOr(attempt, () -> Duration.ofNanos(uniform(backoffNanos(refusals))));
+        delay = serverDelayOr(attempt, keyWaitNanos,
+            () -> Duration.ofNanos(uniform(backoffNanos(refusals))));
       } else {
         if (execution == null) {
           execution = Execution.of(failures);
@@ -177,7 +180,7 @@ public final class RetryRules {
         }
         attempts = execution.getAttemptCount();
         Execution<Response> e = execution;
-        delay = serverDelayOr(attempt, e::getDelay);
+        delay = serverDelayOr(attempt, keyWaitNanos, e::getDelay);
       }
       long needed = Math.max(delay.toNanos(), keyWaitNanos.getAsLong());
       if (!fits.test(needed)) {
@@ -204,12 +207,18 @@ public final class RetryRules {
     static final Next DONE = new Next(true, null, Duration.ZERO, 0);
   }
 
-  private Duration serverDelayOr(Attempt attempt, Supplier<Duration> otherwise) {
+  private Duration serverDelayOr(Attempt attempt, LongSupplier keyWaitNanos,
+      Supplier<Duration> otherwise) {
     Duration asked = serverDelay(attempt.signals());
     if (asked == null) {
       return otherwise.get();
     }
     long askedNanos = Nanos.of(asked);
+    if (keyWaitNanos.getAsLong() >= askedNanos) {
+      // The key itself holds every call back that long: when its pause ends, the calls waiting
+      // on it go at once, paced by its bucket, and a jitter would only put this one behind them.
+      return asked;
+    }
     long spread = Math.min(capNanos, Math.max(baseNanos, askedNanos / 5));
     return Duration.ofNanos(Nanos.add(askedNanos, uniform(spread)));
   }

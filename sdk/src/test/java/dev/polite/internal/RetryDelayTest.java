@@ -1,0 +1,57 @@
+package dev.polite.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.polite.PoliteInterceptor;
+import dev.polite.RateLimitSignals;
+import java.time.Duration;
+import java.util.Random;
+import okhttp3.Protocol;
+import okhttp3.Request;
+import okhttp3.Response;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The delay before a refused call's retry: never sooner than the server asked, with a jitter
+ * above it only when the key does not itself hold every call back that long.
+ */
+class RetryDelayTest {
+  private static final long SECOND = 1_000_000_000L;
+  private final Request request = new Request.Builder().url("http://localhost/").build();
+  private final RetryRules rules = new RetryRules(PoliteInterceptor.builder().random(new Random(7))
+      .backoff(Duration.ofMillis(500), Duration.ofSeconds(30)).build().config());
+
+  private Attempt refusedFor(Duration retryAfter) {
+    Response response = new Response.Builder().request(request).protocol(Protocol.HTTP_1_1)
+        .code(429).message("Too Many Requests").build();
+    RateLimitSignals signals = RateLimitSignals.builder().rejection(true).retryAfter(retryAfter).build();
+    return rules.judge(request, response, signals, 0);
+  }
+
+  private Duration delay(Duration retryAfter, long keyWaitNanos) {
+    RetryRules.Next next = rules.forCall(new RetryBudget(10, 0.1))
+        .next(refusedFor(retryAfter), () -> keyWaitNanos, needed -> true);
+    assertThat(next.finish()).isFalse();
+    return next.delay();
+  }
+
+  @Test
+  void aKeyPausedForTheAskedDelayRetriesAsThePauseEndsWithoutJitter() {
+    // The calls waiting on the key go as its pause ends; a jitter would put this one behind them.
+    assertThat(delay(Duration.ofSeconds(1), SECOND)).isEqualTo(Duration.ofSeconds(1));
+    assertThat(delay(Duration.ofSeconds(1), 3 * SECOND)).as("the key's own wait comes after")
+        .isEqualTo(Duration.ofSeconds(1));
+  }
+
+  @Test
+  void aKeyNotPausedThatLongSpreadsTheRetryAboveTheAskedDelay() {
+    // A refusal read as a cap on calls in flight pauses no one: retries told the same instant
+    // would all come back in the same millisecond.
+    for (int i = 0; i < 20; i++) {
+      assertThat(delay(Duration.ofSeconds(1), 0)).isBetween(Duration.ofSeconds(1),
+          Duration.ofMillis(1_500));
+    }
+    assertThat(java.util.stream.IntStream.range(0, 20).mapToObj(i -> delay(Duration.ofSeconds(1), 0))
+        .distinct().count()).as("spread").isGreaterThan(10);
+  }
+}
