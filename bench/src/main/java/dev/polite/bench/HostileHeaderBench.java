@@ -33,7 +33,9 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code policies}: {@code RateLimit-Policy: "p0";q=1;w=1, ...}, every item a policy kept;
  *   <li>{@code legacy}: {@code RateLimit-Limit: 0, 1;w=1, 100000, 2;w=1, 100001, ...}, each bare
  *       number checked against the policies before it;
- *   <li>{@code params}: {@code RateLimit: "a";r=1;k0;k1;...}, one item with every parameter.
+ *   <li>{@code params}: {@code RateLimit: "a";r=1;k0;k1;...}, one item with every parameter;
+ *   <li>{@code longNames}: {@code RateLimit: "p0xxx...";r=1;t=1, ...}, 1,000 items (within the
+ *       1,024 members RFC 9651 section 3.1 asks parsers to take) whose names fill the 250 KiB.
  * </ul>
  */
 @State(Scope.Thread)
@@ -46,7 +48,7 @@ public class HostileHeaderBench {
   /** 250 KiB: just under OkHttp's 256 KiB of header lines per response. */
   static final int SIZE = 250 * 1024;
 
-  @Param({"dictionary", "namedList", "policies", "legacy", "params"})
+  @Param({"dictionary", "namedList", "policies", "legacy", "params", "longNames"})
   public String shape;
 
   private final RateLimitHeaders parser = RateLimitHeaders.standard();
@@ -75,6 +77,15 @@ public class HostileHeaderBench {
       case "params" -> {
         StringBuilder b = new StringBuilder("\"a\";r=1");
         for (int k = 0; b.length() < SIZE; k++) b.append(";k").append(k);
+        yield h.add("RateLimit", b.toString()).build();
+      }
+      case "longNames" -> {
+        String pad = "x".repeat(SIZE / 1000 - 16);
+        StringBuilder b = new StringBuilder(SIZE + 32);
+        for (int k = 0; k < 1000 || b.length() < SIZE; k++) {
+          if (k > 0) b.append(", ");
+          b.append("\"p").append(k).append(pad).append("\";r=1;t=1");
+        }
         yield h.add("RateLimit", b.toString()).build();
       }
       default -> throw new IllegalArgumentException("shape: " + shape);
