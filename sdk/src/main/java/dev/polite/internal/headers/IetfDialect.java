@@ -310,10 +310,10 @@ final class IetfDialect {
    * The positions in a list of quotas of one name, so that {@link #find}'s answer is a lookup: a
    * {@code RateLimit} of n items naming n distinct policies was n&sup2;/2 name comparisons (a
    * median 2.3 s of CPU for 250 KiB of them in {@code HostileHeaderBench}, the call holding its
-   * key's permit; the parser now refuses that many, but 1,024 still cost 500,000), and is n lookups. The
-   * first quota of the name, the first without a partition key, and the first of each key give
-   * exactly the scan's answer: for an item without a key, the first of the name; for one with a
-   * key, the earlier of the first of that key and the first without one.
+   * key's permit; the parser now refuses that many, but 1,024 would still be 500,000), and is n
+   * lookups. The first quota of the name, the first without a partition key, and the first of
+   * each key give exactly the scan's answer: for an item without a key, the first of the name;
+   * for one with a key, the earlier of the first of that key and the first without one.
    */
   private static final class Named {
     int first = -1;
