@@ -115,7 +115,12 @@ public final class RateLimitSignals {
     return governing == null ? null : governing.unit();
   }
 
-  /** Every policy the response reported, in the order it reported them. */
+  /**
+   * Every policy the response reported, in the order it reported them. The built-in parser keeps
+   * at most 16, the governing one always among them, and none whose name, unit or partition key
+   * is over 256 characters (either flags the signals {@linkplain #isAnomalous() anomalous}), as a
+   * key keeps its last signals whatever a server sends.
+   */
   public List<RateLimitPolicy> policies() {
     return policies;
   }
@@ -150,7 +155,9 @@ public final class RateLimitSignals {
    * reset or window over a year, an absolute time more than a year from the response's
    * {@code Date}, a window of zero, a negative count other than the documented {@code -1}
    * ("unknown"), a remaining above its own policy's quota, a number with more digits than any
-   * field allows, {@code NaN} or {@code Infinity}. Worth logging: the server, or something between
+   * field allows, {@code NaN} or {@code Infinity}; also a response past the parser's bounds (a
+   * structured field of more than 1,024 members or 256 parameters, which is ignored, more than 16
+   * policies, a text over 256 characters). Worth logging: the server, or something between
    * it and the caller, is sending garbage; the signals hold only what could be believed.
    */
   public boolean isAnomalous() {

@@ -11,9 +11,30 @@ import org.jspecify.annotations.Nullable;
  * times are turned into delays against its {@code Date} header (servers chose delays precisely
  * because clocks disagree), falling back to ours only when {@code Date} is missing or unreadable.
  *
+ * <p>Bounded in what it passes on, because a key keeps its last signals (and a key's budgets one
+ * each): at most {@link #MAX_POLICIES} policies, and no text longer than {@link #MAX_TEXT}
+ * characters (a policy with a longer name, unit or partition key is dropped, a longer bucket or
+ * scope is not kept), each flagged. So one response's signals hold at most about
+ * 16 &times; (3 &times; 256 characters + about 150 bytes of policy) + 2 &times; 256 &asymp; 15 KB,
+ * where a 250 KiB {@code RateLimit} of distinct names once left tens of thousands of policies,
+ * megabytes, on its key.
+ *
  * <p>One per parse, confined to the parsing thread.
  */
 final class Reading {
+  /**
+   * Policies one response's signals keep: four times the most a server of the corpus reports
+   * (Anthropic's requests, tokens, input and output tokens), and as many as a key keeps budgets
+   * ({@code KeyBudgets.MAX_BUDGETS}).
+   */
+  static final int MAX_POLICIES = 16;
+  /**
+   * The longest policy name, unit, partition key, bucket or scope kept: four times the 64
+   * characters a budget name may have ({@code KeyBudgets.MAX_NAME}), room for any name of the
+   * corpus (the longest is under 30) or a 192-byte partition key in base64.
+   */
+  static final int MAX_TEXT = 256;
+
   final ResponseHeaders headers;
   private final long nowMillis;
   private long baseMillis = Long.MIN_VALUE;
@@ -86,9 +107,29 @@ final class Reading {
     return anomalous;
   }
 
+  /** Adds a policy the response reported, unless a text of it is past {@link #MAX_TEXT} (flagged). */
   void addPolicy(RateLimitPolicy policy, String dialect) {
+    String pk = policy.partitionKey();
+    if (policy.name().length() > MAX_TEXT || policy.unit().length() > MAX_TEXT
+        || (pk != null && pk.length() > MAX_TEXT)) {
+      anomaly();
+      return;
+    }
     policies.add(policy);
     policyDialects.add(dialect);
+  }
+
+  /**
+   * The policies to pass on: all of them, or, past {@link #MAX_POLICIES} (flagged), the first ones
+   * in the response's order with the {@code governing} one (an index, or -1) always among them,
+   * so that the cap never changes which policy paces or pauses.
+   */
+  List<RateLimitPolicy> keptPolicies(int governing) {
+    if (policies.size() <= MAX_POLICIES) return policies;
+    anomaly();
+    List<RateLimitPolicy> kept = new ArrayList<>(policies.subList(0, MAX_POLICIES));
+    if (governing >= MAX_POLICIES) kept.set(MAX_POLICIES - 1, policies.get(governing));
+    return kept;
   }
 
   /**
@@ -121,7 +162,12 @@ final class Reading {
     return shouldRetry;
   }
 
+  /** Names the response's budget, unless the name is past {@link #MAX_TEXT} (flagged). */
   void bucket(String bucket) {
+    if (bucket.length() > MAX_TEXT) {
+      anomaly();
+      return;
+    }
     this.bucket = bucket;
   }
 
@@ -129,7 +175,12 @@ final class Reading {
     return bucket;
   }
 
+  /** Names the rejection's scope, unless the name is past {@link #MAX_TEXT} (flagged). */
   void scope(String scope) {
+    if (scope.length() > MAX_TEXT) {
+      anomaly();
+      return;
+    }
     this.scope = scope;
   }
 

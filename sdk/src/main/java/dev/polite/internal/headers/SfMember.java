@@ -22,13 +22,16 @@ record SfMember(@Nullable String key, Object value, List<SfMember> params) {
   /** An RFC 9651 Date: epoch seconds. */
   record Date(long epochSeconds) {}
 
-  /** The last parameter named {@code key}, as RFC 9651 section 4.2.3.2 has duplicates resolve. */
+  /**
+   * The value of the parameter named {@code key}, or {@code null}. The parser keeps one parameter
+   * per key, a duplicate's value in the first one's place (RFC 9651 section 4.2.3.2), so the first
+   * found is the only one.
+   */
   @Nullable Object param(String key) {
-    Object found = null;
     for (SfMember p : params) {
-      if (key.equals(p.key)) found = p.value;
+      if (key.equals(p.key)) return p.value;
     }
-    return found;
+    return null;
   }
 
   boolean hasParam(String key) {

@@ -152,8 +152,8 @@ public final class SignalsReader {
     RateLimitSignals.Builder b = RateLimitSignals.builder();
     String dialect = r.fallbackDialect();
     List<RateLimitPolicy> policies = r.policies;
-    b.policies(policies);
-    int governing = Governing.choose(policies);
+    int governing = Governing.choose(policies); // among all, before the cap keeps some
+    b.policies(r.keptPolicies(governing));
     if (governing >= 0) {
       b.governedBy(policies.get(governing));
       dialect = r.policyDialects.get(governing);

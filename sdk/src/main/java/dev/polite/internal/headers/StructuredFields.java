@@ -2,7 +2,9 @@ package dev.polite.internal.headers;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -12,11 +14,34 @@ import org.jspecify.annotations.Nullable;
  * ({@code "name"; r=99; t=60}). Any syntax error rejects the whole field, as RFC 9651 requires and
  * the draft repeats ("Malformed RateLimit header fields MUST be ignored").
  *
+ * <p>Linear time, whatever a server sends: every character is read once, and a duplicate
+ * Dictionary key or parameter (whose value RFC 9651 sections 4.2.2 and 4.2.3.2 overwrite, in the
+ * first one's place, as in an ordered map) is found by a scan of the few keys a field usually has,
+ * or by a hash index once it has more ({@link #SCAN}). A field with more members than
+ * {@link #MAX_MEMBERS}, an Item or Inner List with more parameters than {@link #MAX_PARAMS}, or an
+ * Inner List longer than {@link #MAX_INNER} is malformed: the caps are the minimums RFC 9651
+ * section 3 asks every parser to support, and no rate-limit field comes near them, so that a
+ * 250 KiB field of distinct members (OkHttp lets 256 KiB of header lines through) is turned away
+ * after its 1,025th member rather than read into tens of thousands of policies.
+ *
  * <p>Written here rather than taken from {@code org.greenbytes.http:structured-fields} because
  * that artifact is not available to this build and the sdk stays lean: two entry points, no
- * dependency, no regex, linear time.
+ * dependency, no regex.
  */
 final class StructuredFields {
+  /** List and Dictionary members a field may have (RFC 9651 sections 3.1 and 3.2: at least 1,024). */
+  static final int MAX_MEMBERS = 1024;
+  /** Parameters an Item or Inner List may have (section 3.1.2: at least 256). */
+  static final int MAX_PARAMS = 256;
+  /** Members an Inner List may have (section 3.1.1: at least 256). */
+  static final int MAX_INNER = 256;
+  /**
+   * Keys found by scanning the members before them; past this many, by a hash index. A
+   * rate-limit field has one to four members with two to four parameters each, for which a scan
+   * of a few short strings beats building a map (the ordinary headers' parse allocates none).
+   */
+  static final int SCAN = 8;
+
   private final String s;
   private int i;
 
@@ -39,10 +64,12 @@ final class StructuredFields {
       skipSp();
       List<SfMember> out = new ArrayList<>(4);
       if (i == s.length()) return out;
-      while (true) {
+      Map<String, Integer> index = null;
+      for (int members = 1; ; members++) {
+        if (members > MAX_MEMBERS) return null;
         SfMember m = dictionary ? dictMember() : listMember(null);
         if (m == null) return null;
-        if (dictionary) replaceKey(out, m);
+        if (dictionary) index = putKeyed(out, index, m);
         else out.add(m);
         skipOws();
         if (i == s.length()) break;
@@ -89,6 +116,7 @@ final class StructuredFields {
         i++;
         return items;
       }
+      if (items.size() == MAX_INNER) return null;
       Object v = bareItem();
       if (v == null) return null;
       List<SfMember> params = params();
@@ -101,7 +129,9 @@ final class StructuredFields {
 
   private @Nullable List<SfMember> params() {
     List<SfMember> params = null;
-    while (i < s.length() && s.charAt(i) == ';') {
+    Map<String, Integer> index = null;
+    for (int count = 1; i < s.length() && s.charAt(i) == ';'; count++) {
+      if (count > MAX_PARAMS) return null;
       i++;
       skipSp();
       String key = key();
@@ -113,7 +143,7 @@ final class StructuredFields {
         if (value == null) return null;
       }
       if (params == null) params = new ArrayList<>(4);
-      params.add(new SfMember(key, value, Collections.emptyList()));
+      index = putKeyed(params, index, new SfMember(key, value, Collections.emptyList()));
     }
     return params == null ? Collections.emptyList() : params;
   }
@@ -269,14 +299,36 @@ final class StructuredFields {
     }
   }
 
-  private static void replaceKey(List<SfMember> out, SfMember m) {
+  /**
+   * Adds a keyed member to {@code out}, or, when {@code out} already has its key, puts it in that
+   * member's place: RFC 9651 sections 4.2.2 and 4.2.3.2 overwrite a duplicate's value, and the
+   * ordered map they describe keeps the first one's position ({@code a=1, b=2, a=3} is
+   * {@code a=3, b=2}). Up to {@link #SCAN} members the key is found by scanning them; the first
+   * member past that builds {@code index} (key to position) from them, and every later key is one
+   * lookup, so a field of n distinct keys costs n steps, not n&sup2;/2 string comparisons.
+   *
+   * @return {@code index}, or the index just built
+   */
+  private static @Nullable Map<String, Integer> putKeyed(List<SfMember> out,
+      @Nullable Map<String, Integer> index, SfMember m) {
+    String key = m.key();
+    if (index != null) {
+      Integer at = index.putIfAbsent(key, out.size());
+      if (at == null) out.add(m);
+      else out.set(at, m);
+      return index;
+    }
     for (int k = 0; k < out.size(); k++) {
-      if (out.get(k).key().equals(m.key())) {
-        out.remove(k);
-        break;
+      if (out.get(k).key().equals(key)) {
+        out.set(k, m);
+        return null;
       }
     }
     out.add(m);
+    if (out.size() <= SCAN) return null;
+    Map<String, Integer> built = new HashMap<>();
+    for (int k = 0; k < out.size(); k++) built.put(out.get(k).key(), k);
+    return built;
   }
 
   private void skipSp() {

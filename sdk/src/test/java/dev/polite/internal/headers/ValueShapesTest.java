@@ -131,9 +131,10 @@ class ValueShapesTest {
   @Test
   void structuredDictionary() {
     List<SfMember> dict = StructuredFields.dictionary("limit=100, remaining=50, reset=5, flag;x=1, limit=90");
-    assertThat(dict).extracting(SfMember::key).containsExactly("remaining", "reset", "flag", "limit");
-    assertThat(dict.get(3).value()).isEqualTo(90L);
-    assertThat(dict.get(2).value()).isEqualTo(Boolean.TRUE);
+    // RFC 9651 section 4.2.2: a duplicate key's value overwrites the first one's, in its place
+    assertThat(dict).extracting(SfMember::key).containsExactly("limit", "remaining", "reset", "flag");
+    assertThat(dict.get(0).value()).isEqualTo(90L);
+    assertThat(dict.get(3).value()).isEqualTo(Boolean.TRUE);
     assertThat(StructuredFields.list("limit=100")).isNull();
     assertThat(StructuredFields.list("")).isEmpty();
   }
