@@ -66,28 +66,6 @@ final class AdmittedRate {
     counts[slot]++;
   }
 
-  /**
-   * What the server took at once beyond a pace of {@code rate}: the accepts since the restart
-   * less what that pace would have let through in the (unpaused) time they took. A server that
-   * admitted 20 calls in 40 ms and then refused holds a burst of about 20; one that admitted
-   * them evenly over a second at 20 a second, none.
-   */
-  double beyondPace(double rate, long now) {
-    if (!started()) {
-      return 0;
-    }
-    long from = Math.max(since, now - HORIZON_NANOS);
-    long firstBucket = Math.floorDiv(from, BUCKET_NANOS);
-    long accepts = 0;
-    for (int i = 0; i < BUCKETS; i++) {
-      if (bucketOf[i] >= firstBucket) {
-        accepts += counts[i];
-      }
-    }
-    long span = Math.max(0, now - from - paused);
-    return accepts - rate * (span / 1e9);
-  }
-
   /** Accepts per second since the restart (at most ten seconds back), over at least a second. */
   double perSecond(long now) {
     if (!started()) {

@@ -73,7 +73,6 @@ public final class KeyModel {
 
   private final AdvertisedPace advertised = new AdvertisedPace();
   private long lastCutAt = Long.MIN_VALUE;
-  private final DiscoveredBurst discoveredBurst = new DiscoveredBurst();
   /** When an answer was last read as a refusal of too many calls in flight (no pause). */
   private long refusedInFlightAt = Long.MIN_VALUE;
   private long epoch;
@@ -217,7 +216,6 @@ public final class KeyModel {
    * @return the wait until the tokens are the call's, in nanoseconds
    */
   public Reservation reserve(double cost, long now) {
-    discoveredBurst.onReserve(cost, bucket.tokens(now), now);
     long wait = bucket.reserve(cost, now);
     if (wait > maxWaitNanos && now - lastGrantAt >= maxWaitNanos) {
       // A pace no call can wait for (one per year, from a garbage window) would never let a
@@ -473,9 +471,6 @@ public final class KeyModel {
       if (sentAt <= lastCutAt) {
         return; // already on the wire when we cut: the cut answered it
       }
-      if (discoveredBurst.onRefusal(sentAt, probing)) {
-        bucket.setCapacity(1, now); // the bank was refused: no burst beyond the pace
-      }
       probing = true;
       if (!admitted.hasEvidence(now) && !Double.isInfinite(bucket.rate())) {
         // Refused again within a second of sending since the last cut: a probe that met a
@@ -497,8 +492,6 @@ public final class KeyModel {
    */
   private void cut(RateLimitSignals signals, long now) {
     controller.onRejection(now, admitted.perSecond(now));
-    discoveredBurst.onCut(controller.rate(), admitted.beyondPace(controller.rate(), now),
-        signals.retryAfter() != null, now);
     lastCutAt = now;
     voidReservations(now);
     admitted.restart(now);
@@ -525,9 +518,9 @@ public final class KeyModel {
     }
     shared.paceLearned(rate, 1, false, now);
     bucket.setRate(rate, now);
-    bucket.setCapacity(discoveredBurst.burst(), now);
+    bucket.setCapacity(1, now);
     log.debug("polite: {} paced at {}/s by its rate controller", key, rate);
-    notify(l -> l.policyLearned(key, rate, discoveredBurst.burst(), signals));
+    notify(l -> l.policyLearned(key, rate, 1, signals));
   }
 
   /** What the key knows at {@code now}. */

@@ -82,45 +82,4 @@ class ZooTwinTest {
       assertThat(r.seconds()).as(row).isLessThanOrEqualTo(Math.max(1.3 * floor, floor + 1));
     }
   }
-
-  static Stream<Arguments> hundredCallCells() {
-    List<Arguments> cells = new ArrayList<>();
-    for (int c : new int[] {1, 4, 16, 64}) {
-      cells.add(Arguments.of("token bucket 20/s retry-after c=" + c, c, true,
-          (LongFunction<SimulatedLimiter>) start -> SimulatedLimiter.tokenBucket(20, 20, Style.RETRY_AFTER, start)));
-      cells.add(Arguments.of("fixed window 20/s retry-after c=" + c, c, true,
-          (LongFunction<SimulatedLimiter>) start -> SimulatedLimiter.fixedWindow(20, 1, Style.RETRY_AFTER, start)));
-      cells.add(Arguments.of("token bucket 20/s none c=" + c, c, false,
-          (LongFunction<SimulatedLimiter>) start -> SimulatedLimiter.tokenBucket(20, 20, Style.NONE, start)));
-      cells.add(Arguments.of("haproxy-like 20/s c=" + c, c, false,
-          (LongFunction<SimulatedLimiter>) start -> SimulatedLimiter.slidingRate(20, start)));
-    }
-    return cells.stream();
-  }
-
-  /**
-   * The real zoo's cells, 100 calls each, where a pause's length is all a limiter says: after a
-   * Retry-After the key spends the burst the server showed it banks (DiscoveredBurst), within
-   * 1.15 times the floor on virtual time, where pacing alone took 1.28 (token bucket) and 1.29
-   * (fixed window); a
-   * bare refusal's burst is not believed, so HAProxy's sliding rate, which banks nothing, draws
-   * no more refusals than before (7 at most).
-   */
-  @ParameterizedTest(name = "{0}")
-  @MethodSource("hundredCallCells")
-  void aLimiterThatNamesOnlyItsDelayHasItsBurstSpentAfterThePause(String name, int concurrency,
-      boolean timed, LongFunction<SimulatedLimiter> server) {
-    int requests = 100;
-    for (long seed = 1; seed <= 3; seed++) {
-      SimulatedLimiter limiter = server.apply(ZooTwin.start());
-      ZooTwin.Result r = new ZooTwin(limiter, requests, concurrency, LATENCY, seed).run();
-      double floor = limiter.floorSeconds(requests);
-      String row = name + " seed " + seed + ": " + r + " floor " + floor;
-      assertThat(r.ok()).as(row).isEqualTo(requests);
-      assertThat(r.rejected()).as(row).isLessThanOrEqualTo(Math.max(3, requests / 10));
-      if (timed) {
-        assertThat(r.seconds()).as(row).isLessThanOrEqualTo(1.15 * floor);
-      }
-    }
-  }
 }
