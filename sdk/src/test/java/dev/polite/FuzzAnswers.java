@@ -114,6 +114,16 @@ final class FuzzAnswers {
     "api-usage=99999999999999999999/0", "Microsoft.Compute/X;-5,Microsoft.Compute/Y;99999999999999999999",
     "\u0663\u0660", "\uff11\uff12", "\u22125", "\u00bd", "\ud83d\ude42", "\ufeff12", "12\u0000", "1\u00a02",
     "\u0000", "\u007f", "\u00e9t\u00e9", "\u202e0", "\u0661e9", "١٢٣٤٥٦٧٨٩٠١٢٣٤٥٦٧٨٩",
+    "PT5S", "P1D", "5 s", "5s", "5sec", "in 5 seconds", "05", "5e", "e5", ".", "-", "+", "0.", "-.5",
+  };
+
+  /** Structured-field values of every type, valid or not, for the IETF fields' parameters and members. */
+  static final String[] SF = {
+    "?1", "?0", "?2", "@1767225600", "@-1", "@99999999999999999", "%\"caf%c3%a9\"", "%\"%zz\"", ":AAA=:",
+    ":not base64:", "::", "(1 2 3)", "(\"a\" b);r=1", "()", "*tok", "1.5", "-0.0", "1.2345", "12345678901234567",
+    "123456789012345", "-123456789012345", "\"esc\\\"aped\"", "\"\\x\"", "\"unterminated", "a;b;c;d;e",
+    "r", "r=", "=1", ";;r=1", "\"x\";r=1;r=2;r=0", "\"x\";t=1;t=99999", "x;R=0", "x;r=0 ;t=5", "x ;r=0",
+    "\"x\";r=0;t=5, \"x\";r=9;t=1", "\"\";r=0;t=5", "\"x\";r=0;t=5;pk=:YQ==:, \"x\";r=5;t=5;pk=:Yg==:",
   };
 
   private static final String[] BUCKETS = {"core", "search", "graphql", "code_search", "integration_manifest",
@@ -672,7 +682,7 @@ final class FuzzAnswers {
         int at = value.isEmpty() ? 0 : r.nextInt(value.length());
         lines.set(line + 1, value.substring(0, at) + unicode() + value.substring(at));
       }
-      case 12 -> lines.set(line + 1, replaceOneNumber(value, reshape(value)));
+      case 12 -> lines.set(line + 1, r.nextBoolean() ? replaceOneNumber(value, reshape(value)) : sf(value));
       default -> {
         int n = lines.size();
         for (int i = 0; i < n; i++) lines.add(lines.get(i)); // the whole set twice
@@ -708,6 +718,18 @@ final class FuzzAnswers {
     }
   }
 
+  /** {@code value} with one structured-field part swapped: a parameter's value, or a whole member. */
+  private String sf(String value) {
+    String odd = SF[r.nextInt(SF.length)];
+    int eq = value.indexOf('=', r.nextInt(Math.max(1, value.length())));
+    if (eq < 0 || r.nextInt(3) == 0) {
+      return r.nextBoolean() ? odd : value + ", " + odd;
+    }
+    int end = eq + 1;
+    while (end < value.length() && value.charAt(end) != ';' && value.charAt(end) != ',') end++;
+    return value.substring(0, eq + 1) + odd + value.substring(end);
+  }
+
   private String replaceOneNumber(String value, String replacement) {
     Matcher m = NUMBER.matcher(value);
     List<int[]> found = new ArrayList<>();
@@ -734,7 +756,8 @@ final class FuzzAnswers {
 
   private String hostile() {
     return switch (r.nextInt(9)) {
-      case 0, 1, 2 -> HOSTILE[r.nextInt(HOSTILE.length)];
+      case 0, 1 -> HOSTILE[r.nextInt(HOSTILE.length)];
+      case 2 -> SF[r.nextInt(SF.length)];
       case 3 -> String.valueOf(r.nextLong());
       case 4 -> String.valueOf(31_536_001L + (long) (r.nextDouble() * 999_999_999_999_999L));
       case 5 -> String.valueOf(r.nextDouble() * Math.pow(10, r.nextInt(25)) * (r.nextBoolean() ? 1 : -1));
