@@ -190,8 +190,8 @@ public final class PoliteInterceptor implements Interceptor {
    * its key keeps one budget, as most do (every attempt asks).
    */
   KeyState stateOf(CallContext call, KeyState current) {
-    if (current.isRetired()) {
-      return stateOf(call); // forgotten while the call held it: the key's state now
+    while (current.isRetired()) {
+      current = keys.get(call.key()); // forgotten while the call held it: the key's state now
     }
     KeyState key = current.key().equals(call.key()) ? current : keys.get(call.key());
     String spent = key.budgets().spentBy(call.request(), key::isPaused);
@@ -314,23 +314,40 @@ public final class PoliteInterceptor implements Interceptor {
       state.onFailure();
       throw e;
     }
-    RateLimitSignals signals = learnable(response)
-        ? headers.parse(response.code(), response.headers(), config.wallClock().millis())
-        : RateLimitSignals.none();
-    KeyState owner = ownerOf(state, call, signals);
-    long at = owner == state ? state.onAnswer(response.code(), signals, permit, call)
-        : owner.onAnswerSentThrough(state, response.code(), signals, permit, call,
-            reservation == null);
-    if (config.readRetryHintsFromBody() && signals.isRejection()) {
-      // After the headers are learnt, so that a body slow to come holds no permit or gate.
-      RateLimitSignals withBody = headers.withBody(signals, response.header("Content-Type"),
-          peek(response));
-      if (!Objects.equals(withBody.retryAfter(), signals.retryAfter())) {
-        owner.onBodyHint(response.code(), withBody, at);
+    boolean learnt = false;
+    try {
+      RateLimitSignals signals = learnable(response)
+          ? headers.parse(response.code(), response.headers(), config.wallClock().millis())
+          : RateLimitSignals.none();
+      KeyState owner = ownerOf(state, call, signals);
+      long at = owner == state ? state.onAnswer(response.code(), signals, permit, call)
+          : owner.onAnswerSentThrough(state, response.code(), signals, permit, call,
+              reservation == null);
+      learnt = true;
+      if (config.readRetryHintsFromBody() && signals.isRejection()) {
+        // After the headers are learnt, so that a body slow to come holds no permit or gate.
+        RateLimitSignals withBody = headers.withBody(signals, response.header("Content-Type"),
+            peek(response));
+        if (!Objects.equals(withBody.retryAfter(), signals.retryAfter())) {
+          owner.onBodyHint(response.code(), withBody, at);
+        }
+        signals = withBody;
       }
-      signals = withBody;
+      return retryRules.judge(request, response, signals, at);
+    } catch (RuntimeException | Error e) {
+      // Something of the application's (its wall clock, a dialect, a key function) or a bug
+      // threw between the answer and its learning: the answer is not returned, so it is
+      // closed, and the call's place in flight given back, or a gate of one stays shut.
+      response.close();
+      if (!learnt) {
+        state.onFailure();
+      }
+      if (e instanceof Error error) {
+        throw error;
+      }
+      throw new IOException("polite: learning from " + request.method() + " "
+          + request.url().redact() + "'s answer " + response.code() + " failed: " + e, e);
     }
-    return retryRules.judge(request, response, signals, at);
   }
 
   /**

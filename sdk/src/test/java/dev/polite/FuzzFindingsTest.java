@@ -24,15 +24,12 @@ import okhttp3.ResponseBody;
 import org.assertj.core.api.SoftAssertions;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * What {@link InterceptorFuzzTest} found outside the header parser, each as the smallest test that
- * shows it, left unfixed here (the key and interceptor code is being changed elsewhere). They fail
- * today, so they stay out of the default suite: {@code -Dpolite.fuzz.findings=true} runs them.
- * Each should pass once its finding is fixed, and then join the suite.
+ * shows it; both failed before their fixes (KeyStates sorts a copy of each key's last use; the
+ * interceptor closes an answer it could not learn from and gives its place back).
  */
-@EnabledIfSystemProperty(named = "polite.fuzz.findings", matches = "true")
 class FuzzFindingsTest {
 
   /**

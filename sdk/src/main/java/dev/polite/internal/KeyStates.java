@@ -85,9 +85,19 @@ public final class KeyStates {
     if (states.size() < sweepAt) {
       return;
     }
-    List<KeyState> byAge = new ArrayList<>(states.values());
-    byAge.remove(made);
-    byAge.sort(Comparator.comparingLong(KeyState::lastUsed));
+    // Sorted on a copy of each key's last use: calls rewrite it meanwhile, and a sort whose keys
+    // change under it may throw ("Comparison method violates its general contract").
+    List<Aged> aged = new ArrayList<>(states.size());
+    for (KeyState state : states.values()) {
+      if (state != made) {
+        aged.add(new Aged(state, state.lastUsed()));
+      }
+    }
+    aged.sort(Comparator.comparingLong(Aged::lastUsed));
+    List<KeyState> byAge = new ArrayList<>(aged.size());
+    for (Aged a : aged) {
+      byAge.add(a.state());
+    }
     int excess = states.size() - maxKeys * 9 / 10;
     excess -= forget(byAge, excess, false);
     if (excess > 0 && states.size() > 2 * maxKeys) {
@@ -116,4 +126,7 @@ public final class KeyStates {
     }
     return forgotten;
   }
+
+  /** A key and its last use, read once. */
+  private record Aged(KeyState state, long lastUsed) {}
 }
