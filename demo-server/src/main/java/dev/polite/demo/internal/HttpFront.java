@@ -1,5 +1,6 @@
 package dev.polite.demo.internal;
 
+import dev.polite.demo.Algorithm;
 import dev.polite.demo.DemoServerConfig;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -24,6 +25,8 @@ import java.lang.management.OperatingSystemMXBean;
 import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -40,7 +43,10 @@ import org.slf4j.LoggerFactory;
  *       cap is lowered to leave room under the process's file limit, so that accepting never
  *       meets "too many open files";
  *   <li>{@link ConnectionTimeouts}: a request's line and headers must arrive within the parse
- *       timeout, and a connection with no request under way is closed after the idle timeout;
+ *       timeout, a connection with no request under way is closed after the idle timeout, and one
+ *       whose request is under way for longer than the server can hold one
+ *       ({@link #answerTimeoutNanos}) is closed too;
+ *   <li>{@link ReadGate}: bytes reach the decoder only as fast as the connection takes requests;
  *   <li>the decoder's limits: a request line of at most {@value #MAX_LINE} bytes and headers of at
  *       most {@value #MAX_HEADERS} bytes, or 400;
  *   <li>{@link HttpConnection}: one request at a time per connection, answers in order.
@@ -98,6 +104,7 @@ public final class HttpFront implements AutoCloseable {
         new DefaultThreadFactory("polite-demo-task", true));
     long parseNanos = config.parseTimeout().toNanos();
     long idleNanos = config.idleTimeout().toNanos();
+    long answerNanos = answerTimeoutNanos(config);
     HttpDecoderConfig decoding = new HttpDecoderConfig()
         .setMaxInitialLineLength(MAX_LINE)
         .setMaxHeaderSize(MAX_HEADERS)
@@ -115,9 +122,10 @@ public final class HttpFront implements AutoCloseable {
           .childHandler(new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel channel) {
-              ConnectionTimeouts timeouts = new ConnectionTimeouts(parseNanos, idleNanos);
-              channel.pipeline().addLast(timeouts, new HttpServerCodec(decoding),
-                  new HttpConnection(endpoint, timeouts, tasks));
+              ConnectionTimeouts timeouts = new ConnectionTimeouts(parseNanos, idleNanos, answerNanos);
+              ReadGate gate = new ReadGate();
+              channel.pipeline().addLast(timeouts, gate, new HttpServerCodec(decoding),
+                  new HttpConnection(endpoint, timeouts, gate, tasks));
             }
           });
       InetSocketAddress address = new InetSocketAddress(InetAddress.getByName(config.host()), config.port());
@@ -167,6 +175,26 @@ public final class HttpFront implements AutoCloseable {
     listener.close().syncUninterruptibly();
     loops.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     tasks.shutdownNow();
+  }
+
+  /**
+   * How long a request may be under way before its connection is given up: longer than any wait
+   * the server imposes itself, {@code --latency} plus the leaky queue's longest
+   * ({@code (burst - 1) × window / limit}, for the main budget and each route's), with the idle
+   * timeout on top for everything else (a Redis decision takes at most a few of its timeouts, a
+   * /stats answer milliseconds). Saturates rather than overflows.
+   */
+  static long answerTimeoutNanos(DemoServerConfig config) {
+    long queue = 0;
+    if (config.algorithm() == Algorithm.LEAKY_QUEUE) {
+      List<Policy> policies = new ArrayList<>();
+      policies.add(Policy.of(config));
+      config.budgets().values().forEach(budget -> policies.add(Policy.of(budget)));
+      for (Policy policy : policies) {
+        queue = Math.max(queue, Nanos.saturatedMultiply(policy.burst() - 1, policy.intervalNanos()));
+      }
+    }
+    return Nanos.saturatedAdd(Nanos.saturatedAdd(Nanos.of(config.latency()), queue), config.idleTimeout().toNanos());
   }
 
   /** {@code wanted}, lowered to leave {@link #RESERVED_FILES} of {@code fileLimit} free; at least 1. */
