@@ -18,12 +18,15 @@ import java.util.function.LongSupplier;
 /**
  * Counts admitted and rejected requests per key and per second, for {@code GET /stats} and for
  * tests. Bounded like the limiter state: at most {@code maxKeys} keys (least recently used go
- * first) and, per key, the last {@value #TIMELINE_SECONDS} seconds that saw traffic. With route
+ * first) and, per key, a timeline of the seconds that saw traffic within the last
+ * {@value #TIMELINE_SECONDS} (so at most that many entries, however old the key: it kept 600 of any
+ * age, 36 KB of JSON a key). With route
  * budgets it also counts each budget's admitted and rejected requests, over every key (a refusal of
  * the concurrency cap counts for the budget the refused request would have spent).
  */
 public final class TrafficStats {
-  static final int TIMELINE_SECONDS = 600;
+  /** How far back a key's timeline goes: a minute, the span a person watching a demo looks at. */
+  public static final int TIMELINE_SECONDS = 60;
 
   private final LongSupplier epochMillis;
   private final AtomicReference<KeyTable<Counter>> keys = new AtomicReference<>();
@@ -112,8 +115,9 @@ public final class TrafficStats {
     List<Ranked> ranked = new ArrayList<>(busiest);
     ranked.sort(BUSIEST);
     Map<String, KeyStats> perKey = new LinkedHashMap<>();
+    long now = nowSecond();
     for (Ranked r : ranked) {
-      perKey.put(r.key(), r.counter().toStats(r.key()));
+      perKey.put(r.key(), r.counter().toStats(r.key(), now));
     }
     return new Top(perKey, counted[0], admitted.get(), rejected.get(), startedEpochSecond, budgets());
   }
@@ -123,7 +127,7 @@ public final class TrafficStats {
     Map<String, KeyStats> perKey = new LinkedHashMap<>();
     Counter counter = keys.get().peek(key);
     if (counter != null) {
-      perKey.put(key, counter.toStats(key));
+      perKey.put(key, counter.toStats(key, nowSecond()));
     }
     return new Top(perKey, keys.get().size(), admitted.get(), rejected.get(), startedEpochSecond, budgets());
   }
@@ -149,8 +153,13 @@ public final class TrafficStats {
   /** A consistent-enough copy of every count. */
   public StatsSnapshot snapshot() {
     Map<String, KeyStats> perKey = new HashMap<>();
-    keys.get().snapshot().forEach((key, counter) -> perKey.put(key, counter.toStats(key)));
+    long now = nowSecond();
+    keys.get().snapshot().forEach((key, counter) -> perKey.put(key, counter.toStats(key, now)));
     return new StatsSnapshot(perKey, admitted.get(), rejected.get(), startedEpochSecond, budgets());
+  }
+
+  private long nowSecond() {
+    return Math.floorDiv(epochMillis.getAsLong(), 1000);
   }
 
   private static final class Counter {
@@ -163,9 +172,7 @@ public final class TrafficStats {
       if (last == null || last[0] < second) {
         last = new long[] {second, 0, 0};
         seconds.addLast(last);
-        if (seconds.size() > TIMELINE_SECONDS) {
-          seconds.pollFirst();
-        }
+        forgetBefore(second);
       }
       if (wasAdmitted) {
         admitted++;
@@ -180,7 +187,18 @@ public final class TrafficStats {
       return admitted + rejected;
     }
 
-    synchronized KeyStats toStats(String key) {
+    /** Drops the seconds older than the timeline's span as of {@code now} (none if the clock stepped back). */
+    private void forgetBefore(long now) {
+      for (long[] first; (first = seconds.peekFirst()) != null; ) {
+        if (first[0] > now - TIMELINE_SECONDS && seconds.size() <= TIMELINE_SECONDS) {
+          return;
+        }
+        seconds.pollFirst();
+      }
+    }
+
+    synchronized KeyStats toStats(String key, long nowSecond) {
+      forgetBefore(nowSecond);
       List<KeyStats.Second> timeline = new ArrayList<>(seconds.size());
       for (long[] s : seconds) {
         timeline.add(new KeyStats.Second(s[0], s[1], s[2]));
