@@ -6,13 +6,22 @@ import dev.polite.demo.Algorithm;
 import dev.polite.demo.DemoServer;
 import dev.polite.demo.DemoServerConfig;
 import dev.polite.demo.WhenDown;
+import java.net.Socket;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -315,6 +324,46 @@ class RedisStoreTest {
       } finally {
         redis.startAgain();
       }
+    }
+  }
+
+  /**
+   * A flood is not an outage. 200 connections at once, each with one request, against 10 a minute
+   * and {@code --when-down open}, with 16 I/O threads (a 32-core machine's default), so 128 task
+   * threads decide in Redis at once: the pool held 64 connections and waited 5 ms for one, and a
+   * full pool counted as Redis being down, so the store failed open and admitted nearly
+   * everything. At most 10 are admitted; the rest are refused (or, if the pool were full, answered
+   * 503), and the store is never marked down. The Redis timeout is generous (1 s) so that only the
+   * pool, not a slow shared machine, is in play.
+   */
+  @Test
+  void aFloodOfConcurrentRequestsNeverSwitchesTheStoreToFailOpen() throws Exception {
+    try (DemoServer server = DemoServer.builder().limit(10).window(Duration.ofMinutes(1)).store(redis.uri())
+        .whenDown(WhenDown.OPEN).redisTimeout(Duration.ofSeconds(1)).ioThreads(16).start()) {
+      int connections = 200;
+      ExecutorService clients = Executors.newFixedThreadPool(connections);
+      CountDownLatch go = new CountDownLatch(1);
+      List<Future<String>> answers = new ArrayList<>();
+      for (int i = 0; i < connections; i++) {
+        answers.add(clients.submit(() -> {
+          try (Socket socket = new Socket("127.0.0.1", server.port())) {
+            socket.setSoTimeout(10_000);
+            go.await();
+            socket.getOutputStream().write("GET /api/flood HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                .getBytes(StandardCharsets.ISO_8859_1));
+            return new String(socket.getInputStream().readNBytes(12), StandardCharsets.ISO_8859_1).substring(9);
+          }
+        }));
+      }
+      go.countDown();
+      Map<String, Integer> statuses = new TreeMap<>();
+      for (Future<String> answer : answers) {
+        statuses.merge(answer.get(30, TimeUnit.SECONDS), 1, Integer::sum);
+      }
+      clients.shutdown();
+      assertThat(statuses.getOrDefault("200", 0)).as("admitted of 200 at once: " + statuses).isLessThanOrEqualTo(10);
+      assertThat(statuses.keySet()).as("every answer a 200, a 429 or a 503").isSubsetOf("200", "429", "503");
+      assertThat(server.stats().admitted()).isLessThanOrEqualTo(10);
     }
   }
 }
