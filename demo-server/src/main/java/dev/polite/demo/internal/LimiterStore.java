@@ -6,7 +6,12 @@ package dev.polite.demo.internal;
  */
 public interface LimiterStore extends AutoCloseable {
 
-  /** Decides one request of {@code cost} units for {@code key}. Never throws for a store outage. */
+  /**
+   * Decides one request of {@code cost} units for {@code key}. Never throws for a store outage
+   * (that is decided as {@code --when-down} says).
+   *
+   * @throws StoreBusyException when the store cannot decide for another reason (its pool full)
+   */
   Decision acquire(String key, long cost);
 
   /** Whether {@link #acquire} may block on the network (and must run off the I/O threads). */

@@ -51,6 +51,7 @@ public final class StatsJson {
         .append(",\"startedEpochSecond\":").append(stats.startedEpochSecond())
         .append(",\"admitted\":").append(stats.admitted())
         .append(",\"rejected\":").append(stats.rejected())
+        .append(",\"unavailable\":").append(stats.unavailable())
         .append(",\"keysCounted\":").append(stats.keysCounted())
         .append(",\"timelineSeconds\":").append(TrafficStats.TIMELINE_SECONDS);
     if (config.hasBudgets()) {

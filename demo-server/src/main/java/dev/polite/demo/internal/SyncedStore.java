@@ -87,7 +87,7 @@ public final class SyncedStore implements LimiterStore {
     if (!runs(algorithm)) {
       throw new IllegalStateException(algorithm + " cannot be synced (supported: " + supported() + ")");
     }
-    this.pool = RedisStore.pool(uri, timeout);
+    this.pool = RedisStore.pool(uri, timeout, 2); // one sync thread: one connection, and one spare
     this.target = uri.getHost() + ":" + uri.getPort();
     this.source = RedisStore.resource("synced.lua");
     this.sha = RedisStore.sha1(source);

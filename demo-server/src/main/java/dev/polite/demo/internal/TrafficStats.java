@@ -33,6 +33,7 @@ public final class TrafficStats {
   private final int maxKeys;
   private final AtomicLong admitted = new AtomicLong();
   private final AtomicLong rejected = new AtomicLong();
+  private final AtomicLong unavailable = new AtomicLong();
   private final List<String> budgetNames;
   private final AtomicLongArray budgetAdmitted;
   private final AtomicLongArray budgetRejected;
@@ -70,11 +71,22 @@ public final class TrafficStats {
     record(key, wasAdmitted);
   }
 
+  /** Counts one request the store could not decide (answered 503): neither admitted nor refused. */
+  public void recordUnavailable() {
+    unavailable.incrementAndGet();
+  }
+
+  /** Requests the store could not decide, since the start or the last reset. */
+  public long unavailable() {
+    return unavailable.get();
+  }
+
   /** Forgets every count and restarts the timeline's origin. */
   public void reset() {
     keys.set(new KeyTable<>(maxKeys, Long.MAX_VALUE, Counter::new));
     admitted.set(0);
     rejected.set(0);
+    unavailable.set(0);
     for (int i = 0; i < budgetNames.size(); i++) {
       budgetAdmitted.set(i, 0);
       budgetRejected.set(i, 0);
@@ -119,7 +131,7 @@ public final class TrafficStats {
     for (Ranked r : ranked) {
       perKey.put(r.key(), r.counter().toStats(r.key(), now));
     }
-    return new Top(perKey, counted[0], admitted.get(), rejected.get(), startedEpochSecond, budgets());
+    return new Top(perKey, counted[0], admitted.get(), rejected.get(), unavailable.get(), startedEpochSecond, budgets());
   }
 
   /** The totals and {@code key}'s counts alone, if it was counted. */
@@ -129,7 +141,8 @@ public final class TrafficStats {
     if (counter != null) {
       perKey.put(key, counter.toStats(key, nowSecond()));
     }
-    return new Top(perKey, keys.get().size(), admitted.get(), rejected.get(), startedEpochSecond, budgets());
+    return new Top(perKey, keys.get().size(), admitted.get(), rejected.get(), unavailable.get(), startedEpochSecond,
+        budgets());
   }
 
   /**
@@ -139,10 +152,11 @@ public final class TrafficStats {
    * @param keysCounted how many keys are counted now (at most max-keys)
    * @param admitted all admitted requests
    * @param rejected all refused requests
+   * @param unavailable requests the store could not decide (answered 503)
    * @param startedEpochSecond when counting started
    * @param budgets each budget's counts by name, the main one first; empty without route budgets
    */
-  public record Top(Map<String, KeyStats> keys, int keysCounted, long admitted, long rejected,
+  public record Top(Map<String, KeyStats> keys, int keysCounted, long admitted, long rejected, long unavailable,
       long startedEpochSecond, Map<String, StatsSnapshot.BudgetCounts> budgets) {}
 
   private record Ranked(String key, Counter counter, long total) {}

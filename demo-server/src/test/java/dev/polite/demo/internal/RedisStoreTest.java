@@ -1,6 +1,7 @@
 package dev.polite.demo.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.polite.demo.Algorithm;
 import dev.polite.demo.DemoServer;
@@ -17,6 +18,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -29,6 +31,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /**
  * The Redis store against a real redis-server on an ephemeral loopback port, including an
@@ -330,12 +333,55 @@ class RedisStoreTest {
   /**
    * A flood is not an outage. 200 connections at once, each with one request, against 10 a minute
    * and {@code --when-down open}, with 16 I/O threads (a 32-core machine's default), so 128 task
-   * threads decide in Redis at once: the pool held 64 connections and waited 5 ms for one, and a
-   * full pool counted as Redis being down, so the store failed open and admitted nearly
-   * everything. At most 10 are admitted; the rest are refused (or, if the pool were full, answered
-   * 503), and the store is never marked down. The Redis timeout is generous (1 s) so that only the
-   * pool, not a slow shared machine, is in play.
+   * threads decide in Redis at once, while Redis is slow for 500 ms (a script holds it; slower
+   * than that is its timeout's business, 1 s here). The pool held 64 connections and waited 5 ms
+   * for one, and a full pool counted as Redis being down: the store failed open and admitted
+   * nearly everything. At most 10 are admitted; the rest are refused (or, were the pool full,
+   * answered 503). The timeout is generous so that only the pool, not a slow shared machine, is in
+   * play.
    */
+  /**
+   * A full pool is not an outage: with every pooled connection held, a decision waits its turn
+   * for one timeout and then is not made (a 503 upstream), the store stays up, and the next
+   * decision, once a connection is free, is Redis's. It used to mark Redis down for every key.
+   */
+  @Test
+  void aFullPoolIsNotAnOutage() {
+    DemoServerConfig config = DemoServerConfig.builder().limit(5).window(Duration.ofMinutes(1))
+        .store(redis.uri()).whenDown(WhenDown.OPEN).redisTimeout(Duration.ofMillis(100)).build();
+    RedisStore store = RedisStore.open(config, Policy.of(config), now::get, 1);
+    closing.add(store);
+    try (Jedis held = store.pool().getResource()) {
+      held.ping();
+      assertThatThrownBy(() -> store.acquire("ip:192.0.2.50", 1)).isInstanceOf(StoreBusyException.class)
+          .hasMessageContaining("busy");
+      assertThat(store.isDown()).as("a full pool").isFalse();
+      assertThat(store.outages().outagesLogged()).isZero();
+    }
+    Decision decision = store.acquire("ip:192.0.2.50", 1);
+    assertThat(decision.allowed()).isTrue();
+    assertThat(decision.remaining()).as("decided in Redis, not failed open").isEqualTo(4);
+  }
+
+  /** Holds Redis for 500 ms of its own clock: every other command waits until it ends. */
+  private static final String BUSY_FOR_500_MS = "local function now() local t = redis.call('TIME') "
+      + "return tonumber(t[1]) * 1000000 + tonumber(t[2]) end "
+      + "local start = now() while now() - start < 500000 do end return 1";
+
+  /** Returns once a PING goes unanswered for 50 ms: the busy script is running. */
+  private void awaitBusy() throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+    while (System.nanoTime() < deadline) {
+      try (Jedis probe = new Jedis("127.0.0.1", redis.port(), 50)) {
+        probe.ping();
+      } catch (JedisConnectionException timedOut) {
+        return;
+      }
+      Thread.sleep(5);
+    }
+    throw new AssertionError("the busy script never started");
+  }
+
   @Test
   void aFloodOfConcurrentRequestsNeverSwitchesTheStoreToFailOpen() throws Exception {
     try (DemoServer server = DemoServer.builder().limit(10).window(Duration.ofMinutes(1)).store(redis.uri())
@@ -355,12 +401,19 @@ class RedisStoreTest {
           }
         }));
       }
+      CompletableFuture<Object> slow = CompletableFuture.supplyAsync(() -> {
+        try (Jedis jedis = new Jedis("127.0.0.1", redis.port())) {
+          return jedis.eval(BUSY_FOR_500_MS);
+        }
+      });
+      awaitBusy(); // Redis answers nothing until the script ends
       go.countDown();
       Map<String, Integer> statuses = new TreeMap<>();
       for (Future<String> answer : answers) {
         statuses.merge(answer.get(30, TimeUnit.SECONDS), 1, Integer::sum);
       }
       clients.shutdown();
+      slow.get(10, TimeUnit.SECONDS);
       assertThat(statuses.getOrDefault("200", 0)).as("admitted of 200 at once: " + statuses).isLessThanOrEqualTo(10);
       assertThat(statuses.keySet()).as("every answer a 200, a 429 or a 503").isSubsetOf("200", "429", "503");
       assertThat(server.stats().admitted()).isLessThanOrEqualTo(10);
