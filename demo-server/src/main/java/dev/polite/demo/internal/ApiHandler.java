@@ -158,6 +158,7 @@ public final class ApiHandler implements Endpoint {
       }
     }
     long cost = config.costOf(exchange.path());
+    boolean reserving = false; // a cost the client named, which a refund may give back
     if (costHeader != null) {
       String named = exchange.requestHeader(costHeader.name());
       if (named != null) {
@@ -167,11 +168,13 @@ public final class ApiHandler implements Endpoint {
           return;
         }
         cost = Long.parseLong(named.trim());
+        reserving = cost > 0 && costHeader.refunds();
       }
     }
     Decision decision;
     try {
-      decision = budget.store().acquire(budget.storeKey(key), cost);
+      String storeKey = budget.storeKey(key);
+      decision = reserving ? budget.store().reserve(storeKey, cost) : budget.store().acquire(storeKey, cost);
     } catch (StoreBusyException busy) {
       unavailable(exchange, busy);
       return;
@@ -180,9 +183,8 @@ public final class ApiHandler implements Endpoint {
       inFlight.said(key, budget.index(), decision, serverMillis);
     }
     if (cost < 0) {
-      // A refund is not a request: nothing to count, and always allowed.
       headers.write(decision, serverMillis, header);
-      ok(exchange, decision);
+      refund(exchange, -cost, decision);
       return;
     }
     stats.record(key, budget.index(), decision.allowed());
@@ -227,6 +229,23 @@ public final class ApiHandler implements Endpoint {
     }
     List<String> forwardedFor = trustsSomeProxy ? exchange.requestHeaders(FORWARDED_FOR) : List.of();
     return keys.keyOf(apiKey, exchange.peer().getAddress(), forwardedFor);
+  }
+
+  /**
+   * A refund is not a request: not counted as one, never refused for the rate. It is answered 200
+   * with what it gave back ({@code refunded}, at most what the key reserved and has not had back)
+   * and what remains, or 409 when it gave back nothing; either way counted in the stats' refunds.
+   */
+  private void refund(Exchange exchange, long asked, Decision decision) {
+    long given = decision.refunded();
+    stats.recordRefund(asked, given);
+    if (given == 0) {
+      exchange.send(409, TEXT, costHeader.name() + ": -" + asked + " asks for units back, but this key has nothing"
+          + " reserved that it has not had back (a refund returns at most what requests naming their cost"
+          + " reserved, once, and what the refill has not given back already)\n");
+      return;
+    }
+    exchange.send(200, JSON, "{\"ok\":true,\"remaining\":" + decision.remaining() + ",\"refunded\":" + given + "}");
   }
 
   private static void ok(Exchange exchange, Decision decision) {

@@ -14,6 +14,17 @@ public interface LimiterStore extends AutoCloseable {
    */
   Decision acquire(String key, long cost);
 
+  /**
+   * Decides one request of {@code key} that reserves {@code units}: as {@link #acquire}, and for
+   * the algorithms that take refunds what it consumes may be given back later by a refund
+   * ({@code acquire} with a negative cost), once. Only a cost the client named is a reservation.
+   *
+   * @throws StoreBusyException as {@link #acquire} does
+   */
+  default Decision reserve(String key, long units) {
+    return acquire(key, units);
+  }
+
   /** Whether {@link #acquire} may block on the network (and must run off the I/O threads). */
   boolean blocking();
 

@@ -110,17 +110,27 @@ public final class RedisStore implements LimiterStore {
 
   @Override
   public Decision acquire(String key, long cost) {
+    return decide(key, cost, false);
+  }
+
+  /** A reservation: the script keeps what it consumed, for a refund (on any node) to give back. */
+  @Override
+  public Decision reserve(String key, long units) {
+    return decide(key, units, true);
+  }
+
+  private Decision decide(String key, long cost, boolean reserving) {
     if (fallback.isDown() && !takeProbe(nanos.getAsLong())) {
-      return fallback.decide(key, cost);
+      return fallback.decide(key, cost, reserving);
     }
     try {
-      Decision decision = eval(key, cost);
+      Decision decision = eval(key, cost, reserving);
       fallback.answered(log, target, "deciding in Redis again");
       return decision;
     } catch (JedisConnectionException | JedisDataException redisFailed) {
       nextProbe.set(Nanos.saturatedAdd(nanos.getAsLong(), PROBE_INTERVAL_NANOS));
       fallback.failed(log, target, redisFailed);
-      return fallback.decide(key, cost);
+      return fallback.decide(key, cost, reserving);
     } catch (JedisException notRedis) {
       // the pool stayed full for the whole wait ("Could not get a resource from the pool"), or the
       // client failed on its own side: nothing says Redis is down, so this request is not decided
@@ -155,9 +165,9 @@ public final class RedisStore implements LimiterStore {
     return fallback;
   }
 
-  private Decision eval(String key, long cost) {
+  private Decision eval(String key, long cost, boolean reserving) {
     List<String> keys = script.keys(key);
-    List<String> argv = List.of(args.get(0), args.get(1), args.get(2), Long.toString(cost));
+    List<String> argv = List.of(args.get(0), args.get(1), args.get(2), Long.toString(cost), reserving ? "1" : "0");
     Object result;
     try (Jedis jedis = pool.getResource()) {
       try {
@@ -172,7 +182,8 @@ public final class RedisStore implements LimiterStore {
         Math.max(0, ((Number) values.get(1)).longValue()),
         Nanos.saturatedMultiply(((Number) values.get(2)).longValue(), 1000),
         Nanos.saturatedMultiply(((Number) values.get(3)).longValue(), 1000),
-        0);
+        0,
+        values.size() > 4 ? ((Number) values.get(4)).longValue() : 0); // the units a refund gave back
   }
 
   @Override

@@ -52,6 +52,10 @@ public final class StatsJson {
         .append(",\"admitted\":").append(stats.admitted())
         .append(",\"rejected\":").append(stats.rejected())
         .append(",\"unavailable\":").append(stats.unavailable())
+        .append(",\"refunds\":{\"given\":").append(stats.refunds().given())
+        .append(",\"clamped\":").append(stats.refunds().clamped())
+        .append(",\"refused\":").append(stats.refunds().refused())
+        .append(",\"units\":").append(stats.refunds().units()).append('}')
         .append(",\"keysCounted\":").append(stats.keysCounted())
         .append(",\"timelineSeconds\":").append(TrafficStats.TIMELINE_SECONDS);
     if (config.hasBudgets()) {

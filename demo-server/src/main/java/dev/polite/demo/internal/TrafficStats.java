@@ -34,6 +34,10 @@ public final class TrafficStats {
   private final AtomicLong admitted = new AtomicLong();
   private final AtomicLong rejected = new AtomicLong();
   private final AtomicLong unavailable = new AtomicLong();
+  private final AtomicLong refundsGiven = new AtomicLong();
+  private final AtomicLong refundsClamped = new AtomicLong();
+  private final AtomicLong refundsRefused = new AtomicLong();
+  private final AtomicLong unitsRefunded = new AtomicLong();
   private final List<String> budgetNames;
   private final AtomicLongArray budgetAdmitted;
   private final AtomicLongArray budgetRejected;
@@ -76,6 +80,24 @@ public final class TrafficStats {
     unavailable.incrementAndGet();
   }
 
+  /** Counts one refund that asked for {@code asked} units and was given {@code given} (0: refused). */
+  public void recordRefund(long asked, long given) {
+    if (given <= 0) {
+      refundsRefused.incrementAndGet();
+      return;
+    }
+    refundsGiven.incrementAndGet();
+    unitsRefunded.addAndGet(given);
+    if (given < asked) {
+      refundsClamped.incrementAndGet();
+    }
+  }
+
+  /** The refunds counted since the start or the last reset. */
+  public StatsSnapshot.Refunds refunds() {
+    return new StatsSnapshot.Refunds(refundsGiven.get(), refundsClamped.get(), refundsRefused.get(), unitsRefunded.get());
+  }
+
   /** Requests the store could not decide, since the start or the last reset. */
   public long unavailable() {
     return unavailable.get();
@@ -87,6 +109,10 @@ public final class TrafficStats {
     admitted.set(0);
     rejected.set(0);
     unavailable.set(0);
+    refundsGiven.set(0);
+    refundsClamped.set(0);
+    refundsRefused.set(0);
+    unitsRefunded.set(0);
     for (int i = 0; i < budgetNames.size(); i++) {
       budgetAdmitted.set(i, 0);
       budgetRejected.set(i, 0);
@@ -131,7 +157,8 @@ public final class TrafficStats {
     for (Ranked r : ranked) {
       perKey.put(r.key(), r.counter().toStats(r.key(), now));
     }
-    return new Top(perKey, counted[0], admitted.get(), rejected.get(), unavailable.get(), startedEpochSecond, budgets());
+    return new Top(perKey, counted[0], admitted.get(), rejected.get(), unavailable.get(), refunds(), startedEpochSecond,
+        budgets());
   }
 
   /** The totals and {@code key}'s counts alone, if it was counted. */
@@ -141,8 +168,8 @@ public final class TrafficStats {
     if (counter != null) {
       perKey.put(key, counter.toStats(key, nowSecond()));
     }
-    return new Top(perKey, keys.get().size(), admitted.get(), rejected.get(), unavailable.get(), startedEpochSecond,
-        budgets());
+    return new Top(perKey, keys.get().size(), admitted.get(), rejected.get(), unavailable.get(), refunds(),
+        startedEpochSecond, budgets());
   }
 
   /**
@@ -153,11 +180,12 @@ public final class TrafficStats {
    * @param admitted all admitted requests
    * @param rejected all refused requests
    * @param unavailable requests the store could not decide (answered 503)
+   * @param refunds the refunds asked for, given, clamped and refused
    * @param startedEpochSecond when counting started
    * @param budgets each budget's counts by name, the main one first; empty without route budgets
    */
   public record Top(Map<String, KeyStats> keys, int keysCounted, long admitted, long rejected, long unavailable,
-      long startedEpochSecond, Map<String, StatsSnapshot.BudgetCounts> budgets) {}
+      StatsSnapshot.Refunds refunds, long startedEpochSecond, Map<String, StatsSnapshot.BudgetCounts> budgets) {}
 
   private record Ranked(String key, Counter counter, long total) {}
 
@@ -169,7 +197,8 @@ public final class TrafficStats {
     Map<String, KeyStats> perKey = new HashMap<>();
     long now = nowSecond();
     keys.get().snapshot().forEach((key, counter) -> perKey.put(key, counter.toStats(key, now)));
-    return new StatsSnapshot(perKey, admitted.get(), rejected.get(), startedEpochSecond, budgets());
+    return new StatsSnapshot(perKey, admitted.get(), rejected.get(), startedEpochSecond, budgets(), unavailable.get(),
+        refunds());
   }
 
   private long nowSecond() {
