@@ -36,7 +36,7 @@ public enum Algorithm {
   /** Capacity B refilling at N/W; rejects what the bucket cannot pay for. */
   TOKEN_BUCKET("token-bucket", Holds.BURST, TokenBucket::new, new RedisScript("token-bucket", "tb")),
   /** The token bucket stored as one theoretical arrival time. Same decisions. */
-  GCRA("gcra", Holds.BURST, Gcra::new, new RedisScript("gcra", "gcra")),
+  GCRA("gcra", Holds.BURST, Gcra::new, new RedisScript("gcra", "gcra", "gcra:owed")),
   /**
    * A level draining at N/W, rejecting when full: the token bucket upside down. Redis runs it as
    * the token bucket, whose decisions (and state) are the same.

@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * <p>Endpoints: every path under {@code /api/} is limited (by the budget of its route, when some
  * have their own: {@link DemoServerConfig.Builder#budget}) and answers 200 with a small JSON body
  * when admitted, 429 with {@code Retry-After} when not; {@code GET /stats} returns the totals and
- * the busiest keys as JSON ({@code ?top=N} for up to 1,000, {@code ?key=KEY} for one);
+ * the busiest keys as JSON, in under 64 KB ({@code ?top=N} for up to 100, {@code ?key=KEY} for one);
  * {@code POST /stats/reset} clears them (given the admin token, when one is configured);
  * {@code /health} is never limited. The server binds
  * when started and is stopped by {@link #close()}.

@@ -412,8 +412,9 @@ public final class DemoServerConfig {
 
     /**
      * Lets clients name their request's cost in {@code header}: a whole number of units up to the
-     * bucket's capacity, or a negative one to give back units reserved and not used (bucket
-     * algorithms). Empty turns it off.
+     * bucket's capacity, which reserves them, or a negative one to give back reserved units not
+     * used (bucket algorithms; at most what the key's reservations consumed and it has not had
+     * back, by a refund or by the refill). Empty turns it off.
      */
     public Builder costHeader(String header) {
       return set(COST_HEADER, header);

@@ -11,7 +11,7 @@ import java.util.List;
  *     (an API key is never shown verbatim; see {@link StatsSnapshot#apiKey(String)})
  * @param admitted requests answered 200 (in dry-run, every request the limiter admitted)
  * @param rejected requests the limiter refused (in dry-run: would have refused, but served)
- * @param timeline one entry per second that saw traffic, oldest first, at most the last 600
+ * @param timeline one entry per second that saw traffic within the last minute, oldest first
  */
 public record KeyStats(String key, long admitted, long rejected, List<Second> timeline) {
 

@@ -18,19 +18,43 @@ import org.jspecify.annotations.Nullable;
  * @param startedEpochSecond when counting started (server start or the last reset)
  * @param budgets with route budgets ({@link Budget}), each budget's counts over every key, by name,
  *     the main one ({@code core}) first; empty without them
+ * @param unavailable requests the store could not decide at all (answered 503: its Redis pool
+ *     stayed full), neither admitted nor refused
+ * @param refunds the refunds clients asked for with the cost header ({@code --cost-header})
  */
 public record StatsSnapshot(
     Map<String, KeyStats> keys, long admitted, long rejected, long startedEpochSecond,
-    Map<String, BudgetCounts> budgets) {
+    Map<String, BudgetCounts> budgets, long unavailable, Refunds refunds) {
 
   public StatsSnapshot {
     keys = Map.copyOf(keys);
     budgets = Collections.unmodifiableMap(new LinkedHashMap<>(budgets));
   }
 
+  /** Counts with nothing unavailable and no refunds. */
+  public StatsSnapshot(Map<String, KeyStats> keys, long admitted, long rejected, long startedEpochSecond,
+      Map<String, BudgetCounts> budgets) {
+    this(keys, admitted, rejected, startedEpochSecond, budgets, 0, Refunds.NONE);
+  }
+
   /** Counts without budgets apart, as a server without route budgets keeps them. */
   public StatsSnapshot(Map<String, KeyStats> keys, long admitted, long rejected, long startedEpochSecond) {
     this(keys, admitted, rejected, startedEpochSecond, Map.of());
+  }
+
+  /**
+   * The refunds asked for (a negative cost in the cost header). A refund gives back at most what
+   * the key's requests that named their cost reserved and had not had back; it is not a request.
+   *
+   * @param given refunds that gave units back, the clamped ones included
+   * @param clamped of those, the ones that asked for more than was reserved and got what was
+   * @param refused refunds that gave nothing back (answered 409): nothing was reserved, or all of
+   *     it had been given back already, by an earlier refund or by the refill
+   * @param units the units given back in all
+   */
+  public record Refunds(long given, long clamped, long refused, long units) {
+    /** No refund at all. */
+    public static final Refunds NONE = new Refunds(0, 0, 0, 0);
   }
 
   /**

@@ -11,6 +11,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -150,5 +152,63 @@ class HttpConnectionTest {
     }
     assertThat((sent - firstSent) / 1_000_000).as("ms after the first request that one was admitted")
         .isLessThan(2_500L);
+  }
+
+  /**
+   * 100,000 requests in one write on one connection: every hundredth an admitted /api/ request the
+   * server holds 1 ms (--latency), the rest /health, answered at once. While one is held the server
+   * reads nothing more, but the read already in hand (up to 64 KB, about 1,900 of these requests)
+   * is decoded and queued behind it; the queue used to be answered by recursion, one set of stack
+   * frames per queued answer, and overflowed the I/O thread's stack, leaving the request under way
+   * for ever and its --concurrency slot held. Every one is answered, in order, the last one's
+   * {@code Connection: close} closes the connection, and the key's only slot is free after.
+   */
+  @Test
+  void aHundredThousandPipelinedRequestsInOneWriteAreAllAnsweredAndTheSlotIsFreedAfter() throws Exception {
+    int total = 100_000;
+    DemoServer server = start(DemoServer.builder().limit(1_000_000).window(Duration.ofSeconds(1))
+        .concurrency(1).latency(Duration.ofMillis(1)));
+    StringBuilder requests = new StringBuilder(total * 40);
+    for (int i = 0; i < total - 1; i++) {
+      requests.append(i % 100 == 0 ? "GET /api/a HTTP/1.1\r\nHost: x\r\n\r\n" : "GET /health HTTP/1.1\r\nHost: x\r\n\r\n");
+    }
+    requests.append("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    try (Socket socket = connect(server)) {
+      socket.setSoTimeout(10_000);
+      // The answers are read while the requests are written: a server whose peer reads nothing
+      // stops reading too, and the write would never end.
+      CompletableFuture<long[]> answers = CompletableFuture.supplyAsync(() -> countAnswers(socket));
+      send(socket, requests.toString());
+      long[] counted = answers.get(60, TimeUnit.SECONDS);
+      assertThat(counted[0]).as("answers read before the server closed (or a 10 s silence)").isEqualTo(total);
+      assertThat(counted[1]).as("the connection was closed after the last answer").isEqualTo(1);
+    }
+    try (Socket other = connect(server)) {
+      send(other, "GET /api/a HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+      assertThat(readToEnd(other)).as("the key's one --concurrency slot is free").startsWith("HTTP/1.1 200");
+    }
+  }
+
+  /** {answers seen, 1 if the connection then closed or 0 if it went silent}; each answer starts "HTTP/1.1 ". */
+  private static long[] countAnswers(Socket socket) {
+    byte[] marker = "HTTP/1.1 ".getBytes(StandardCharsets.ISO_8859_1);
+    long seen = 0;
+    int matched = 0;
+    byte[] buffer = new byte[65_536];
+    try {
+      InputStream in = socket.getInputStream();
+      for (int read; (read = in.read(buffer)) >= 0; ) {
+        for (int i = 0; i < read; i++) {
+          matched = buffer[i] == marker[matched] ? matched + 1 : buffer[i] == marker[0] ? 1 : 0;
+          if (matched == marker.length) {
+            seen++;
+            matched = 0;
+          }
+        }
+      }
+      return new long[] {seen, 1};
+    } catch (IOException silentOrReset) {
+      return new long[] {seen, 0};
+    }
   }
 }

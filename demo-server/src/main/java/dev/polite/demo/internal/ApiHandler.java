@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * Answers every request under {@code /api/}: resolve the key, price the route, check the key's
  * concurrency, ask the store, count, then answer 200 with the quota headers or 429 (or 403, by
  * {@code --reject-status}) with {@code Retry-After} (in the style's shape, or none) and the same
- * headers. Never 503 for a rate limit.
+ * headers. Never 503 for a rate limit: a 503 says the store could not decide at all (its pool of
+ * Redis connections stayed full, {@link StoreBusyException}).
  *
  * <p>A 403 refusal of the concurrency cap carries the quota headers of what the limiter last said
  * to that key, as GitHub's secondary limit does: 403 also means "forbidden", and a limiter's
@@ -63,6 +64,8 @@ public final class ApiHandler implements Endpoint {
   private static final AsciiString JSON = AsciiString.cached("application/json");
   private static final AsciiString TEXT = AsciiString.cached("text/plain; charset=utf-8");
   private static final AsciiString NO_STORE = AsciiString.cached("no-store");
+  private static final AsciiString RETRY_AFTER = AsciiString.cached("Retry-After");
+  private static final AsciiString ONE_SECOND = AsciiString.cached("1");
 
   /** A slot frees when a request in flight ends, which no one can know: ask for a second. */
   private static final long CONCURRENCY_RETRY_NANOS = 1_000_000_000L;
@@ -94,6 +97,7 @@ public final class ApiHandler implements Endpoint {
   private final boolean dryRun; // read on every request: the config holds its values in a map
   private final AtomicLong dryRunSecond = new AtomicLong(Long.MIN_VALUE);
   private final AtomicLong dryRunCount = new AtomicLong();
+  private final AtomicLong busySecond = new AtomicLong(Long.MIN_VALUE);
 
   public ApiHandler(DemoServerConfig config, Budgets budgets, TrafficStats stats, LongSupplier epochMillis) {
     this.config = config;
@@ -154,6 +158,7 @@ public final class ApiHandler implements Endpoint {
       }
     }
     long cost = config.costOf(exchange.path());
+    boolean reserving = false; // a cost the client named, which a refund may give back
     if (costHeader != null) {
       String named = exchange.requestHeader(costHeader.name());
       if (named != null) {
@@ -163,16 +168,23 @@ public final class ApiHandler implements Endpoint {
           return;
         }
         cost = Long.parseLong(named.trim());
+        reserving = cost > 0 && costHeader.refunds();
       }
     }
-    Decision decision = budget.store().acquire(budget.storeKey(key), cost);
+    Decision decision;
+    try {
+      String storeKey = budget.storeKey(key);
+      decision = reserving ? budget.store().reserve(storeKey, cost) : budget.store().acquire(storeKey, cost);
+    } catch (StoreBusyException busy) {
+      unavailable(exchange, busy);
+      return;
+    }
     if (inFlight != null) {
       inFlight.said(key, budget.index(), decision, serverMillis);
     }
     if (cost < 0) {
-      // A refund is not a request: nothing to count, and always allowed.
       headers.write(decision, serverMillis, header);
-      ok(exchange, decision);
+      refund(exchange, -cost, decision);
       return;
     }
     stats.record(key, budget.index(), decision.allowed());
@@ -219,6 +231,23 @@ public final class ApiHandler implements Endpoint {
     return keys.keyOf(apiKey, exchange.peer().getAddress(), forwardedFor);
   }
 
+  /**
+   * A refund is not a request: not counted as one, never refused for the rate. It is answered 200
+   * with what it gave back ({@code refunded}, at most what the key reserved and has not had back)
+   * and what remains, or 409 when it gave back nothing; either way counted in the stats' refunds.
+   */
+  private void refund(Exchange exchange, long asked, Decision decision) {
+    long given = decision.refunded();
+    stats.recordRefund(asked, given);
+    if (given == 0) {
+      exchange.send(409, TEXT, costHeader.name() + ": -" + asked + " asks for units back, but this key has nothing"
+          + " reserved that it has not had back (a refund returns at most what requests naming their cost"
+          + " reserved, once, and what the refill has not given back already)\n");
+      return;
+    }
+    exchange.send(200, JSON, "{\"ok\":true,\"remaining\":" + decision.remaining() + ",\"refunded\":" + given + "}");
+  }
+
   private static void ok(Exchange exchange, Decision decision) {
     exchange.send(200, JSON, "{\"ok\":true,\"remaining\":" + decision.remaining() + "}");
   }
@@ -230,6 +259,22 @@ public final class ApiHandler implements Endpoint {
   private void problem(Exchange exchange, ByteBuf body) {
     exchange.header(CACHE_CONTROL, NO_STORE);
     exchange.send(rejectStatus, PROBLEM_JSON, body.duplicate()); // a view: the prepared body is never consumed
+  }
+
+  /**
+   * A request the store could not decide (its pool stayed full): 503 with {@code Retry-After: 1},
+   * neither admitted nor refused, counted apart and logged once a second at most.
+   */
+  private void unavailable(Exchange exchange, StoreBusyException busy) {
+    stats.recordUnavailable();
+    long second = Math.floorDiv(epochMillis.getAsLong(), 1000);
+    long last = busySecond.get();
+    if (second > last && busySecond.compareAndSet(last, second)) {
+      log.warn("answering 503 until the store can decide: {}", busy.getMessage());
+    }
+    exchange.header(RETRY_AFTER, ONE_SECOND);
+    exchange.header(CACHE_CONTROL, NO_STORE);
+    exchange.send(503, TEXT, "the rate limiter's store is busy; try again in a second\n");
   }
 
   private void wouldReject(String key) {

@@ -9,7 +9,10 @@ import org.jspecify.annotations.Nullable;
  * a whole number of units from 1 to the bucket's capacity (more could never be admitted), or,
  * for the algorithms that take refunds, from -1 to minus the capacity: units reserved by an
  * earlier request and not used, given back. A language-model API works this way: a call
- * reserves its prompt plus its {@code max_tokens}, and the answer's usage settles it.
+ * reserves its prompt plus its {@code max_tokens}, and the answer's usage settles it. A cost named
+ * here is a reservation; a refund gives back at most what the key's reservations consumed and it
+ * has not had back ({@link Reservations}), and what a request was charged without naming it
+ * (by its route, or 1) is spent for good.
  *
  * <p>Immutable and thread-safe.
  */
@@ -38,6 +41,11 @@ final class CostHeader {
 
   AsciiString name() {
     return name;
+  }
+
+  /** Whether the algorithm takes refunds, so that a named cost is a reservation. */
+  boolean refunds() {
+    return refunds;
   }
 
   /** Why {@code value} is not a cost this server takes, or null when it is one. */

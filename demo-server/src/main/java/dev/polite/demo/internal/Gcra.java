@@ -1,5 +1,7 @@
 package dev.polite.demo.internal;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The generic cell rate algorithm: token-bucket decisions stored as one timestamp.
  *
@@ -18,6 +20,7 @@ public final class Gcra implements RateLimiter {
   private final long burst;
   private long tat;
   private boolean started;
+  private @Nullable Reservations reservations; // made at the first reservation
 
   /** A fresh key's state under {@code policy}. */
   public Gcra(Policy policy) {
@@ -28,17 +31,37 @@ public final class Gcra implements RateLimiter {
 
   @Override
   public synchronized Decision tryAcquire(long nowNanos, long cost) {
+    return decide(nowNanos, cost, false);
+  }
+
+  @Override
+  public synchronized Decision reserve(long nowNanos, long units) {
+    return decide(nowNanos, units, true);
+  }
+
+  private Decision decide(long nowNanos, long cost, boolean reserving) {
     if (!started) {
       tat = nowNanos;
       started = true;
     }
-    // A refund (cost < 0) moves the TAT back; one behind now reads as a full bucket, so the
-    // capacity bounds what a refund can give.
     long base = Math.max(tat, nowNanos);
+    if (reservations != null) {
+      reservations.missing((double) (base - nowNanos) / interval); // the TAT's lead is what the bucket misses
+    }
+    if (cost < 0) {
+      // A refund moves the TAT back; one behind now reads as a full bucket, so the capacity
+      // bounds what it can give too
+      long given = reservations == null ? 0 : reservations.take(-cost);
+      tat = base - given * interval;
+      return Decision.refund(given, remaining(nowNanos), nextUnit(nowNanos));
+    }
     long newTat = base + cost * interval;
     long allowAt = newTat - tolerance;
     if (allowAt <= nowNanos) {
       tat = newTat;
+      if (reserving) {
+        (reservations != null ? reservations : (reservations = new Reservations())).reserved(cost);
+      }
       return Decision.allow(remaining(nowNanos), nextUnit(nowNanos));
     }
     return Decision.reject(remaining(nowNanos), allowAt - nowNanos, nextUnit(nowNanos));

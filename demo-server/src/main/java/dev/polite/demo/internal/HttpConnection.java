@@ -35,8 +35,13 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li><b>One request at a time.</b> A pipelined request waits until the one before it is
- *       answered; while an answer is pending on a timer or a worker, the connection stops reading.
- *       So a delayed answer never overtakes, and a peer cannot queue unbounded work.
+ *       answered; while an answer is pending on a timer or a worker, the connection stops reading,
+ *       and its {@link ReadGate} holds what it has read undecoded. So a delayed answer never
+ *       overtakes, and a peer cannot queue unbounded work.
+ *   <li><b>A loop, not recursion.</b> Requests answered at once are answered one after another
+ *       by one loop ({@link #drain}), which also pulls the next bytes from the gate: however many
+ *       a peer pipelines, the stack stays as deep as one request (each queued answer used to add its
+ *       frames: recursion as deep as the queue, which only Netty's codec kept under 128).
  *   <li><b>Bodies are not read.</b> No endpoint needs one. A request is handled once its body has
  *       arrived, or at the end of the read that brought its headers if it has not: then the
  *       answer closes the connection and the rest of the body is discarded, so a client
@@ -46,13 +51,13 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Closing</b> is graceful: after the last answer the server shuts its side down and
  *       discards what still arrives for at most {@link #LINGER_MILLIS}, so a client still sending
  *       reads the answer instead of a reset.
- *   <li><b>Flushes</b> are batched: answers written while a read is under way go out in one flush
- *       at its end.
+ *   <li><b>Flushes</b> are batched: answers written while a read (or a loop) is under way go out
+ *       in one flush at its end.
  * </ul>
  *
  * <p>Confined to the connection's I/O thread; {@link #answer} hops there from other threads.
  *
- * <p>Usage: {@code pipeline.addLast(timeouts, new HttpServerCodec(...), new HttpConnection(endpoint, timeouts, tasks))}
+ * <p>Usage: {@code pipeline.addLast(timeouts, gate, new HttpServerCodec(...), new HttpConnection(endpoint, timeouts, gate, tasks))}
  */
 final class HttpConnection extends ChannelInboundHandlerAdapter {
   private static final Logger log = LoggerFactory.getLogger(HttpConnection.class);
@@ -64,20 +69,23 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
 
   private final Endpoint endpoint;
   private final ConnectionTimeouts timeouts;
+  private final ReadGate gate;
   private final Executor tasks;
   private final ArrayDeque<Exchange> waiting = new ArrayDeque<>(2);
   private @Nullable ChannelHandlerContext ctx;
   private @Nullable HttpRequest arriving; // headers in, body still arriving
   private @Nullable Exchange current; // handed to the endpoint, not yet answered
   private @Nullable String peerKey;
-  private boolean reading;
   private boolean unflushed;
   private boolean closing;
+  private boolean draining;
 
-  HttpConnection(Endpoint endpoint, ConnectionTimeouts timeouts, Executor tasks) {
+  HttpConnection(Endpoint endpoint, ConnectionTimeouts timeouts, ReadGate gate, Executor tasks) {
     this.endpoint = endpoint;
     this.timeouts = timeouts;
+    this.gate = gate;
     this.tasks = tasks;
+    gate.onInput(this::drain);
   }
 
   @Override
@@ -87,7 +95,6 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
 
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
-    reading = true;
     try {
       if (closing) {
         return;
@@ -118,23 +125,24 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
 
   @Override
   public void channelReadComplete(ChannelHandlerContext ctx) {
-    reading = false;
-    if (arriving != null && !closing) {
-      // its body is still on the way: answer now, and close rather than read the rest
-      HttpRequest request = arriving;
-      arriving = null;
-      start(new Exchange(this, request, false));
+    if (arriving != null && !closing && !gate.holding()) {
+      answerBeforeItsBody();
+      drain();
     }
-    if (unflushed) {
-      unflushed = false;
-      ctx.flush();
-    }
+    flush();
+  }
+
+  /** A request whose body is still on the way: answered now, and closed rather than read the rest. */
+  private void answerBeforeItsBody() {
+    HttpRequest request = arriving;
+    arriving = null;
+    waiting.add(new Exchange(this, request, false));
   }
 
   @Override
   public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-    // a peer that sends and does not read: stop reading until it has taken what was written
-    updateReading();
+    // a peer that sends and does not read: take nothing more until it has taken what was written
+    drain();
     ctx.fireChannelWritabilityChanged();
   }
 
@@ -195,24 +203,49 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
     exchange.done();
     timeouts.answered();
     write(response, !exchange.keepAlive());
-    if (closing) {
-      waiting.clear();
-      return;
-    }
-    Exchange next = waiting.poll();
-    if (next != null) {
-      run(next);
-    } else {
-      updateReading();
-    }
+    drain();
   }
 
   private void start(Exchange exchange) {
-    if (current != null) {
-      waiting.add(exchange);
+    waiting.add(exchange);
+    drain();
+  }
+
+  /**
+   * Answers what waits and pulls more from the gate, one request at a time, until a request is
+   * answered later (a timer, a worker), the peer stops reading its answers, or nothing is left;
+   * then reads from the socket again only if it can take more. An answer given at once inside the
+   * loop comes back here and returns at once: the loop goes on, the stack does not grow.
+   */
+  private void drain() {
+    if (draining) {
       return;
     }
-    run(exchange);
+    draining = true;
+    try {
+      while (!closing && current == null) {
+        Exchange next = waiting.poll();
+        if (next != null) {
+          run(next);
+        } else if (!context().channel().isWritable()) {
+          break; // the peer is not reading its answers: take nothing more until it has
+        } else if (!gate.feed()) {
+          if (arriving == null || gate.reading()) {
+            break; // all taken (a read's end sees to a body still on its way)
+          }
+          answerBeforeItsBody(); // the gate's last bytes ended inside a body
+        }
+      }
+      if (closing) {
+        waiting.clear();
+      }
+    } finally {
+      draining = false;
+    }
+    updateReading();
+    if (!gate.reading()) { // a read's answers go in one flush at its end
+      flush();
+    }
   }
 
   private void run(Exchange exchange) {
@@ -225,24 +258,25 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
         exchange.send(500, "text/plain; charset=utf-8", "internal error\n");
       }
     }
-    if (current == exchange) { // answered later: read nothing more until then
-      updateReading();
-    }
   }
 
   private void write(FullHttpResponse response, boolean close) {
     ChannelHandlerContext ctx = context();
-    ChannelFuture written;
-    if (reading && !close) {
-      written = ctx.write(response);
+    if (!close) {
+      ctx.write(response);
       unflushed = true;
-    } else {
-      written = ctx.writeAndFlush(response);
-      unflushed = false;
+      return;
     }
-    if (close) {
-      closing = true;
-      written.addListener((ChannelFutureListener) this::closeGracefully);
+    closing = true;
+    gate.drop();
+    unflushed = false;
+    ctx.writeAndFlush(response).addListener((ChannelFutureListener) this::closeGracefully);
+  }
+
+  private void flush() {
+    if (unflushed) {
+      unflushed = false;
+      context().flush();
     }
   }
 
@@ -273,7 +307,7 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
 
   private void updateReading() {
     ChannelHandlerContext ctx = context();
-    boolean read = closing || (current == null && ctx.channel().isWritable());
+    boolean read = closing || (current == null && ctx.channel().isWritable() && !gate.holding());
     if (ctx.channel().config().isAutoRead() != read) {
       ctx.channel().config().setAutoRead(read);
     }

@@ -1,5 +1,6 @@
 package dev.polite.demo.internal;
 
+import dev.polite.demo.Algorithm;
 import dev.polite.demo.DemoServerConfig;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -24,6 +25,8 @@ import java.lang.management.OperatingSystemMXBean;
 import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -40,10 +43,15 @@ import org.slf4j.LoggerFactory;
  *       cap is lowered to leave room under the process's file limit, so that accepting never
  *       meets "too many open files";
  *   <li>{@link ConnectionTimeouts}: a request's line and headers must arrive within the parse
- *       timeout, and a connection with no request under way is closed after the idle timeout;
+ *       timeout, a connection with no request under way is closed after the idle timeout, and one
+ *       whose request is under way for longer than the server can hold one
+ *       ({@link #answerTimeoutNanos}) is closed too;
+ *   <li>{@link ReadGate}: bytes reach the decoder only as fast as the connection takes requests;
  *   <li>the decoder's limits: a request line of at most {@value #MAX_LINE} bytes and headers of at
  *       most {@value #MAX_HEADERS} bytes, or 400;
- *   <li>{@link HttpConnection}: one request at a time per connection, answers in order.
+ *   <li>{@link HttpConnection}: one request at a time per connection, answers in order;
+ *   <li>{@link WarmUp}: the server's first requests are its own, sent before it returns, so no
+ *       client's is the one that pays for what runs once per process.
  * </ul>
  *
  * <p>Why Netty and not a general web server: a rejection should cost the server as little as
@@ -84,7 +92,7 @@ public final class HttpFront implements AutoCloseable {
    * @throws IOException when the address cannot be bound
    */
   public static HttpFront start(DemoServerConfig config, Endpoint endpoint) throws IOException {
-    int ioThreads = config.ioThreads() > 0 ? config.ioThreads() : Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+    int ioThreads = ioThreads(config);
     int maxConnections = fitToFileLimit(config.maxConnections(), maxFileDescriptors());
     if (maxConnections < config.maxConnections()) {
       log.warn("max-connections lowered from {} to {} to stay under the process's file limit ({})",
@@ -94,44 +102,90 @@ public final class HttpFront implements AutoCloseable {
     IoHandlerFactory handlers = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
     Class<? extends ServerChannel> channelType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
     EventLoopGroup loops = new MultiThreadIoEventLoopGroup(ioThreads, new DefaultThreadFactory("polite-demo-io", true), handlers);
-    ExecutorService tasks = Executors.newFixedThreadPool(Math.max(2, ioThreads) * 8,
+    ExecutorService tasks = Executors.newFixedThreadPool(taskThreads(config),
         new DefaultThreadFactory("polite-demo-task", true));
-    long parseNanos = config.parseTimeout().toNanos();
-    long idleNanos = config.idleTimeout().toNanos();
-    HttpDecoderConfig decoding = new HttpDecoderConfig()
-        .setMaxInitialLineLength(MAX_LINE)
-        .setMaxHeaderSize(MAX_HEADERS)
-        .setMaxChunkSize(8_192)
-        .setValidateHeaders(true);
     try {
-      ServerBootstrap bootstrap = new ServerBootstrap()
-          .group(loops)
-          .channel(channelType)
-          .option(ChannelOption.SO_BACKLOG, 1_000)
-          .option(ChannelOption.SO_REUSEADDR, true)
-          .handler(new ConnectionGate(maxConnections, config.maxConnectionsPerClient(),
-              new TrustedProxies(config.trustedProxies())))
-          .childOption(ChannelOption.TCP_NODELAY, true)
-          .childHandler(new ChannelInitializer<Channel>() {
-            @Override
-            protected void initChannel(Channel channel) {
-              ConnectionTimeouts timeouts = new ConnectionTimeouts(parseNanos, idleNanos);
-              channel.pipeline().addLast(timeouts, new HttpServerCodec(decoding),
-                  new HttpConnection(endpoint, timeouts, tasks));
-            }
-          });
-      InetSocketAddress address = new InetSocketAddress(InetAddress.getByName(config.host()), config.port());
-      ChannelFuture bound = bootstrap.bind(address).awaitUninterruptibly();
-      if (!bound.isSuccess()) {
-        throw bindFailure(bound.cause());
+      if (WarmUp.due()) {
+        rehearse(config, loops, channelType, tasks);
       }
+      InetSocketAddress address = new InetSocketAddress(InetAddress.getByName(config.host()), config.port());
+      Channel listener = bind(bootstrap(config, loops, channelType, maxConnections, endpoint, tasks), address);
       log.debug("listening on {} with {} I/O thread(s), {}", address, ioThreads, epoll ? "epoll" : "NIO");
-      return new HttpFront(loops, tasks, bound.channel(), maxConnections);
+      return new HttpFront(loops, tasks, listener, maxConnections);
     } catch (IOException | RuntimeException e) {
       tasks.shutdownNow();
       loops.shutdownGracefully(0, 0, TimeUnit.SECONDS);
       throw e;
     }
+  }
+
+  /**
+   * The process's first requests, on a listener of their own ({@link WarmUp}): on loopback, on the
+   * same threads and with the same steps as the real one, over scratch limiter state, and closed
+   * before the real port is bound, so no client can reach it.
+   */
+  private static void rehearse(DemoServerConfig config, EventLoopGroup loops,
+      Class<? extends ServerChannel> channelType, ExecutorService tasks) throws IOException {
+    try (WarmUp.Scratch scratch = WarmUp.scratch(config)) {
+      Channel rehearsal = bind(bootstrap(config, loops, channelType, config.maxConnections(), scratch.endpoint(), tasks),
+          new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+      try {
+        WarmUp.run((InetSocketAddress) rehearsal.localAddress());
+      } finally {
+        rehearsal.close().syncUninterruptibly();
+      }
+    }
+  }
+
+  private static ServerBootstrap bootstrap(DemoServerConfig config, EventLoopGroup loops,
+      Class<? extends ServerChannel> channelType, int maxConnections, Endpoint endpoint, ExecutorService tasks) {
+    long parseNanos = config.parseTimeout().toNanos();
+    long idleNanos = config.idleTimeout().toNanos();
+    long answerNanos = answerTimeoutNanos(config);
+    HttpDecoderConfig decoding = new HttpDecoderConfig()
+        .setMaxInitialLineLength(MAX_LINE)
+        .setMaxHeaderSize(MAX_HEADERS)
+        .setMaxChunkSize(8_192)
+        .setValidateHeaders(true);
+    return new ServerBootstrap()
+        .group(loops)
+        .channel(channelType)
+        .option(ChannelOption.SO_BACKLOG, 1_000)
+        .option(ChannelOption.SO_REUSEADDR, true)
+        .handler(new ConnectionGate(maxConnections, config.maxConnectionsPerClient(),
+            new TrustedProxies(config.trustedProxies())))
+        .childOption(ChannelOption.TCP_NODELAY, true)
+        .childHandler(new ChannelInitializer<Channel>() {
+          @Override
+          protected void initChannel(Channel channel) {
+            ConnectionTimeouts timeouts = new ConnectionTimeouts(parseNanos, idleNanos, answerNanos);
+            ReadGate gate = new ReadGate();
+            channel.pipeline().addLast(timeouts, gate, new HttpServerCodec(decoding),
+                new HttpConnection(endpoint, timeouts, gate, tasks));
+          }
+        });
+  }
+
+  private static Channel bind(ServerBootstrap bootstrap, InetSocketAddress address) throws IOException {
+    ChannelFuture bound = bootstrap.bind(address).awaitUninterruptibly();
+    if (!bound.isSuccess()) {
+      throw bindFailure(bound.cause());
+    }
+    return bound.channel();
+  }
+
+  /** The I/O threads {@code config} asks for: {@code --io-threads}, or half the cores, at least 1. */
+  static int ioThreads(DemoServerConfig config) {
+    return config.ioThreads() > 0 ? config.ioThreads() : Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+  }
+
+  /**
+   * The task threads: eight per I/O thread (at least 16), for the work that may block (Redis
+   * decisions, /stats). Also the most decisions one store can have under way at once, which the
+   * Redis stores size their connection pools by.
+   */
+  static int taskThreads(DemoServerConfig config) {
+    return Math.max(2, ioThreads(config)) * 8;
   }
 
   /**
@@ -167,6 +221,26 @@ public final class HttpFront implements AutoCloseable {
     listener.close().syncUninterruptibly();
     loops.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     tasks.shutdownNow();
+  }
+
+  /**
+   * How long a request may be under way before its connection is given up: longer than any wait
+   * the server imposes itself, {@code --latency} plus the leaky queue's longest
+   * ({@code (burst - 1) × window / limit}, for the main budget and each route's), with the idle
+   * timeout on top for everything else (a Redis decision takes at most a few of its timeouts, a
+   * /stats answer milliseconds). Saturates rather than overflows.
+   */
+  static long answerTimeoutNanos(DemoServerConfig config) {
+    long queue = 0;
+    if (config.algorithm() == Algorithm.LEAKY_QUEUE) {
+      List<Policy> policies = new ArrayList<>();
+      policies.add(Policy.of(config));
+      config.budgets().values().forEach(budget -> policies.add(Policy.of(budget)));
+      for (Policy policy : policies) {
+        queue = Math.max(queue, Nanos.saturatedMultiply(policy.burst() - 1, policy.intervalNanos()));
+      }
+    }
+    return Nanos.saturatedAdd(Nanos.saturatedAdd(Nanos.of(config.latency()), queue), config.idleTimeout().toNanos());
   }
 
   /** {@code wanted}, lowered to leave {@link #RESERVED_FILES} of {@code fileLimit} free; at least 1. */

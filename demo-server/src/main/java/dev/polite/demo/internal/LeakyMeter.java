@@ -1,5 +1,7 @@
 package dev.polite.demo.internal;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The leaky bucket as a meter: a level that each request raises by its cost and that drains at
  * {@code limit / window}; a request that would overflow {@code burst} is rejected.
@@ -15,6 +17,7 @@ public final class LeakyMeter implements RateLimiter {
   private double level;
   private long updated;
   private boolean started;
+  private @Nullable Reservations reservations; // made at the first reservation
 
   /** A fresh key's state under {@code policy}. */
   public LeakyMeter(Policy policy) {
@@ -24,6 +27,16 @@ public final class LeakyMeter implements RateLimiter {
 
   @Override
   public synchronized Decision tryAcquire(long nowNanos, long cost) {
+    return decide(nowNanos, cost, false);
+  }
+
+  @Override
+  public synchronized Decision reserve(long nowNanos, long units) {
+    return decide(nowNanos, units, true);
+  }
+
+  /** A refund, as in {@link TokenBucket}: what reservations raised the level by, and it still holds. */
+  private Decision decide(long nowNanos, long cost, boolean reserving) {
     if (started && nowNanos > updated) {
       level = Math.max(0, level - (nowNanos - updated) * perNano);
     }
@@ -31,8 +44,19 @@ public final class LeakyMeter implements RateLimiter {
       updated = nowNanos;
       started = true;
     }
+    if (reservations != null) {
+      reservations.missing(level);
+    }
+    if (cost < 0) {
+      long given = reservations == null ? 0 : reservations.take(-cost);
+      level = Math.max(0, level - given); // stops at empty
+      return Decision.refund(given, remaining(), nextUnit());
+    }
     if (level + cost <= capacity + EPSILON) {
-      level = Math.max(0, Math.min(capacity, level + cost)); // a refund stops at empty
+      level = Math.min(capacity, level + cost);
+      if (reserving) {
+        (reservations != null ? reservations : (reservations = new Reservations())).reserved(cost);
+      }
       return Decision.allow(remaining(), nextUnit());
     }
     return Decision.reject(remaining(), Nanos.ceil((level + cost - capacity) / perNano), nextUnit());

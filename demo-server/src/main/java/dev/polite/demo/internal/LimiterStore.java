@@ -6,8 +6,24 @@ package dev.polite.demo.internal;
  */
 public interface LimiterStore extends AutoCloseable {
 
-  /** Decides one request of {@code cost} units for {@code key}. Never throws for a store outage. */
+  /**
+   * Decides one request of {@code cost} units for {@code key}. Never throws for a store outage
+   * (that is decided as {@code --when-down} says).
+   *
+   * @throws StoreBusyException when the store cannot decide for another reason (its pool full)
+   */
   Decision acquire(String key, long cost);
+
+  /**
+   * Decides one request of {@code key} that reserves {@code units}: as {@link #acquire}, and for
+   * the algorithms that take refunds what it consumes may be given back later by a refund
+   * ({@code acquire} with a negative cost), once. Only a cost the client named is a reservation.
+   *
+   * @throws StoreBusyException as {@link #acquire} does
+   */
+  default Decision reserve(String key, long units) {
+    return acquire(key, units);
+  }
 
   /** Whether {@link #acquire} may block on the network (and must run off the I/O threads). */
   boolean blocking();

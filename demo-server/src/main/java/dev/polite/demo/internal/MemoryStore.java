@@ -34,6 +34,12 @@ public final class MemoryStore implements LimiterStore {
   }
 
   @Override
+  public Decision reserve(String key, long units) {
+    long now = nanos.getAsLong();
+    return keys.get(key, now).reserve(now, units);
+  }
+
+  @Override
   public boolean blocking() {
     return false;
   }

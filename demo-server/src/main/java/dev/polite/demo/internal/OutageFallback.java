@@ -65,16 +65,20 @@ final class OutageFallback implements AutoCloseable {
     return recoveriesLogged.get();
   }
 
-  /** Decides one request without Redis. */
-  Decision decide(String key, long cost) {
+  /**
+   * Decides one request without Redis; {@code reserving} when its cost is a reservation. A refund
+   * gives nothing back open or closed (what was reserved is in Redis), and in the local share only
+   * what was reserved there.
+   */
+  Decision decide(String key, long cost, boolean reserving) {
     switch (whenDown) {
       case CLOSED:
-        return Decision.reject(0, ONE_SECOND, ONE_SECOND);
+        return cost < 0 ? Decision.refund(0, 0, ONE_SECOND) : Decision.reject(0, ONE_SECOND, ONE_SECOND);
       case LOCAL:
-        return local.acquire(key, cost);
+        return reserving ? local.reserve(key, cost) : local.acquire(key, cost);
       case OPEN:
       default:
-        return Decision.allow(capacity, 0);
+        return cost < 0 ? Decision.refund(0, capacity, 0) : Decision.allow(capacity, 0);
     }
   }
 

@@ -22,6 +22,8 @@ import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPool;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 
@@ -36,11 +38,19 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * client ({@code rl:{ip:203.0.113.7}:tb}) so it runs on Redis Cluster. It is sent as EVALSHA,
  * and as EVAL (which also caches it) when Redis answers NOSCRIPT, e.g. after a restart.
  *
- * <p>The client fails fast: connect and read timeouts of tens of milliseconds, a pool that waits
- * no longer than that for a connection, and no retries (Jedis's {@link JedisPool} does not
- * retry; a retrying client turns "fail open" into seconds of latency per request). When a call
- * fails the store is marked down, the transition is logged once, and the request is decided by
- * {@link WhenDown}: open, closed, or this node's share of the limit from memory. While down, only
+ * <p>The client fails fast: connect and read timeouts of tens of milliseconds and no retries
+ * (Jedis's {@link JedisPool} does not retry; a retrying client turns "fail open" into seconds of
+ * latency per request). When Redis itself fails (a refused or broken connection, a timeout, or an
+ * error reply) the store is marked down, the transition is logged once, and the request is decided
+ * by {@link WhenDown}: open, closed, or this node's share of the limit from memory.
+ *
+ * <p>A full pool is not Redis failing. The pool holds a connection for every thread that may
+ * decide at once ({@link HttpFront#taskThreads}), so the server's own decisions never wait for one;
+ * a caller with more threads waits its turn for at most one timeout, and then gets a
+ * {@link StoreBusyException} (a 503), not a decision. It used to hold 64 and wait 5 ms, and count a
+ * wait in vain as an outage: 200 requests at once on 16 I/O threads (128 deciding) while Redis was
+ * slow marked it down, and {@code --when-down open} then admitted 130 of them against a limit of 10
+ * (RedisStoreTest). Anything else that fails on the client's side is a 503 too. While down, only
  * one request per probe interval tries Redis again; the rest decide locally without waiting, so
  * every decision answers within about two timeouts even if Redis hangs. The first success logs
  * the recovery, once.
@@ -48,9 +58,8 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * <p>Which script runs an algorithm, and which keys it touches, is the algorithm's to say
  * ({@link Algorithm#redisScript()}).
  */
-// JedisPool is deprecated in Jedis 7. This store's fail-over timings (a decision that cannot get
-// a connection within 5 ms falls back rather than queues; one timeout, no retries) were measured
-// on it, so moving to Jedis's newer pooled client is a change of its own, to be measured the same
+// JedisPool is deprecated in Jedis 7. This store's fail-over timings (one timeout, no retries)
+// were measured on it, so moving to Jedis's newer pooled client is a change of its own, to be measured the same
 // way; until then the pool stays, knowingly.
 @SuppressWarnings("deprecation")
 public final class RedisStore implements LimiterStore {
@@ -68,9 +77,9 @@ public final class RedisStore implements LimiterStore {
   private final AtomicLong nextProbe = new AtomicLong();
 
   private RedisStore(URI uri, Algorithm algorithm, Policy policy, WhenDown whenDown, int nodes,
-      Duration timeout, LongSupplier nanos, int maxKeys) {
+      Duration timeout, int connections, LongSupplier nanos, int maxKeys) {
     this.script = algorithm.redisScript(); // first: refuses before a pool exists to leak
-    this.pool = pool(uri, timeout);
+    this.pool = pool(uri, timeout, connections);
     this.target = uri.getHost() + ":" + uri.getPort();
     this.source = resource("common.lua") + "\n" + resource(script.name() + ".lua");
     this.sha = sha1(source);
@@ -90,24 +99,48 @@ public final class RedisStore implements LimiterStore {
    *     first)
    */
   public static RedisStore open(DemoServerConfig config, Policy policy, LongSupplier nanos) {
+    return open(config, policy, nanos, HttpFront.taskThreads(config));
+  }
+
+  /** A store whose pool holds {@code connections}; for tests of a full pool. */
+  static RedisStore open(DemoServerConfig config, Policy policy, LongSupplier nanos, int connections) {
     return new RedisStore(URI.create(config.redisUri()), config.algorithm(), policy, config.whenDown(),
-        config.nodes(), config.redisTimeout(), nanos, config.maxKeys());
+        config.nodes(), config.redisTimeout(), connections, nanos, config.maxKeys());
   }
 
   @Override
   public Decision acquire(String key, long cost) {
+    return decide(key, cost, false);
+  }
+
+  /** A reservation: the script keeps what it consumed, for a refund (on any node) to give back. */
+  @Override
+  public Decision reserve(String key, long units) {
+    return decide(key, units, true);
+  }
+
+  private Decision decide(String key, long cost, boolean reserving) {
     if (fallback.isDown() && !takeProbe(nanos.getAsLong())) {
-      return fallback.decide(key, cost);
+      return fallback.decide(key, cost, reserving);
     }
     try {
-      Decision decision = eval(key, cost);
+      Decision decision = eval(key, cost, reserving);
       fallback.answered(log, target, "deciding in Redis again");
       return decision;
-    } catch (JedisException e) {
+    } catch (JedisConnectionException | JedisDataException redisFailed) {
       nextProbe.set(Nanos.saturatedAdd(nanos.getAsLong(), PROBE_INTERVAL_NANOS));
-      fallback.failed(log, target, e);
-      return fallback.decide(key, cost);
+      fallback.failed(log, target, redisFailed);
+      return fallback.decide(key, cost, reserving);
+    } catch (JedisException notRedis) {
+      // the pool stayed full for the whole wait ("Could not get a resource from the pool"), or the
+      // client failed on its own side: nothing says Redis is down, so this request is not decided
+      throw new StoreBusyException("rate limiter store " + target + " is busy: " + notRedis.getMessage(), notRedis);
     }
+  }
+
+  /** The connection pool; for tests, which hold its connections to fill it. */
+  JedisPool pool() {
+    return pool;
   }
 
   /**
@@ -132,9 +165,9 @@ public final class RedisStore implements LimiterStore {
     return fallback;
   }
 
-  private Decision eval(String key, long cost) {
+  private Decision eval(String key, long cost, boolean reserving) {
     List<String> keys = script.keys(key);
-    List<String> argv = List.of(args.get(0), args.get(1), args.get(2), Long.toString(cost));
+    List<String> argv = List.of(args.get(0), args.get(1), args.get(2), Long.toString(cost), reserving ? "1" : "0");
     Object result;
     try (Jedis jedis = pool.getResource()) {
       try {
@@ -149,7 +182,8 @@ public final class RedisStore implements LimiterStore {
         Math.max(0, ((Number) values.get(1)).longValue()),
         Nanos.saturatedMultiply(((Number) values.get(2)).longValue(), 1000),
         Nanos.saturatedMultiply(((Number) values.get(3)).longValue(), 1000),
-        0);
+        0,
+        values.size() > 4 ? ((Number) values.get(4)).longValue() : 0); // the units a refund gave back
   }
 
   @Override
@@ -169,16 +203,16 @@ public final class RedisStore implements LimiterStore {
   }
 
   /**
-   * A pool that fails fast: connect and read within {@code timeout}, no retries, and at most 5 ms
-   * waiting for a pooled connection (waiting is waiting too: fall back rather than queue).
+   * A pool of at most {@code connections} that fails fast: connect and read within
+   * {@code timeout}, no retries, and at most {@code timeout} waiting for a pooled connection.
    */
-  static JedisPool pool(URI uri, Duration timeout) {
+  static JedisPool pool(URI uri, Duration timeout, int connections) {
     int timeoutMillis = (int) Math.max(1, timeout.toMillis());
     GenericObjectPoolConfig<Jedis> poolConfig = new GenericObjectPoolConfig<>();
-    poolConfig.setMaxTotal(64);
-    poolConfig.setMaxIdle(64);
+    poolConfig.setMaxTotal(connections);
+    poolConfig.setMaxIdle(connections);
     poolConfig.setMinIdle(0);
-    poolConfig.setMaxWait(Duration.ofMillis(Math.min(5, timeoutMillis)));
+    poolConfig.setMaxWait(Duration.ofMillis(timeoutMillis));
     poolConfig.setJmxEnabled(false);
     poolConfig.setTestOnBorrow(false);
     return new JedisPool(poolConfig, new HostAndPort(uri.getHost(), uri.getPort()),

@@ -157,8 +157,9 @@ public final class Settings {
           header -> "must be a header name, was '" + header + "'")
       .flag("--cost-header", "NAME",
           "Header a client names its request's cost in, overriding --cost: a whole number of units up "
-              + "to the bucket's capacity, or a negative one to refund units it reserved and did not use "
-              + "(bucket algorithms only; the bucket never exceeds its capacity). Default: none.",
+              + "to the bucket's capacity, reserved, or a negative one to give back reserved units it did not "
+              + "use (bucket algorithms only; at most what the key reserved in this header and has not had "
+              + "back, else 409; the bucket never exceeds its capacity). Default: none.",
           Builder::costHeader);
 
   /** Path prefix to units; the builder adds one route at a time, so refusals name {@code routeCost}. */

@@ -1,6 +1,7 @@
 package dev.polite.demo.internal;
 
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A token bucket synced across nodes, in GCRA form: the shared state is one number, the
@@ -22,6 +23,7 @@ final class SyncedBucket implements SyncedKey {
   private double tat;
   private long pending;
   private long since;
+  private @Nullable Reservations reservations; // made at the first reservation
 
   SyncedBucket(Policy policy) {
     this.interval = (double) policy.windowNanos() / policy.limit();
@@ -31,6 +33,33 @@ final class SyncedBucket implements SyncedKey {
 
   @Override
   public synchronized Decision tryAcquire(long nowNanos, long cost) {
+    return decide(nowNanos, cost, false);
+  }
+
+  @Override
+  public synchronized Decision reserve(long nowNanos, long units) {
+    return decide(nowNanos, units, true);
+  }
+
+  /**
+   * A refund gives back what this node's reservations consumed and no refund has given back, at
+   * most what the view misses; it goes to Redis with the next sync as negative units.
+   */
+  private Decision decide(long nowNanos, long cost, boolean reserving) {
+    if (reservations != null) {
+      reservations.missing(Math.max(0, tat - nowNanos) / interval);
+    }
+    if (cost < 0) {
+      long given = reservations == null ? 0 : reservations.take(-cost);
+      if (given > 0) {
+        if (pending == 0) {
+          since = nowNanos;
+        }
+        pending -= given;
+        tat = Math.max(tat, nowNanos) - given * interval;
+      }
+      return Decision.refund(given, remaining(nowNanos), nextUnit(nowNanos));
+    }
     double next = Math.max(tat, nowNanos) + cost * interval;
     if (next - nowNanos <= tolerance + RateLimiter.EPSILON * interval) {
       if (pending == 0) {
@@ -38,6 +67,9 @@ final class SyncedBucket implements SyncedKey {
       }
       pending += cost;
       tat = next;
+      if (reserving) {
+        (reservations != null ? reservations : (reservations = new Reservations())).reserved(cost);
+      }
       return Decision.allow(remaining(nowNanos), nextUnit(nowNanos));
     }
     return Decision.reject(remaining(nowNanos), Nanos.ceil(next - nowNanos - tolerance), nextUnit(nowNanos));

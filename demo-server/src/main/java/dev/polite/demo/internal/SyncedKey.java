@@ -12,6 +12,11 @@ interface SyncedKey {
   /** Decides one request against this node's view, counting it when admitted. */
   Decision tryAcquire(long nowNanos, long cost);
 
+  /** Decides one request that reserves {@code units}, for a refund to give back later on this node. */
+  default Decision reserve(long nowNanos, long units) {
+    return tryAcquire(nowNanos, units);
+  }
+
   /**
    * The arguments of this key's next sync ({@code synced.lua}'s ARGV), taking the count admitted
    * since the last one: later admissions count towards the sync after.

@@ -87,7 +87,7 @@ public final class SyncedStore implements LimiterStore {
     if (!runs(algorithm)) {
       throw new IllegalStateException(algorithm + " cannot be synced (supported: " + supported() + ")");
     }
-    this.pool = RedisStore.pool(uri, timeout);
+    this.pool = RedisStore.pool(uri, timeout, 2); // one sync thread: one connection, and one spare
     this.target = uri.getHost() + ":" + uri.getPort();
     this.source = RedisStore.resource("synced.lua");
     this.sha = RedisStore.sha1(source);
@@ -137,13 +137,23 @@ public final class SyncedStore implements LimiterStore {
 
   @Override
   public Decision acquire(String key, long cost) {
+    return decide(key, cost, false);
+  }
+
+  /** A reservation, which a refund on this node can give back (the node keeps what it reserved). */
+  @Override
+  public Decision reserve(String key, long units) {
+    return decide(key, units, true);
+  }
+
+  private Decision decide(String key, long cost, boolean reserving) {
     if (fallback.isDown()) {
-      return fallback.decide(key, cost);
+      return fallback.decide(key, cost, reserving);
     }
     long now = nanos.getAsLong();
     SyncedKey state = keys.get(key, now);
     active.put(key, state);
-    return state.tryAcquire(now, cost);
+    return reserving ? state.reserve(now, cost) : state.tryAcquire(now, cost);
   }
 
   /**

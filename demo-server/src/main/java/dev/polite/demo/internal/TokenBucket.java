@@ -1,5 +1,7 @@
 package dev.polite.demo.internal;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A token bucket: capacity {@code burst}, refilling continuously at {@code limit / window}.
  *
@@ -18,6 +20,9 @@ package dev.polite.demo.internal;
  * <p>{@code remaining} is the floor of the tokens, and the wait until the next whole token is
  * reported with every answer: a client that pauses that long when {@code remaining} is 0, and
  * otherwise paces at the refill rate, never meets a rejection.
+ *
+ * <p>A refund gives back what {@linkplain #reserve reservations} consumed and no refund has given
+ * back, at most what the bucket misses ({@link Reservations}).
  */
 public final class TokenBucket implements RateLimiter {
   private final double capacity;
@@ -25,6 +30,7 @@ public final class TokenBucket implements RateLimiter {
   private double tokens;
   private long updated;
   private boolean started;
+  private @Nullable Reservations reservations; // made at the first reservation
 
   /** A fresh key's state under {@code policy}. */
   public TokenBucket(Policy policy) {
@@ -35,6 +41,15 @@ public final class TokenBucket implements RateLimiter {
 
   @Override
   public synchronized Decision tryAcquire(long nowNanos, long cost) {
+    return decide(nowNanos, cost, false);
+  }
+
+  @Override
+  public synchronized Decision reserve(long nowNanos, long units) {
+    return decide(nowNanos, units, true);
+  }
+
+  private Decision decide(long nowNanos, long cost, boolean reserving) {
     if (started && nowNanos > updated) {
       tokens = Math.min(capacity, tokens + (nowNanos - updated) * perNano);
     }
@@ -42,8 +57,19 @@ public final class TokenBucket implements RateLimiter {
       updated = nowNanos;
       started = true;
     }
+    if (reservations != null) {
+      reservations.missing(capacity - tokens);
+    }
+    if (cost < 0) {
+      long given = reservations == null ? 0 : reservations.take(-cost);
+      tokens = Math.min(capacity, tokens + given); // stops at full
+      return Decision.refund(given, remaining(), nextUnit());
+    }
     if (tokens + EPSILON >= cost) {
-      tokens = Math.min(capacity, Math.max(0, tokens - cost)); // a refund stops at full
+      tokens = Math.max(0, tokens - cost);
+      if (reserving) {
+        (reservations != null ? reservations : (reservations = new Reservations())).reserved(cost);
+      }
       return Decision.allow(remaining(), nextUnit());
     }
     return Decision.reject(remaining(), Nanos.ceil((cost - tokens) / perNano), nextUnit());

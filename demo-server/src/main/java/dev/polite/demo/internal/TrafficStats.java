@@ -18,18 +18,26 @@ import java.util.function.LongSupplier;
 /**
  * Counts admitted and rejected requests per key and per second, for {@code GET /stats} and for
  * tests. Bounded like the limiter state: at most {@code maxKeys} keys (least recently used go
- * first) and, per key, the last {@value #TIMELINE_SECONDS} seconds that saw traffic. With route
+ * first) and, per key, a timeline of the seconds that saw traffic within the last
+ * {@value #TIMELINE_SECONDS} (so at most that many entries, however old the key: it kept 600 of any
+ * age, 36 KB of JSON a key). With route
  * budgets it also counts each budget's admitted and rejected requests, over every key (a refusal of
  * the concurrency cap counts for the budget the refused request would have spent).
  */
 public final class TrafficStats {
-  static final int TIMELINE_SECONDS = 600;
+  /** How far back a key's timeline goes: a minute, the span a person watching a demo looks at. */
+  public static final int TIMELINE_SECONDS = 60;
 
   private final LongSupplier epochMillis;
   private final AtomicReference<KeyTable<Counter>> keys = new AtomicReference<>();
   private final int maxKeys;
   private final AtomicLong admitted = new AtomicLong();
   private final AtomicLong rejected = new AtomicLong();
+  private final AtomicLong unavailable = new AtomicLong();
+  private final AtomicLong refundsGiven = new AtomicLong();
+  private final AtomicLong refundsClamped = new AtomicLong();
+  private final AtomicLong refundsRefused = new AtomicLong();
+  private final AtomicLong unitsRefunded = new AtomicLong();
   private final List<String> budgetNames;
   private final AtomicLongArray budgetAdmitted;
   private final AtomicLongArray budgetRejected;
@@ -67,11 +75,44 @@ public final class TrafficStats {
     record(key, wasAdmitted);
   }
 
+  /** Counts one request the store could not decide (answered 503): neither admitted nor refused. */
+  public void recordUnavailable() {
+    unavailable.incrementAndGet();
+  }
+
+  /** Counts one refund that asked for {@code asked} units and was given {@code given} (0: refused). */
+  public void recordRefund(long asked, long given) {
+    if (given <= 0) {
+      refundsRefused.incrementAndGet();
+      return;
+    }
+    refundsGiven.incrementAndGet();
+    unitsRefunded.addAndGet(given);
+    if (given < asked) {
+      refundsClamped.incrementAndGet();
+    }
+  }
+
+  /** The refunds counted since the start or the last reset. */
+  public StatsSnapshot.Refunds refunds() {
+    return new StatsSnapshot.Refunds(refundsGiven.get(), refundsClamped.get(), refundsRefused.get(), unitsRefunded.get());
+  }
+
+  /** Requests the store could not decide, since the start or the last reset. */
+  public long unavailable() {
+    return unavailable.get();
+  }
+
   /** Forgets every count and restarts the timeline's origin. */
   public void reset() {
     keys.set(new KeyTable<>(maxKeys, Long.MAX_VALUE, Counter::new));
     admitted.set(0);
     rejected.set(0);
+    unavailable.set(0);
+    refundsGiven.set(0);
+    refundsClamped.set(0);
+    refundsRefused.set(0);
+    unitsRefunded.set(0);
     for (int i = 0; i < budgetNames.size(); i++) {
       budgetAdmitted.set(i, 0);
       budgetRejected.set(i, 0);
@@ -112,10 +153,12 @@ public final class TrafficStats {
     List<Ranked> ranked = new ArrayList<>(busiest);
     ranked.sort(BUSIEST);
     Map<String, KeyStats> perKey = new LinkedHashMap<>();
+    long now = nowSecond();
     for (Ranked r : ranked) {
-      perKey.put(r.key(), r.counter().toStats(r.key()));
+      perKey.put(r.key(), r.counter().toStats(r.key(), now));
     }
-    return new Top(perKey, counted[0], admitted.get(), rejected.get(), startedEpochSecond, budgets());
+    return new Top(perKey, counted[0], admitted.get(), rejected.get(), unavailable.get(), refunds(), startedEpochSecond,
+        budgets());
   }
 
   /** The totals and {@code key}'s counts alone, if it was counted. */
@@ -123,9 +166,10 @@ public final class TrafficStats {
     Map<String, KeyStats> perKey = new LinkedHashMap<>();
     Counter counter = keys.get().peek(key);
     if (counter != null) {
-      perKey.put(key, counter.toStats(key));
+      perKey.put(key, counter.toStats(key, nowSecond()));
     }
-    return new Top(perKey, keys.get().size(), admitted.get(), rejected.get(), startedEpochSecond, budgets());
+    return new Top(perKey, keys.get().size(), admitted.get(), rejected.get(), unavailable.get(), refunds(),
+        startedEpochSecond, budgets());
   }
 
   /**
@@ -135,11 +179,13 @@ public final class TrafficStats {
    * @param keysCounted how many keys are counted now (at most max-keys)
    * @param admitted all admitted requests
    * @param rejected all refused requests
+   * @param unavailable requests the store could not decide (answered 503)
+   * @param refunds the refunds asked for, given, clamped and refused
    * @param startedEpochSecond when counting started
    * @param budgets each budget's counts by name, the main one first; empty without route budgets
    */
-  public record Top(Map<String, KeyStats> keys, int keysCounted, long admitted, long rejected,
-      long startedEpochSecond, Map<String, StatsSnapshot.BudgetCounts> budgets) {}
+  public record Top(Map<String, KeyStats> keys, int keysCounted, long admitted, long rejected, long unavailable,
+      StatsSnapshot.Refunds refunds, long startedEpochSecond, Map<String, StatsSnapshot.BudgetCounts> budgets) {}
 
   private record Ranked(String key, Counter counter, long total) {}
 
@@ -149,8 +195,14 @@ public final class TrafficStats {
   /** A consistent-enough copy of every count. */
   public StatsSnapshot snapshot() {
     Map<String, KeyStats> perKey = new HashMap<>();
-    keys.get().snapshot().forEach((key, counter) -> perKey.put(key, counter.toStats(key)));
-    return new StatsSnapshot(perKey, admitted.get(), rejected.get(), startedEpochSecond, budgets());
+    long now = nowSecond();
+    keys.get().snapshot().forEach((key, counter) -> perKey.put(key, counter.toStats(key, now)));
+    return new StatsSnapshot(perKey, admitted.get(), rejected.get(), startedEpochSecond, budgets(), unavailable.get(),
+        refunds());
+  }
+
+  private long nowSecond() {
+    return Math.floorDiv(epochMillis.getAsLong(), 1000);
   }
 
   private static final class Counter {
@@ -163,9 +215,7 @@ public final class TrafficStats {
       if (last == null || last[0] < second) {
         last = new long[] {second, 0, 0};
         seconds.addLast(last);
-        if (seconds.size() > TIMELINE_SECONDS) {
-          seconds.pollFirst();
-        }
+        forgetBefore(second);
       }
       if (wasAdmitted) {
         admitted++;
@@ -180,7 +230,18 @@ public final class TrafficStats {
       return admitted + rejected;
     }
 
-    synchronized KeyStats toStats(String key) {
+    /** Drops the seconds older than the timeline's span as of {@code now} (none if the clock stepped back). */
+    private void forgetBefore(long now) {
+      for (long[] first; (first = seconds.peekFirst()) != null; ) {
+        if (first[0] > now - TIMELINE_SECONDS && seconds.size() <= TIMELINE_SECONDS) {
+          return;
+        }
+        seconds.pollFirst();
+      }
+    }
+
+    synchronized KeyStats toStats(String key, long nowSecond) {
+      forgetBefore(nowSecond);
       List<KeyStats.Second> timeline = new ArrayList<>(seconds.size());
       for (long[] s : seconds) {
         timeline.add(new KeyStats.Second(s[0], s[1], s[2]));

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 class ConnectionTimeoutsTest {
   private static final long PARSE_MS = 300;
   private static final long IDLE_MS = 1_000;
+  private static final long ANSWER_MS = 10_000;
 
   private final List<Exchange> held = new ArrayList<>();
   private final MockTicker ticker = Ticker.newMockTicker();
@@ -27,7 +28,8 @@ class ConnectionTimeoutsTest {
   /** An endpoint that answers /now at once and holds anything else until the test answers it. */
   private EmbeddedChannel connection() {
     ConnectionTimeouts timeouts = new ConnectionTimeouts(TimeUnit.MILLISECONDS.toNanos(PARSE_MS),
-        TimeUnit.MILLISECONDS.toNanos(IDLE_MS));
+        TimeUnit.MILLISECONDS.toNanos(IDLE_MS), TimeUnit.MILLISECONDS.toNanos(ANSWER_MS));
+    ReadGate gate = new ReadGate();
     Endpoint endpoint = exchange -> {
       if (exchange.path().equals("/now")) {
         exchange.send(200, "text/plain", "now");
@@ -36,7 +38,7 @@ class ConnectionTimeoutsTest {
       }
     };
     return EmbeddedChannel.builder().ticker(ticker)
-        .handlers(timeouts, new HttpServerCodec(), new HttpConnection(endpoint, timeouts, Runnable::run))
+        .handlers(timeouts, gate, new HttpServerCodec(), new HttpConnection(endpoint, timeouts, gate, Runnable::run))
         .build();
   }
 
@@ -81,6 +83,21 @@ class ConnectionTimeoutsTest {
     assertThat(channel.isOpen()).as("idle, counted from the answer").isTrue();
     advance(channel, PARSE_MS);
     assertThat(channel.isOpen()).isFalse();
+  }
+
+  /**
+   * A request the server never answers (an endpoint that lost it) does not keep its connection,
+   * and so its --concurrency slot, for ever: past the answer timeout, longer than any wait of the
+   * server's own, the connection is closed.
+   */
+  @Test
+  void aRequestNeverAnsweredIsGivenUpAfterTheAnswerTimeout() {
+    EmbeddedChannel channel = connection();
+    send(channel, "GET /held HTTP/1.1\r\nHost: x\r\n\r\n");
+    advance(channel, ANSWER_MS - 10);
+    assertThat(channel.isOpen()).as("before the answer timeout").isTrue();
+    advance(channel, PARSE_MS + 20); // checked every min(parse, idle)
+    assertThat(channel.isOpen()).as("after it").isFalse();
   }
 
   @Test
