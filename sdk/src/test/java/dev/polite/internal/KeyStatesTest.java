@@ -111,7 +111,7 @@ class KeyStatesTest {
   }
 
   @Test
-  void aKeyWithABlockedThreadAsleepOnItsTokensIsKept() throws Exception {
+  void aKeyWithABlockedCallerAsleepOnItsTokensIsKept() throws Exception {
     CountDownLatch asleep = new CountDownLatch(1);
     CountDownLatch wake = new CountDownLatch(1);
     Sleeper parked = (deadline, stop) -> {
