@@ -199,6 +199,9 @@ final class RedisSharedKey implements SharedKey {
       return 0;
     }
     probeEveryNanos = everyNanos;
+    if (now >= proberUntil && now >= probeNotBefore && asking == null) {
+      ask(0, true, now); // may be answered at once: read below
+    }
     if (now < proberUntil) {
       proberUntil = Long.MIN_VALUE; // one call per grant
       return 0;
@@ -206,17 +209,7 @@ final class RedisSharedKey implements SharedKey {
     if (now < probeNotBefore) {
       return Math.min(pause, probeNotBefore - now);
     }
-    if (asking == null) {
-      ask(0, true, now); // may be answered at once: read below
-      if (now < proberUntil) {
-        proberUntil = Long.MIN_VALUE;
-        return 0;
-      }
-    }
-    if (asking != null) {
-      return AWAIT;
-    }
-    return now < probeNotBefore ? Math.min(pause, probeNotBefore - now) : pause;
+    return asking != null ? AWAIT : pause;
   }
 
   @Override

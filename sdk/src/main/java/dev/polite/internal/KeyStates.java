@@ -94,23 +94,19 @@ public final class KeyStates {
       }
     }
     aged.sort(Comparator.comparingLong(Aged::lastUsed));
-    List<KeyState> byAge = new ArrayList<>(aged.size());
-    for (Aged a : aged) {
-      byAge.add(a.state());
-    }
     int excess = states.size() - maxKeys * 9 / 10;
-    excess -= forget(byAge, excess, false);
+    excess -= forget(aged, excess, false);
     if (excess > 0 && states.size() > 2 * maxKeys) {
-      forget(byAge, states.size() - 2 * maxKeys, true);
+      forget(aged, states.size() - 2 * maxKeys, true);
     }
     sweepAt = Math.max(maxKeys, states.size()) + Math.max(1, maxKeys / 10);
   }
 
   /** Forgets up to {@code count} of {@code byAge}'s idle keys, oldest first; how many it forgot. */
-  private int forget(List<KeyState> byAge, int count, boolean evenIfPaused) {
+  private int forget(List<Aged> byAge, int count, boolean evenIfPaused) {
     int forgotten = 0;
     for (int i = 0; i < byAge.size() && forgotten < count; i++) {
-      KeyState s = byAge.get(i);
+      KeyState s = byAge.get(i).state();
       boolean[] retired = {false};
       // Retired and removed at once, as one step on the map's key: a new call for the key then
       // finds the live state or none, never a retired one, and makes the next state itself.
