@@ -22,8 +22,9 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Refusals that name no delay</h2>
  * A bare 429 (HAProxy sends nothing else) still means "not now". While the key discovers its pace
- * it pauses for a backoff that doubles with each such refusal in a row (the retry backoff's base
- * and cap), until a call sent after the last one succeeds. Without it, probes would go at the
+ * it pauses for a backoff that doubles with each such refusal in a row, counted from the first
+ * (the retry backoff's base and cap; see {@link #bareBackoff}), until a call sent after the last
+ * one succeeds. Without it, probes would go at the
  * pace into a limiter that counts refused requests too (HAProxy's sliding rate does) and keep it
  * shut. Refusals of calls already on the wire at the last one carry no news and are not counted.
  *
@@ -47,7 +48,8 @@ final class KeyPause {
   private boolean verifying;
   private boolean forRefusal;
   private long lastBareRefusalAt = Long.MIN_VALUE;
-  private int bareRefusals;
+  /** When the bare refusals in a row began, or MIN_VALUE while none is. */
+  private long bareStreakSince = Long.MIN_VALUE;
   /** Whether the pause is the fleet's alone: no answer of this instance's began or lengthened it. */
   private boolean fromFleet;
   /** When the pause's end was last set by an answer of this instance's, to refine it from a body. */
@@ -216,7 +218,7 @@ final class KeyPause {
       long now) {
     if (!rejected) {
       if (sentAt > lastBareRefusalAt) {
-        bareRefusals = 0; // only a call sent since the last refusal says the limiter let go
+        bareStreakSince = Long.MIN_VALUE; // only a call sent since the last refusal says the limiter let go
       }
       return false;
     }
@@ -226,9 +228,24 @@ final class KeyPause {
       return false;
     }
     lastBareRefusalAt = now;
-    int doublings = Math.min(bareRefusals++, 30);
-    long backoff = Nanos.doubled(backoffBaseNanos, doublings, backoffCapNanos);
-    return hold(Duration.ofNanos(backoff), true, 429, now);
+    if (bareStreakSince == Long.MIN_VALUE) {
+      bareStreakSince = now;
+    }
+    return hold(Duration.ofNanos(bareBackoff(now - bareStreakSince)), true, 429, now);
+  }
+
+  /**
+   * The pause after a bare refusal, {@code refusedFor} into a run of them: as long again as the
+   * run, at least the base and at most the cap. So the probes go at the base, then at twice, four
+   * and eight times it from the run's first refusal: a doubling backoff, but anchored at the
+   * first refusal rather than at each probe. Limiters mostly reopen at a whole window from the
+   * refusal that shut them (a 1 s window shut at once reopens 1 s later), and a probe at the
+   * base and one at twice it find a 1 s window open at 1 s; doubling each pause from its probe
+   * would probe at 0.5 s and then 1.5 s, a third of a second after it opened. The cost is one
+   * more probe per run than that schedule, whatever the window: both double.
+   */
+  private long bareBackoff(long refusedFor) {
+    return Math.min(backoffCapNanos, Math.max(backoffBaseNanos, refusedFor));
   }
 
   private boolean hold(Duration pause, boolean refusal, int status, long now) {

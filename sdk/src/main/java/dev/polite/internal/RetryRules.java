@@ -57,7 +57,9 @@ import org.jspecify.annotations.Nullable;
  * bucket already space every call waiting on it, the retry among them, and the others go as the
  * pause ends. Otherwise: for a failure, the policy's delay (by default capped
  * exponential backoff with full jitter, {@code uniform(0, min(cap, base * 2^(attempt - 1)))},
- * AWS's recommendation); for a refusal, that same backoff.
+ * AWS's recommendation); for a refusal that named no delay, the key's own hold while it holds
+ * every call back (its backoff pause, or its pace, which space the calls it releases), else that
+ * same jittered backoff.
  *
  * <p>Immutable and thread-safe; one per interceptor.
  */
@@ -164,8 +166,7 @@ public final class RetryRules {
           return giveUp(GiveUpReason.ATTEMPTS_EXHAUSTED, Duration.ZERO);
         }
         attempts = refusals;
-        delay = serverDelayOr(attempt, keyWaitNanos,
-            () -> Duration.ofNanos(uniform(backoffNanos(refusals))));
+        delay = serverDelayOr(attempt, keyWaitNanos, () -> bareRefusalDelay(refusals, keyWaitNanos));
       } else {
         if (execution == null) {
           execution = Execution.of(failures);
@@ -221,6 +222,17 @@ public final class RetryRules {
     }
     long spread = Math.min(capNanos, Math.max(baseNanos, askedNanos / 5));
     return Duration.ofNanos(Nanos.add(askedNanos, uniform(spread)));
+  }
+
+  /**
+   * The delay after a refusal that named none. While the key holds every call back (the backoff
+   * it paused for, or its pace), that hold is the backoff: it ends for every waiting call at
+   * once and the key's bucket spaces them, this one among them, so a jitter on top would only put
+   * this call behind the others. A key that holds nothing back (a controller that discovers
+   * nothing) leaves the spreading to the jittered backoff.
+   */
+  private Duration bareRefusalDelay(int refusals, LongSupplier keyWaitNanos) {
+    return keyWaitNanos.getAsLong() > 0 ? Duration.ZERO : Duration.ofNanos(uniform(backoffNanos(refusals)));
   }
 
   /** The delay the server asked for: Retry-After, or the reset of a spent quota. */

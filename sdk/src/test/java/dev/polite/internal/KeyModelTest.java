@@ -9,6 +9,8 @@ import dev.polite.RateController;
 import dev.polite.RateLimitSignals;
 import dev.polite.Sleeper;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The key model's rules, one at a time, on a clock the test moves. */
@@ -201,13 +203,57 @@ class KeyModelTest {
     KeyModel key = key(Aimd.defaults(), now);
     key.onAnswer(200, NOTHING, send(key), now += MS);
     key.onAnswer(429, REFUSED, send(key), now += MS);
+    long refusedAt = now;
     double cut = key.pace();
     now += key.pauseLeft(now);
     KeyModel.Reservation probe = key.reserve(1, now);
     now += probe.waitNanos(); // at the new pace
     key.onAnswer(429, REFUSED, key.grant(now, probe), now += MS); // meets a limiter still counting
     assertThat(key.pace()).as("not cut again").isEqualTo(cut);
-    assertThat(key.pauseLeft(now)).as("but the backoff doubles").isEqualTo(SECOND);
+    assertThat(key.pauseLeft(now)).as("but the backoff doubles, from the first refusal")
+        .isEqualTo(now - refusedAt).isGreaterThan(500 * MS);
+  }
+
+  @Test
+  void aRunOfBareRefusalsProbesAtDoublingTimesFromItsFirstRefusal() {
+    // A limiter that reopens a whole window after the refusal that shut it (a 1 s window shut at
+    // once reopens 1 s later) is found open by the probe at twice the base; a doubling from each
+    // probe would try at 0.5 s and then 1.5 s.
+    KeyModel key = key(Aimd.defaults(), now);
+    for (int i = 0; i < 20; i++) {
+      key.onAnswer(200, NOTHING, send(key), now += MS); // a pace of 18/s after the cut
+    }
+    key.onAnswer(429, REFUSED, send(key), now += MS);
+    long first = now;
+    assertThat(key.pauseLeft(now)).isEqualTo(500 * MS);
+    List<Long> probes = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      now += key.pauseLeft(now);
+      probes.add((now - first) / MS);
+      KeyModel.Reservation probe = key.reserve(1, now);
+      now += probe.waitNanos();
+      key.onAnswer(429, REFUSED, key.grant(now, probe), now);
+      assertThat(key.pauseLeft(now)).as("as long again as the run so far, at most the cap")
+          .isEqualTo(Math.min(30 * SECOND, now - first));
+    }
+    assertThat(probes).as("ms from the first refusal to each probe, each within a pace's wait of twice the last")
+        .satisfies(p -> {
+          for (int i = 1; i < p.size(); i++) {
+            long doubled = Math.min(2 * p.get(i - 1), p.get(i - 1) + 30_000);
+            assertThat(p.get(i)).isBetween(doubled, doubled + 2 * 56);
+          }
+        });
+    assertThat(probes.get(1)).as("a 1 s window shut at once is open for the second probe").isLessThan(1_100);
+    assertThat(key.pauseLeft(now)).as("at most the cap").isLessThanOrEqualTo(30 * SECOND);
+    // A call sent after the last refusal succeeds: the run is over, the next one starts at the base.
+    now += key.pauseLeft(now);
+    KeyModel.Reservation next = key.reserve(1, now);
+    now += next.waitNanos();
+    key.onAnswer(200, NOTHING, key.grant(now, next), now += MS);
+    KeyModel.Reservation again = key.reserve(1, now);
+    now += again.waitNanos();
+    key.onAnswer(429, REFUSED, key.grant(now, again), now += MS);
+    assertThat(key.pauseLeft(now)).isEqualTo(500 * MS);
   }
 
   @Test

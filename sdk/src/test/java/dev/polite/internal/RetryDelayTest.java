@@ -54,4 +54,24 @@ class RetryDelayTest {
     assertThat(java.util.stream.IntStream.range(0, 20).mapToObj(i -> delay(Duration.ofSeconds(1), 0))
         .distinct().count()).as("spread").isGreaterThan(10);
   }
+
+  @Test
+  void aBareRefusalsRetryGoesWhenTheKeyLetsItWithoutJitter() {
+    // The key's backoff pause is the backoff: it ends for every waiting call at once and the
+    // key's bucket spaces them. A full jitter on top put the call behind the others (at one
+    // caller, behind nothing at all: a fixed window found open at 1.0 s was first tried at 1.3).
+    for (int i = 0; i < 20; i++) {
+      assertThat(delay(null, 500_000_000L)).isEqualTo(Duration.ZERO);
+    }
+  }
+
+  @Test
+  void aBareRefusalOfAKeyThatHoldsNothingBackKeepsTheJitteredBackoff() {
+    // RateController.none(): no pause, no pace; the retries themselves must spread.
+    for (int i = 0; i < 20; i++) {
+      assertThat(delay(null, 0)).isBetween(Duration.ZERO, Duration.ofMillis(500));
+    }
+    assertThat(java.util.stream.IntStream.range(0, 20).mapToObj(i -> delay(null, 0))
+        .distinct().count()).as("spread").isGreaterThan(10);
+  }
 }

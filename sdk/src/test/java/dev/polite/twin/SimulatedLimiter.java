@@ -7,8 +7,8 @@ import java.util.List;
 /**
  * A server-side limiter on virtual time, for the zoo's twin: it decides each request at the
  * instant it arrives and answers the way the demo server (or HAProxy) does, in one header style.
- * The limiters are the textbook ones the real zoo runs: a token bucket, a fixed window, and
- * HAProxy's sliding request rate (which counts refused requests too).
+ * The limiters are the textbook ones the real zoo runs: a token bucket, a fixed window, a sliding
+ * log, and HAProxy's sliding request rate (which counts refused requests too).
  */
 abstract class SimulatedLimiter {
   private static final long SECOND = 1_000_000_000L;
@@ -173,6 +173,59 @@ abstract class SimulatedLimiter {
 
       @Override public String toString() {
         return "fixed-window " + limit + "/" + windowSeconds + "s " + style;
+      }
+    };
+  }
+
+  /**
+   * A sliding log of {@code limit} per {@code windowSeconds}, as the demo server's: a request is
+   * admitted while fewer than {@code limit} admitted ones are in the last window; refused ones
+   * are not logged.
+   */
+  static SimulatedLimiter slidingLog(int limit, long windowSeconds, Style style) {
+    return new SimulatedLimiter(style) {
+      final long window = windowSeconds * SECOND;
+      final java.util.ArrayDeque<Long> log = new java.util.ArrayDeque<>();
+
+      private void expire(long now) {
+        while (!log.isEmpty() && log.peekFirst() <= now - window) {
+          log.pollFirst();
+        }
+      }
+
+      @Override boolean admit(long now) {
+        expire(now);
+        if (log.size() < limit) {
+          log.addLast(now);
+          return true;
+        }
+        return false;
+      }
+
+      @Override long remaining(long now) {
+        expire(now);
+        return limit - log.size();
+      }
+
+      @Override long nextUnitNanos(long now) {
+        expire(now);
+        return log.size() < limit ? 0 : Math.max(1, log.peekFirst() + window - now);
+      }
+
+      @Override long limit() {
+        return limit;
+      }
+
+      @Override long windowSeconds() {
+        return windowSeconds;
+      }
+
+      @Override double floorSeconds(int n) {
+        return (Math.ceil((double) n / limit) - 1) * windowSeconds;
+      }
+
+      @Override public String toString() {
+        return "sliding-log " + limit + "/" + windowSeconds + "s " + style;
       }
     };
   }

@@ -34,6 +34,8 @@ import okhttp3.Response;
  */
 final class ZooTwin {
   private static final long START = 1_000_000_000_000L;
+  /** {@code -Dpolite.twin.trace=true} prints each answer: when, to what, and the key after it. */
+  private static final boolean TRACE = Boolean.getBoolean("polite.twin.trace");
   private static final long EPOCH_MILLIS = 1_767_225_600_000L;
   private static final Request REQUEST = new Request.Builder().url("http://twin.test/api").build();
 
@@ -246,6 +248,10 @@ final class ZooTwin {
       long epochMillis = EPOCH_MILLIS + (now - START) / 1_000_000;
       RateLimitSignals signals = parser.parse(answer.status(), headers, epochMillis);
       model.onAnswer(answer.status(), signals, permit, now);
+      if (TRACE) {
+        System.out.printf("%8.3f sent %8.3f %d pace %.2f pause %.3f%n", (now - START) / 1e9, (permit.sentAt() - START) / 1e9,
+            answer.status(), model.pace(), model.pauseLeft(now) / 1e9);
+      }
       wakeTheGate(now);
       Response response = new Response.Builder().request(REQUEST).protocol(Protocol.HTTP_1_1)
           .code(answer.status()).message("").headers(headers).build();

@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The server zoo on virtual time: polite's real key model, retry rules and header parser
- * against a token bucket in each header style, a fixed window and an HAProxy-like sliding rate,
+ * against a token bucket in each header style, a fixed window, a sliding log and an HAProxy-like sliding rate,
  * at concurrency 1 to 64. The targets are the zoo's: every call succeeds, at most max(3, 10 %)
  * refusals, and at most 1.3 times the floor (virtual time is exact, so the full target is
  * asserted here; the real-time zoo asserts it with slack).
@@ -37,6 +37,8 @@ class ZooTwinTest {
           start -> SimulatedLimiter.fixedWindow(20, 1, Style.IETF, start)));
       cells.add(cell("fixed window 20/s none", 200, c,
           start -> SimulatedLimiter.fixedWindow(20, 1, Style.NONE, start)));
+      cells.add(cell("sliding log 20/s none", 200, c,
+          start -> SimulatedLimiter.slidingLog(20, 1, Style.NONE)));
       cells.add(cell("haproxy-like 20/s", 100, c, start -> SimulatedLimiter.slidingRate(20, start)));
     }
     return cells.stream();
