@@ -72,9 +72,6 @@ public final class KeyModel {
   private final InFlightWindow window;
 
   private final AdvertisedPace advertised = new AdvertisedPace();
-  private final DiscoveredWindow shownWindow = new DiscoveredWindow();
-  /** A call of another cost than 1 was reserved: a window shown in calls says nothing of it. */
-  private boolean weighted;
   private long lastCutAt = Long.MIN_VALUE;
   /** When an answer was last read as a refusal of too many calls in flight (no pause). */
   private long refusedInFlightAt = Long.MIN_VALUE;
@@ -202,7 +199,7 @@ public final class KeyModel {
 
   /** Whether a new call must wait for an answer before it may go (the key's window is full). */
   public boolean gateClosed() {
-    return inFlight() >= allowedInFlight() || shownWindow.holdsTheGate();
+    return inFlight() >= allowedInFlight();
   }
 
   private int allowedInFlight() {
@@ -219,11 +216,6 @@ public final class KeyModel {
    * @return the wait until the tokens are the call's, in nanoseconds
    */
   public Reservation reserve(double cost, long now) {
-    weighted |= cost != 1;
-    if (shownWindow.believed()) {
-      long wait = shownWindow.reserve(now);
-      return new Reservation(wait, ledger.reserve(cost), ledger.inFlight() == 1, epoch, cost);
-    }
     long wait = bucket.reserve(cost, now);
     if (wait > maxWaitNanos && now - lastGrantAt >= maxWaitNanos) {
       // A pace no call can wait for (one per year, from a garbage window) would never let a
@@ -275,11 +267,7 @@ public final class KeyModel {
     if (isStale(reservation)) {
       return;
     }
-    if (shownWindow.believed()) {
-      shownWindow.cancel();
-    } else {
-      bucket.refund(cost, now);
-    }
+    bucket.refund(cost, now);
     ledger.cancel(reservation.cost());
   }
 
@@ -287,9 +275,6 @@ public final class KeyModel {
   public Permit grant(long at, Reservation reservation) {
     int others = ledger.send(reservation.cost());
     lastGrantAt = at;
-    if (shownWindow.believed()) {
-      shownWindow.sent(at);
-    }
     sendRate.recordSend(at);
     if (!admitted.started()) {
       admitted.restart(at);
@@ -311,8 +296,7 @@ public final class KeyModel {
 
   /** The wait a call of {@code cost} would face now: the pause and the pace, ignoring the gate. */
   public long waitEstimate(double cost, long now) {
-    long pace = shownWindow.believed() ? shownWindow.waitFor(now) : bucket.waitFor(cost, now);
-    return Math.max(pauseLeft(now), pace);
+    return Math.max(pauseLeft(now), bucket.waitFor(cost, now));
   }
 
   // ---- what an answer teaches it ----
@@ -357,7 +341,6 @@ public final class KeyModel {
       pauseBegan(now);
     }
     if (!advertised.known()) {
-      learnWindow(answer, signals, permit.sentAt(), now);
       discoverPace(status, signals, permit.sentAt(), now);
     }
     // RateController.none() promises no discovery, so no pause the server did not ask for.
@@ -483,26 +466,6 @@ public final class KeyModel {
     bucket.setTokens(Math.min(lowest, bucket.capacity()), now);
   }
 
-  /**
-   * A silent server's window, shown by a burst it took whole and a reopening (see
-   * {@link DiscoveredWindow}); read before the pace, so that a refusal that drops a belief is cut
-   * from as any other, and a reopening is weighed against the pace the refusal left. The fleet
-   * shares a pace, not a window, weighted calls are not counted in calls, and a key told to
-   * discover nothing discovers no window either.
-   */
-  private void learnWindow(Answer answer, RateLimitSignals signals, long sentAt, long now) {
-    if (inFleet || weighted || config.rateController() == RateController.none()) {
-      return;
-    }
-    if (answer.admitted() && shownWindow.onAdmitted(sentAt, bucket.rate(), maxWaitNanos, now)) {
-      voidReservations(now); // reserved at the even pace: they queue again for the window
-      log.info("polite: {} took a burst whole and reopened after it: sending up to {}", key, shownWindow);
-    } else if (answer.refused() && shownWindow.onRefused(sentAt, signals.retryAfter() != null, now)) {
-      voidReservations(now);
-      log.debug("polite: {} refused a call sent in the window it showed: pacing evenly again", key);
-    }
-  }
-
   private void discoverPace(int status, RateLimitSignals signals, long sentAt, long now) {
     if (signals.isRejection()) {
       if (sentAt <= lastCutAt) {
@@ -544,12 +507,7 @@ public final class KeyModel {
 
   /** Frees the places of the reservations held now and gives back their tokens (see isStale). */
   private void voidReservations(long now) {
-    double voided = ledger.voidReservations();
-    if (shownWindow.believed()) {
-      shownWindow.voided(now);
-    } else {
-      bucket.refund(voided, now);
-    }
+    bucket.refund(ledger.voidReservations(), now);
     epoch++;
   }
 
