@@ -56,7 +56,15 @@ class PoliteCallFactoryStressTest {
           paces.add(String.format("%.1fs:%.1f/s", (System.nanoTime() - start) / 1e9, rate));
         }
       };
+      // The server refuses every 7th request whatever the pace, so once a second of sending has
+      // passed each refusal cuts the discovered pace again, to 0.9 times what was admitted since
+      // the last cut. On a quiet machine the run is over by then; on a loaded one the first
+      // second admits a handful (cold JIT, the cautious start), the first cut paces at ~6/s and
+      // each later one takes a quarter off, down to ~1/s: 30 calls still queued for their
+      // tokens at 30 s, slow but not stuck. The floor keeps the cuts, and the reservations each
+      // one voids, but bounds the run: some 470 attempts at 100/s or more.
       PoliteInterceptor polite = PoliteInterceptor.builder().startingRate(400).startingBurst(5)
+          .rateController(Aimd.builder().minRate(100).build())
           .backoff(Duration.ofMillis(1), Duration.ofMillis(20)).addListener(pacesLearned).build();
       OkHttpClient client = new OkHttpClient.Builder()
           .protocols(List.of(Protocol.H2_PRIOR_KNOWLEDGE))
