@@ -420,6 +420,24 @@ final class PoliteCall implements Call {
     return "PoliteCall{" + request.method() + " " + request.url().redact() + '}';
   }
 
+  /**
+   * Where the call is now, for a test whose callback went unheard: its turn, whether a step is
+   * scheduled, what it holds at its key, whether an attempt is with OkHttp.
+   */
+  synchronized String whereNow() {
+    KeyState key = state;
+    Call attempt = inner;
+    return "turn=" + turn + " finished=" + finished.get() + " canceled=" + canceled
+        + " onTheWire=" + onTheWire + " scheduled=" + (scheduled != null)
+        + " waiting=" + (waitingSince != NOT_WAITING)
+        + " acquisition=" + (acquisition == null ? "none"
+            : key == null ? "?" : key.describe(acquisition))
+        + " attempt=" + (attempt == null ? "none" : "executed=" + attempt.isExecuted()
+            + " canceled=" + attempt.isCanceled()
+            + " queued=" + factory.attempts().dispatcher().queuedCalls().contains(attempt)
+            + " running=" + factory.attempts().dispatcher().runningCalls().contains(attempt));
+  }
+
   /** OkHttp 5's {@code Call.addEventListener}, reached by reflection so 4.12 still links. */
   private static final class EventListeners {
     private static final @Nullable Method ADD = find();

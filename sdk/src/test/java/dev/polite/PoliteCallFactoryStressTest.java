@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -47,8 +48,24 @@ class PoliteCallFactoryStressTest {
         }
       });
       server.start();
+      long start = System.nanoTime();
+      List<String> paces = new java.util.concurrent.CopyOnWriteArrayList<>();
+      PoliteListener pacesLearned = new PoliteListener() {
+        @Override
+        public void policyLearned(String key, double rate, double burst, RateLimitSignals s) {
+          paces.add(String.format("%.1fs:%.1f/s", (System.nanoTime() - start) / 1e9, rate));
+        }
+      };
+      // The server refuses every 7th request whatever the pace, so once a second of sending has
+      // passed each refusal cuts the discovered pace again, to 0.9 times what was admitted since
+      // the last cut. On a quiet machine the run is over by then; on a loaded one the first
+      // second admits a handful (cold JIT, the cautious start), the first cut paces at ~6/s and
+      // each later one takes a quarter off, down to ~1/s: 30 calls still queued for their
+      // tokens at 30 s, slow but not stuck. The floor keeps the cuts, and the reservations each
+      // one voids, but bounds the run: some 470 attempts at 100/s or more.
       PoliteInterceptor polite = PoliteInterceptor.builder().startingRate(400).startingBurst(5)
-          .backoff(Duration.ofMillis(1), Duration.ofMillis(20)).build();
+          .rateController(Aimd.builder().minRate(100).build())
+          .backoff(Duration.ofMillis(1), Duration.ofMillis(20)).addListener(pacesLearned).build();
       OkHttpClient client = new OkHttpClient.Builder()
           .protocols(List.of(Protocol.H2_PRIOR_KNOWLEDGE))
           .addInterceptor(polite).build();
@@ -101,7 +118,19 @@ class PoliteCallFactoryStressTest {
             unheard.add(c.request().url().encodedPath() + (c.isCanceled() ? " (cancelled)" : ""));
           }
         }
-        assertThat(unheard).as("calls whose callback never heard").isEmpty();
+        String where = "";
+        if (!unheard.isEmpty()) {
+          // Where each unheard call is, then again a while later: stuck, or only slow?
+          where = whereUnheard(made, heard) + "\npaces learned: " + paces + "\ndispatcher: "
+              + client.dispatcher().runningCallsCount() + " running, "
+              + client.dispatcher().queuedCallsCount() + " queued\nkey: " + polite.keys().all();
+          long more = System.nanoTime();
+          ended.await(10, TimeUnit.SECONDS);
+          where += "\n" + (System.nanoTime() - more) / 1_000_000 + " ms later, key: "
+              + polite.keys().all() + "; still unheard:" + whereUnheard(made, heard);
+        }
+        assertThat(unheard).as("calls whose callback never heard; where they are:" + where)
+            .isEmpty();
         assertThat(all).as("every callback heard").isTrue();
       } finally {
         cancels.shutdownNow();
@@ -112,5 +141,17 @@ class PoliteCallFactoryStressTest {
       assertThat(key.inFlight()).as("places and reservations left behind").isZero();
       assertThat(key.tokens()).isLessThanOrEqualTo(5.0);
     }
+  }
+
+  /** Each call not yet heard, and where it is: at its key, scheduled, or with OkHttp. */
+  private static String whereUnheard(List<Call> made, Map<Call, Integer> heard) {
+    StringBuilder at = new StringBuilder();
+    for (Call c : made) {
+      if (!heard.containsKey(c)) {
+        at.append('\n').append(c.request().url().encodedPath()).append(": ")
+            .append(((PoliteCall) c).whereNow());
+      }
+    }
+    return at.toString();
   }
 }

@@ -19,6 +19,7 @@ import okhttp3.Callback;
 import okhttp3.OkHttpClient;
 import okhttp3.Response;
 import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -31,6 +32,13 @@ import org.junit.jupiter.api.Timeout;
 class PoliteCallFactoryTest extends HarnessTest {
   private final FakeScheduler scheduler = new FakeScheduler(h.clock);
   private final List<Outcome> outcomes = new CopyOnWriteArrayList<>();
+  /** Holds a stalled call's attempt until the test lets it answer (see {@link #awaitQuietly}). */
+  private final CountDownLatch release = new CountDownLatch(1);
+
+  @AfterEach
+  void releaseTheStalledCall() {
+    release.countDown(); // a test that failed before its release frees OkHttp's thread here
+  }
 
   /** What a callback heard: a code, or a failure, and on which thread. */
   record Outcome(Call call, int code, @Nullable IOException failure, String thread) {}
@@ -234,7 +242,6 @@ class PoliteCallFactoryTest extends HarnessTest {
   @Test
   void cancellingACallOnTheWireCancelsTheAttemptAndReportsOnce() throws Exception {
     CountDownLatch sent = new CountDownLatch(1);
-    CountDownLatch release = new CountDownLatch(1);
     h.server.enqueue(ok());
     OkHttpClient client = h.client(h.polite()).newBuilder()
         .addNetworkInterceptor(chain -> {
@@ -258,7 +265,6 @@ class PoliteCallFactoryTest extends HarnessTest {
   @Test
   void cancellingACallWaitingAtTheGateReportsItOnceAndLeavesTheGateAsItWas() throws Exception {
     CountDownLatch firstSent = new CountDownLatch(1);
-    CountDownLatch release = new CountDownLatch(1);
     h.server.enqueue(ok());
     h.server.enqueue(ok());
     OkHttpClient client = h.client(h.polite()).newBuilder()
@@ -290,7 +296,6 @@ class PoliteCallFactoryTest extends HarnessTest {
   @Test
   void callsThatTimeOutOrAreCancelledAtTheGateLeaveItBehindAStalledCall() throws Exception {
     CountDownLatch firstSent = new CountDownLatch(1);
-    CountDownLatch release = new CountDownLatch(1);
     h.server.enqueue(ok());
     PoliteInterceptor polite = h.polite().build();
     OkHttpClient client = h.client(polite).newBuilder()
@@ -329,9 +334,15 @@ class PoliteCallFactoryTest extends HarnessTest {
     assertThat(h.server.getRequestCount()).isEqualTo(1);
   }
 
+  /**
+   * Stalls an attempt until the test releases it. The bound is only a backstop past the class's
+   * 30 s timeout: at 5 s the stall ended by itself on a loaded machine (load 13: enqueueing and
+   * cancelling 10,000 calls took longer), and the "stalled" call answered while its test still
+   * counted the calls at the gate.
+   */
   private static void awaitQuietly(CountDownLatch latch) throws java.io.InterruptedIOException {
     try {
-      latch.await(5, TimeUnit.SECONDS);
+      latch.await(60, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new java.io.InterruptedIOException("interrupted");

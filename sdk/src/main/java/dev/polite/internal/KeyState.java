@@ -505,6 +505,15 @@ public final class KeyState {
     return new RateLimitedException(key(), wait, model.lastSignals(), message);
   }
 
+  /** Where {@code attempt} stands at this key, for diagnostics. */
+  public synchronized String describe(Acquisition attempt) {
+    long now = config.ticker().read();
+    return "{reservation=" + (attempt.reservation != null)
+        + (attempt.due == Long.MIN_VALUE ? "" : " due in " + (attempt.due - now) / 1_000_000 + " ms")
+        + " atGate=" + signalWaiters.contains(attempt) + " asleep=" + reservedSleepers.contains(attempt)
+        + " permit=" + (attempt.permit != null) + "}";
+  }
+
   @Override
   public synchronized String toString() {
     return "KeyState{" + model + '}';
