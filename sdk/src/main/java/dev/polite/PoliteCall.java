@@ -209,14 +209,26 @@ final class PoliteCall implements Call {
   /** Hands the attempt to OkHttp's dispatcher with its permit. */
   private void send(KeyState key, Permit permit, long now) {
     Handoff handoff = Handoff.attempt(Objects.requireNonNull(context), key, permit);
-    Call call = newInner(handoff);
-    long left = Objects.requireNonNull(patience).deadlineLeft(now);
-    if (left != Long.MAX_VALUE) {
-      call.timeout().timeout(Math.max(1, left), TimeUnit.NANOSECONDS);
+    try {
+      Call call = newInner(handoff);
+      long left = Objects.requireNonNull(patience).deadlineLeft(now);
+      if (left != Long.MAX_VALUE) {
+        call.timeout().timeout(Math.max(1, left), TimeUnit.NANOSECONDS);
+      }
+      inner = call;
+      onTheWire = true;
+      call.enqueue(new AttemptCallback(handoff));
+    } catch (RuntimeException thrown) {
+      // The application's code can throw here (an EventListener's callStart runs inside
+      // enqueue). On the scheduler's thread the exception would be swallowed and the callback
+      // never heard, with the permit held for ever: the permit goes back and the call fails.
+      inner = null;
+      onTheWire = false;
+      if (handoff.claim()) {
+        key.onFailure();
+      }
+      failSoon(new IOException("polite: the attempt could not be enqueued: " + thrown, thrown));
     }
-    inner = call;
-    onTheWire = true;
-    call.enqueue(new AttemptCallback(handoff));
   }
 
   private Call newInner(Handoff handoff) {

@@ -131,6 +131,36 @@ class PoliteCallFactoryTest extends HarnessTest {
   }
 
   @Test
+  void aRetryWhoseEnqueueThrowsFailsTheCallAndGivesItsPermitBack() throws Exception {
+    // An EventListener's callStart runs inside OkHttp's enqueue. For a retry, that is on the
+    // scheduler's thread, which swallowed the exception: the callback was never heard and the
+    // key kept the permit.
+    h.server.enqueue(new MockResponse.Builder().code(429).addHeader("Retry-After", "1").build());
+    java.util.concurrent.atomic.AtomicInteger starts = new java.util.concurrent.atomic.AtomicInteger();
+    PoliteInterceptor polite = h.polite().build();
+    OkHttpClient client = h.client(polite).newBuilder().eventListener(new okhttp3.EventListener() {
+      @Override
+      public void callStart(Call call) {
+        if (starts.incrementAndGet() == 2) {
+          throw new IllegalStateException("the application's listener");
+        }
+      }
+    }).build();
+    PoliteCallFactory calls = factory(client);
+
+    calls.newCall(h.get("/a")).enqueue(recorder);
+    runUntilAnswered(client, 1);
+    assertThat(outcomes).singleElement().satisfies(o -> {
+      assertThat(o.failure()).isInstanceOf(IOException.class)
+          .hasMessageContaining("could not be enqueued").hasRootCauseMessage("the application's listener");
+      assertThat(o.thread()).startsWith("OkHttp");
+    });
+    assertThat(h.sends).hasSize(1);
+    assertThat(polite.snapshots()).singleElement().extracting(KeySnapshot::inFlight)
+        .as("the permit went back").isEqualTo(0);
+  }
+
+  @Test
   void cancellingACallThatWaitsReportsItOnceAndFreesItsTurn() throws Exception {
     h.server.enqueue(ok());
     h.server.enqueue(ok());
