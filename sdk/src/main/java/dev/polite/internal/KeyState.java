@@ -15,6 +15,7 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 
@@ -33,7 +34,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <h2>Why one lock</h2>
  * Pace, pause, gate and counts change together when an answer arrives; one monitor per key keeps
- * them consistent and lets gate waiters be woken by {@code notifyAll}. Sleeps happen outside it.
+ * them consistent. Sleeps and waits happen outside it: a blocking caller at the closed gate parks
+ * and is unparked by the next signal, as a scheduled attempt is handed on (see {@link #acquire}).
  *
  * <p>Thread-safe.
  */
@@ -138,6 +140,15 @@ public final class KeyState {
    */
   public @Nullable Permit acquire(Acquisition attempt, Patience patience) throws IOException {
     BooleanSupplier moved = attempt.moved != null ? attempt.moved : () -> false;
+    // The caller waits for a signal as a scheduled attempt does: the signal (or the voiding of its
+    // reservation) unparks it, and it parks outside the lock. Not Object.wait on this monitor: a
+    // virtual thread in Object.wait holds its carrier on JDK 21 to 23 (JEP 491 came in 24), and
+    // on Temurin 25.0.3 still, now and then, once many threads contend for the monitor (JFR:
+    // "Native or VM frame on stack"; virtual-threads/README.md). With as many gate waiters
+    // pinned as there are cores, the call whose answer would open the gate never got a carrier:
+    // 10,000 virtual threads at 50/s stalled after one call until their max wait ran out.
+    Thread caller = Thread.currentThread();
+    Runnable wake = () -> LockSupport.unpark(caller);
     synchronized (this) {
       blockingWaiters++;
     }
@@ -151,7 +162,7 @@ public final class KeyState {
         KeyModel.Reservation held;
         synchronized (this) {
           now = config.ticker().read();
-          sleep = step(attempt, patience, now, null);
+          sleep = step(attempt, patience, now, wake);
           Permit permit = attempt.permit;
           if (permit != null) {
             return permit;
@@ -160,12 +171,14 @@ public final class KeyState {
             return null;
           }
           held = attempt.reservation;
-          if (sleep == AWAIT_SIGNAL) {
-            if (!patience.awaitSignal(this)) {
+        }
+        if (sleep == AWAIT_SIGNAL) {
+          if (!patience.awaitSignal()) {
+            synchronized (this) {
               throw tooLong(attempt.call, null, "no answer yet from a call already in flight");
             }
-            continue;
           }
+          continue;
         }
         if (held == null || held.epoch() != epoch) {
           patience.sleep(sleep, now, moved);
@@ -187,8 +200,9 @@ public final class KeyState {
    * Moves the attempt one step towards its permit, without waiting. When granted, the attempt
    * holds its {@link Acquisition#permit()} and counts as in flight.
    *
-   * @param onSignal run (under this key's lock: it must only hand work on) at the next signal,
-   *     when the answer is {@link #AWAIT_SIGNAL}; null for a caller that waits on the monitor
+   * @param onSignal run (under this key's lock: it must only hand work on or unpark) at the next
+   *     signal, when the answer is {@link #AWAIT_SIGNAL}, and when a reservation the attempt
+   *     sleeps on is voided; null for a caller that polls instead
    * @return 0 when granted; else the nanoseconds from {@code now} until the next step is due,
    *     {@link #AWAIT_SIGNAL}, or {@link #RETIRED}
    * @throws RateLimitedException when the wait needed exceeds the call's patience; the attempt
@@ -465,7 +479,6 @@ public final class KeyState {
 
   /** Wakes every attempt waiting at the gate: what held it closed may have changed. */
   private void signal() {
-    notifyAll();
     if (!signalWaiters.isEmpty()) {
       List<Acquisition> woken = List.copyOf(signalWaiters);
       signalWaiters.clear();

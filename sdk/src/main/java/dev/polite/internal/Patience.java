@@ -3,6 +3,8 @@ package dev.polite.internal;
 import dev.polite.Sleeper;
 import dev.polite.Ticker;
 import java.io.InterruptedIOException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import okhttp3.Call;
 
@@ -18,7 +20,7 @@ import okhttp3.Call;
  * <p>Confined to the calling thread, or to one asynchronous call's lock.
  */
 public final class Patience {
-  private static final long SIGNAL_POLL_MILLIS = Sleeper.POLL_MILLIS;
+  private static final long SIGNAL_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(Sleeper.POLL_MILLIS);
 
   private final Ticker ticker;
   private final Sleeper sleeper;
@@ -76,19 +78,20 @@ public final class Patience {
   }
 
   /**
-   * Waits on {@code monitor}, which the caller holds, until it is notified or a short poll
-   * passes; the caller re-checks its condition. Ends the call's wait when it is cancelled, its
-   * thread interrupted or its patience spent.
+   * Parks, holding no lock, until the signal the caller registered for unparks it or a short
+   * poll passes; the caller re-checks its condition. Ends the call's wait when it is cancelled,
+   * its thread interrupted or its patience spent. A park, not {@code Object.wait}, so that a
+   * virtual thread waiting here leaves its carrier (see {@link KeyState#acquire}).
    *
    * @return false when patience ran out, so the caller should give up
    */
-  public boolean awaitSignal(Object monitor) throws InterruptedIOException {
+  public boolean awaitSignal() throws InterruptedIOException {
     checkNotCanceled();
     long now = ticker.read();
     if (waitLeft <= 0 || deadline - now <= 0) {
       return false;
     }
-    block(() -> monitor.wait(SIGNAL_POLL_MILLIS));
+    block(() -> LockSupport.parkNanos(this, SIGNAL_POLL_NANOS)); // an interrupt ends it; block sees it
     return true;
   }
 

@@ -143,8 +143,10 @@ public final class KeyTable<V> {
     Segment(int capacity) {
       int max = Math.max(1, capacity);
       this.map = new LinkedHashMap<>(16, 0.75f, true) {
+        // KeyTable.Entry, spelled out: inside a Map subclass a bare Entry is the inherited
+        // Map.Entry, which JDK 25's javac (even at release 17) holds this line to; JDK 17's did not.
         @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Entry<V>> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<String, KeyTable.Entry<V>> eldest) {
           return size() > max;
         }
       };
