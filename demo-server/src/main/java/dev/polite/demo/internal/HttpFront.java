@@ -38,6 +38,10 @@ import org.slf4j.LoggerFactory;
  * with the few steps around it that protect the server set up in one place:
  *
  * <ul>
+ *   <li>an accept loop of its own: the listening socket is served by one thread that does nothing
+ *       else, and hands each connection to an I/O loop. Sharing a loop, the listener accepted a
+ *       batch of 16 per pass and the loop then served what those had sent, so a connection that
+ *       arrived behind 500 others was not even accepted until the 500 had been served;
  *   <li>{@link ConnectionGate}: at most {@code maxConnections} open (more wait in the listen
  *       backlog) and at most {@code maxConnectionsPerClient} per address (more are closed). The
  *       cap is lowered to leave room under the process's file limit, so that accepting never
@@ -72,13 +76,16 @@ public final class HttpFront implements AutoCloseable {
   static final int MAX_LINE = 8_192;
   static final int MAX_HEADERS = 16_384;
 
+  private final EventLoopGroup accepting;
   private final EventLoopGroup loops;
   private final ExecutorService tasks;
   private final Channel listener;
   private final int port;
   private final int maxConnections;
 
-  private HttpFront(EventLoopGroup loops, ExecutorService tasks, Channel listener, int maxConnections) {
+  private HttpFront(EventLoopGroup accepting, EventLoopGroup loops, ExecutorService tasks, Channel listener,
+      int maxConnections) {
+    this.accepting = accepting;
     this.loops = loops;
     this.tasks = tasks;
     this.listener = listener;
@@ -101,20 +108,23 @@ public final class HttpFront implements AutoCloseable {
     boolean epoll = Epoll.isAvailable();
     IoHandlerFactory handlers = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
     Class<? extends ServerChannel> channelType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+    EventLoopGroup accepting = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("polite-demo-accept", true),
+        handlers);
     EventLoopGroup loops = new MultiThreadIoEventLoopGroup(ioThreads, new DefaultThreadFactory("polite-demo-io", true), handlers);
     ExecutorService tasks = Executors.newFixedThreadPool(taskThreads(config),
         new DefaultThreadFactory("polite-demo-task", true));
     try {
       if (WarmUp.due()) {
-        rehearse(config, loops, channelType, tasks);
+        rehearse(config, accepting, loops, channelType, tasks);
       }
       InetSocketAddress address = new InetSocketAddress(InetAddress.getByName(config.host()), config.port());
-      Channel listener = bind(bootstrap(config, loops, channelType, maxConnections, endpoint, tasks), address);
+      Channel listener = bind(bootstrap(config, accepting, loops, channelType, maxConnections, endpoint, tasks), address);
       log.debug("listening on {} with {} I/O thread(s), {}", address, ioThreads, epoll ? "epoll" : "NIO");
-      return new HttpFront(loops, tasks, listener, maxConnections);
+      return new HttpFront(accepting, loops, tasks, listener, maxConnections);
     } catch (IOException | RuntimeException e) {
       tasks.shutdownNow();
       loops.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+      accepting.shutdownGracefully(0, 0, TimeUnit.SECONDS);
       throw e;
     }
   }
@@ -124,11 +134,12 @@ public final class HttpFront implements AutoCloseable {
    * same threads and with the same steps as the real one, over scratch limiter state, and closed
    * before the real port is bound, so no client can reach it.
    */
-  private static void rehearse(DemoServerConfig config, EventLoopGroup loops,
+  private static void rehearse(DemoServerConfig config, EventLoopGroup accepting, EventLoopGroup loops,
       Class<? extends ServerChannel> channelType, ExecutorService tasks) throws IOException {
     try (WarmUp.Scratch scratch = WarmUp.scratch(config)) {
-      Channel rehearsal = bind(bootstrap(config, loops, channelType, config.maxConnections(), scratch.endpoint(), tasks),
-          new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+      ServerBootstrap rehearsing = bootstrap(config, accepting, loops, channelType, config.maxConnections(),
+          scratch.endpoint(), tasks);
+      Channel rehearsal = bind(rehearsing, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
       try {
         WarmUp.run((InetSocketAddress) rehearsal.localAddress());
       } finally {
@@ -137,7 +148,7 @@ public final class HttpFront implements AutoCloseable {
     }
   }
 
-  private static ServerBootstrap bootstrap(DemoServerConfig config, EventLoopGroup loops,
+  private static ServerBootstrap bootstrap(DemoServerConfig config, EventLoopGroup accepting, EventLoopGroup loops,
       Class<? extends ServerChannel> channelType, int maxConnections, Endpoint endpoint, ExecutorService tasks) {
     long parseNanos = config.parseTimeout().toNanos();
     long idleNanos = config.idleTimeout().toNanos();
@@ -148,7 +159,7 @@ public final class HttpFront implements AutoCloseable {
         .setMaxChunkSize(8_192)
         .setValidateHeaders(true);
     return new ServerBootstrap()
-        .group(loops)
+        .group(accepting, loops)
         .channel(channelType)
         .option(ChannelOption.SO_BACKLOG, 1_000)
         .option(ChannelOption.SO_REUSEADDR, true)
@@ -219,6 +230,7 @@ public final class HttpFront implements AutoCloseable {
   @Override
   public void close() {
     listener.close().syncUninterruptibly();
+    accepting.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     loops.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     tasks.shutdownNow();
   }
