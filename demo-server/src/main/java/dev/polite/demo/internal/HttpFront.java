@@ -19,6 +19,7 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.EventExecutor;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
@@ -27,6 +28,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -50,7 +52,10 @@ import org.slf4j.LoggerFactory;
  *       timeout, a connection with no request under way is closed after the idle timeout, and one
  *       whose request is under way for longer than the server can hold one
  *       ({@link #answerTimeoutNanos}) is closed too;
- *   <li>{@link ReadGate}: bytes reach the decoder only as fast as the connection takes requests;
+ *   <li>{@link ReadGate}: bytes reach the decoder only as fast as the connection takes requests,
+ *       and only in the connection's turn on its loop ({@link Turns}): the loop serves a few
+ *       connections between looks at its sockets, so a newcomer is read within a pass, and a
+ *       {@code /health} request is answered in the read that brings it, ahead of the queue;
  *   <li>the decoder's limits: a request line of at most {@value #MAX_LINE} bytes and headers of at
  *       most {@value #MAX_HEADERS} bytes, or 400;
  *   <li>{@link HttpConnection}: one request at a time per connection, answers in order;
@@ -113,12 +118,14 @@ public final class HttpFront implements AutoCloseable {
     EventLoopGroup loops = new MultiThreadIoEventLoopGroup(ioThreads, new DefaultThreadFactory("polite-demo-io", true), handlers);
     ExecutorService tasks = Executors.newFixedThreadPool(taskThreads(config),
         new DefaultThreadFactory("polite-demo-task", true));
+    Map<EventExecutor, Turns> turns = Turns.forEach(loops);
     try {
       if (WarmUp.due()) {
-        rehearse(config, accepting, loops, channelType, tasks);
+        rehearse(config, accepting, loops, turns, channelType, tasks);
       }
       InetSocketAddress address = new InetSocketAddress(InetAddress.getByName(config.host()), config.port());
-      Channel listener = bind(bootstrap(config, accepting, loops, channelType, maxConnections, endpoint, tasks), address);
+      Channel listener = bind(bootstrap(config, accepting, loops, turns, channelType, maxConnections, endpoint, tasks),
+          address);
       log.debug("listening on {} with {} I/O thread(s), {}", address, ioThreads, epoll ? "epoll" : "NIO");
       return new HttpFront(accepting, loops, tasks, listener, maxConnections);
     } catch (IOException | RuntimeException e) {
@@ -135,9 +142,10 @@ public final class HttpFront implements AutoCloseable {
    * before the real port is bound, so no client can reach it.
    */
   private static void rehearse(DemoServerConfig config, EventLoopGroup accepting, EventLoopGroup loops,
-      Class<? extends ServerChannel> channelType, ExecutorService tasks) throws IOException {
+      Map<EventExecutor, Turns> turns, Class<? extends ServerChannel> channelType, ExecutorService tasks)
+      throws IOException {
     try (WarmUp.Scratch scratch = WarmUp.scratch(config)) {
-      ServerBootstrap rehearsing = bootstrap(config, accepting, loops, channelType, config.maxConnections(),
+      ServerBootstrap rehearsing = bootstrap(config, accepting, loops, turns, channelType, config.maxConnections(),
           scratch.endpoint(), tasks);
       Channel rehearsal = bind(rehearsing, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
       try {
@@ -149,7 +157,8 @@ public final class HttpFront implements AutoCloseable {
   }
 
   private static ServerBootstrap bootstrap(DemoServerConfig config, EventLoopGroup accepting, EventLoopGroup loops,
-      Class<? extends ServerChannel> channelType, int maxConnections, Endpoint endpoint, ExecutorService tasks) {
+      Map<EventExecutor, Turns> turns, Class<? extends ServerChannel> channelType, int maxConnections,
+      Endpoint endpoint, ExecutorService tasks) {
     long parseNanos = config.parseTimeout().toNanos();
     long idleNanos = config.idleTimeout().toNanos();
     long answerNanos = answerTimeoutNanos(config);
@@ -170,7 +179,7 @@ public final class HttpFront implements AutoCloseable {
           @Override
           protected void initChannel(Channel channel) {
             ConnectionTimeouts timeouts = new ConnectionTimeouts(parseNanos, idleNanos, answerNanos);
-            ReadGate gate = new ReadGate();
+            ReadGate gate = new ReadGate(turns.get(channel.eventLoop()));
             channel.pipeline().addLast(timeouts, gate, new HttpServerCodec(decoding),
                 new HttpConnection(endpoint, timeouts, gate, tasks));
           }
