@@ -31,9 +31,10 @@ import org.jspecify.annotations.Nullable;
  * arrives behind a burst is answered as soon as it is read, not after the burst has been served.
  * The check is a byte compare on the read in hand; a request that is not {@code /health} but
  * starts like one ({@code /healthz}) is told apart by the byte after the path, a space or a
- * {@code ?}. Jumping the queue gains nothing but an answer that was never limited anyway. Bytes
- * that arrive while the connection waits for its turn join what it holds, and it stops reading
- * until its turn (so a peer cannot pile up more than a read or two while it waits).
+ * {@code ?}. Jumping the queue gains nothing but an answer that was never limited anyway, and at
+ * most one slice jumps it: what a peer pipelines behind its {@code /health} waits for a turn like
+ * everyone's. Bytes that arrive while the connection waits for its turn join what it holds, and it
+ * stops reading until its turn (so a peer cannot pile up more than a read or two while it waits).
  *
  * <p>Once the connection is closing, what is held and what still arrives is dropped unread.
  *
@@ -54,6 +55,7 @@ final class ReadGate extends ChannelInboundHandlerAdapter {
   private boolean reading;
   private boolean dropping;
   private boolean waitingTurn;
+  private int aheadSlices = -1; // slices it may still take ahead of its turn; -1: it is not ahead
 
   /** @param turns the queue of the loop that serves this connection */
   ReadGate(Turns turns) {
@@ -89,7 +91,11 @@ final class ReadGate extends ChannelInboundHandlerAdapter {
     boolean first = held.isEmpty();
     held.add(bytes);
     if (first && asksForHealth(bytes)) {
+      aheadSlices = 1;
       onInput.run();
+      if (!waitingTurn) {
+        aheadSlices = -1;
+      }
     } else {
       waitingTurn = true;
       turns.take(turn);
@@ -98,6 +104,7 @@ final class ReadGate extends ChannelInboundHandlerAdapter {
 
   private void turn() {
     waitingTurn = false;
+    aheadSlices = -1;
     if (!dropping) {
       onInput.run();
     }
@@ -140,13 +147,24 @@ final class ReadGate extends ChannelInboundHandlerAdapter {
   }
 
   /**
-   * Hands the decoder the next slice of what is held; false when nothing is. The decoder may
-   * decode requests from it, which reach the connection before this returns.
+   * Hands the decoder the next slice of what is held; false when nothing is, or when the rest waits
+   * for the connection's turn. The decoder may decode requests from it, which reach the connection
+   * before this returns.
    */
   boolean feed() {
     ByteBuf first = held.peek();
     if (first == null || dropping) {
       return false;
+    }
+    if (aheadSlices == 0) { // what came after a /health that jumped the queue takes a turn
+      if (!waitingTurn) {
+        waitingTurn = true;
+        turns.take(turn);
+      }
+      return false;
+    }
+    if (aheadSlices > 0) {
+      aheadSlices--;
     }
     ByteBuf slice = first.readableBytes() <= SLICE ? held.poll() : first.readRetainedSlice(SLICE);
     context().fireChannelRead(slice);
