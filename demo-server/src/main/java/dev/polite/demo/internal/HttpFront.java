@@ -12,6 +12,7 @@ import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
@@ -44,6 +45,11 @@ import org.slf4j.LoggerFactory;
  *       else, and hands each connection to an I/O loop. Sharing a loop, the listener accepted a
  *       batch of 16 per pass and the loop then served what those had sent, so a connection that
  *       arrived behind 500 others was not even accepted until the 500 had been served;
+ *   <li>on Linux, the kernel holds a new connection until its first bytes arrive, for at most
+ *       {@value #DEFER_ACCEPT_SECONDS} s ({@code TCP_DEFER_ACCEPT}, as nginx's {@code deferred}):
+ *       a connection that says nothing costs the server nothing until it speaks, so 500 silent
+ *       ones do not stand between the listener and a monitor's {@code /health}, which arrives
+ *       with its request. One that is still silent then is accepted, and its idle timeout runs;
  *   <li>{@link ConnectionGate}: at most {@code maxConnections} open (more wait in the listen
  *       backlog) and at most {@code maxConnectionsPerClient} per address (more are closed). The
  *       cap is lowered to leave room under the process's file limit, so that accepting never
@@ -80,6 +86,8 @@ public final class HttpFront implements AutoCloseable {
   static final long RESERVED_FILES = 512;
   static final int MAX_LINE = 8_192;
   static final int MAX_HEADERS = 16_384;
+  /** The shortest the kernel offers: it counts the wait in SYN-ACK retransmissions, the first after 1 s. */
+  static final int DEFER_ACCEPT_SECONDS = 1;
 
   private final EventLoopGroup accepting;
   private final EventLoopGroup loops;
@@ -167,7 +175,11 @@ public final class HttpFront implements AutoCloseable {
         .setMaxHeaderSize(MAX_HEADERS)
         .setMaxChunkSize(8_192)
         .setValidateHeaders(true);
-    return new ServerBootstrap()
+    ServerBootstrap bootstrap = new ServerBootstrap();
+    if (channelType == EpollServerSocketChannel.class) {
+      bootstrap.option(EpollChannelOption.TCP_DEFER_ACCEPT, DEFER_ACCEPT_SECONDS);
+    }
+    return bootstrap
         .group(accepting, loops)
         .channel(channelType)
         .option(ChannelOption.SO_BACKLOG, 1_000)
