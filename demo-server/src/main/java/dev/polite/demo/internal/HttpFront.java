@@ -132,8 +132,8 @@ public final class HttpFront implements AutoCloseable {
         rehearse(config, accepting, loops, turns, channelType, tasks);
       }
       InetSocketAddress address = new InetSocketAddress(InetAddress.getByName(config.host()), config.port());
-      Channel listener = bind(bootstrap(config, accepting, loops, turns, channelType, maxConnections, endpoint, tasks),
-          address);
+      Channel listener = bind(bootstrap(config, accepting, loops, turns, channelType, maxConnections,
+          config.maxConnectionsPerClient(), endpoint, tasks), address);
       log.debug("listening on {} with {} I/O thread(s), {}", address, ioThreads, epoll ? "epoll" : "NIO");
       return new HttpFront(accepting, loops, tasks, listener, maxConnections);
     } catch (IOException | RuntimeException e) {
@@ -153,8 +153,9 @@ public final class HttpFront implements AutoCloseable {
       Map<EventExecutor, Turns> turns, Class<? extends ServerChannel> channelType, ExecutorService tasks)
       throws IOException {
     try (WarmUp.Scratch scratch = WarmUp.scratch(config)) {
+      // no cap per client: the rehearsal's one client opens connections faster than it closes them
       ServerBootstrap rehearsing = bootstrap(config, accepting, loops, turns, channelType, config.maxConnections(),
-          scratch.endpoint(), tasks);
+          Integer.MAX_VALUE, scratch.endpoint(), tasks);
       Channel rehearsal = bind(rehearsing, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
       try {
         WarmUp.run((InetSocketAddress) rehearsal.localAddress());
@@ -165,7 +166,7 @@ public final class HttpFront implements AutoCloseable {
   }
 
   private static ServerBootstrap bootstrap(DemoServerConfig config, EventLoopGroup accepting, EventLoopGroup loops,
-      Map<EventExecutor, Turns> turns, Class<? extends ServerChannel> channelType, int maxConnections,
+      Map<EventExecutor, Turns> turns, Class<? extends ServerChannel> channelType, int maxConnections, int perClient,
       Endpoint endpoint, ExecutorService tasks) {
     long parseNanos = config.parseTimeout().toNanos();
     long idleNanos = config.idleTimeout().toNanos();
@@ -184,8 +185,7 @@ public final class HttpFront implements AutoCloseable {
         .channel(channelType)
         .option(ChannelOption.SO_BACKLOG, 1_000)
         .option(ChannelOption.SO_REUSEADDR, true)
-        .handler(new ConnectionGate(maxConnections, config.maxConnectionsPerClient(),
-            new TrustedProxies(config.trustedProxies())))
+        .handler(new ConnectionGate(maxConnections, perClient, new TrustedProxies(config.trustedProxies())))
         .childOption(ChannelOption.TCP_NODELAY, true)
         .childHandler(new ChannelInitializer<Channel>() {
           @Override
