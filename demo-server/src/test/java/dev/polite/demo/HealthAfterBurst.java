@@ -78,7 +78,7 @@ public final class HealthAfterBurst {
         health(port);
         long secondMillis = (System.nanoTime() - second) / 1_000_000;
         System.out.printf("run %d: started in %d ms; %s /health after %d connections%s: %s in %d ms (the next: %d ms); "
-            + "the I/O thread's CPU for the burst and the check: %s, load %s%n",
+            + "the server's I/O and accept threads' CPU for the burst and the check: %s, load %s%n",
             run + 1, startMillis, warmFirst ? "a second burst's" : "first", burst.size(), requests ? " with a request each" : "",
             status, firsts[run], secondMillis, io < 0 ? "n/a" : io + " ms", load());
         for (Socket socket : burst) {
@@ -94,7 +94,7 @@ public final class HealthAfterBurst {
     long[] io = ioCpu.clone();
     Arrays.sort(io);
     System.out.printf("first /health after the burst, %d runs: median %d ms, slowest %d ms; "
-        + "the I/O thread's CPU: median %d ms, most %d ms%n", runs, sorted[runs / 2], sorted[runs - 1], io[runs / 2], io[runs - 1]);
+        + "the I/O and accept threads' CPU: median %d ms, most %d ms%n", runs, sorted[runs / 2], sorted[runs - 1], io[runs / 2], io[runs - 1]);
   }
 
   /** {@value #BURST} connections opened at once by 50 threads, each sending one request if asked; returned once all are. */
@@ -124,9 +124,10 @@ public final class HealthAfterBurst {
   }
 
   /**
-   * CPU time the server's I/O threads ({@code polite-demo-io-*}) have used, in ms, from Linux's
-   * /proc (clock ticks of 10 ms: a coarse figure); -1 where there is no /proc. Wall time on a
-   * shared machine is this plus the time other processes held the cores.
+   * CPU time the server's I/O threads ({@code polite-demo-io-*}) and its accept thread
+   * ({@code polite-demo-accept-*}) have used, in ms, from Linux's /proc (clock ticks of 10 ms: a
+   * coarse figure; a thread's name there is cut to 15 characters); -1 where there is no /proc.
+   * Wall time on a shared machine is this plus the time other processes held the cores.
    */
   private static long ioCpuMillis(long pid) {
     Path tasks = Path.of("/proc", Long.toString(pid), "task");
@@ -137,7 +138,8 @@ public final class HealthAfterBurst {
     try (DirectoryStream<Path> threads = Files.newDirectoryStream(tasks)) {
       for (Path thread : threads) {
         try {
-          if (Files.readString(thread.resolve("comm")).startsWith("polite-demo-io")) {
+          String name = Files.readString(thread.resolve("comm"));
+          if (name.startsWith("polite-demo-io") || name.startsWith("polite-demo-acc")) {
             String[] fields = Files.readString(thread.resolve("stat")).split("\\) ")[1].split(" ");
             ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime
           }

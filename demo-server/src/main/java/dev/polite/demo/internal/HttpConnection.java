@@ -230,8 +230,8 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
         } else if (!context().channel().isWritable()) {
           break; // the peer is not reading its answers: take nothing more until it has
         } else if (!gate.feed()) {
-          if (arriving == null || gate.reading()) {
-            break; // all taken (a read's end sees to a body still on its way)
+          if (arriving == null || gate.reading() || gate.holding()) {
+            break; // all taken, or the rest waits for its turn (a read's end sees to a body still on its way)
           }
           answerBeforeItsBody(); // the gate's last bytes ended inside a body
         }

@@ -12,6 +12,7 @@ import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
@@ -19,6 +20,7 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.EventExecutor;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
@@ -27,6 +29,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -38,6 +41,15 @@ import org.slf4j.LoggerFactory;
  * with the few steps around it that protect the server set up in one place:
  *
  * <ul>
+ *   <li>an accept loop of its own: the listening socket is served by one thread that does nothing
+ *       else, and hands each connection to an I/O loop. Sharing a loop, the listener accepted a
+ *       batch of 16 per pass and the loop then served what those had sent, so a connection that
+ *       arrived behind 500 others was not even accepted until the 500 had been served;
+ *   <li>on Linux, the kernel holds a new connection until its first bytes arrive, for at most
+ *       {@value #DEFER_ACCEPT_SECONDS} s ({@code TCP_DEFER_ACCEPT}, as nginx's {@code deferred}):
+ *       a connection that says nothing costs the server nothing until it speaks, so 500 silent
+ *       ones do not stand between the listener and a monitor's {@code /health}, which arrives
+ *       with its request. One that is still silent then is accepted, and its idle timeout runs;
  *   <li>{@link ConnectionGate}: at most {@code maxConnections} open (more wait in the listen
  *       backlog) and at most {@code maxConnectionsPerClient} per address (more are closed). The
  *       cap is lowered to leave room under the process's file limit, so that accepting never
@@ -46,7 +58,10 @@ import org.slf4j.LoggerFactory;
  *       timeout, a connection with no request under way is closed after the idle timeout, and one
  *       whose request is under way for longer than the server can hold one
  *       ({@link #answerTimeoutNanos}) is closed too;
- *   <li>{@link ReadGate}: bytes reach the decoder only as fast as the connection takes requests;
+ *   <li>{@link ReadGate}: bytes reach the decoder only as fast as the connection takes requests,
+ *       and only in the connection's turn on its loop ({@link Turns}): the loop serves a few
+ *       connections between looks at its sockets, so a newcomer is read within a pass, and a
+ *       {@code /health} request is answered in the read that brings it, ahead of the queue;
  *   <li>the decoder's limits: a request line of at most {@value #MAX_LINE} bytes and headers of at
  *       most {@value #MAX_HEADERS} bytes, or 400;
  *   <li>{@link HttpConnection}: one request at a time per connection, answers in order;
@@ -71,14 +86,19 @@ public final class HttpFront implements AutoCloseable {
   static final long RESERVED_FILES = 512;
   static final int MAX_LINE = 8_192;
   static final int MAX_HEADERS = 16_384;
+  /** The shortest the kernel offers: it counts the wait in SYN-ACK retransmissions, the first after 1 s. */
+  static final int DEFER_ACCEPT_SECONDS = 1;
 
+  private final EventLoopGroup accepting;
   private final EventLoopGroup loops;
   private final ExecutorService tasks;
   private final Channel listener;
   private final int port;
   private final int maxConnections;
 
-  private HttpFront(EventLoopGroup loops, ExecutorService tasks, Channel listener, int maxConnections) {
+  private HttpFront(EventLoopGroup accepting, EventLoopGroup loops, ExecutorService tasks, Channel listener,
+      int maxConnections) {
+    this.accepting = accepting;
     this.loops = loops;
     this.tasks = tasks;
     this.listener = listener;
@@ -101,20 +121,25 @@ public final class HttpFront implements AutoCloseable {
     boolean epoll = Epoll.isAvailable();
     IoHandlerFactory handlers = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
     Class<? extends ServerChannel> channelType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+    EventLoopGroup accepting = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("polite-demo-accept", true),
+        handlers);
     EventLoopGroup loops = new MultiThreadIoEventLoopGroup(ioThreads, new DefaultThreadFactory("polite-demo-io", true), handlers);
     ExecutorService tasks = Executors.newFixedThreadPool(taskThreads(config),
         new DefaultThreadFactory("polite-demo-task", true));
+    Map<EventExecutor, Turns> turns = Turns.forEach(loops);
     try {
       if (WarmUp.due()) {
-        rehearse(config, loops, channelType, tasks);
+        rehearse(config, accepting, loops, turns, channelType, tasks);
       }
       InetSocketAddress address = new InetSocketAddress(InetAddress.getByName(config.host()), config.port());
-      Channel listener = bind(bootstrap(config, loops, channelType, maxConnections, endpoint, tasks), address);
+      Channel listener = bind(bootstrap(config, accepting, loops, turns, channelType, maxConnections,
+          config.maxConnectionsPerClient(), endpoint, tasks), address);
       log.debug("listening on {} with {} I/O thread(s), {}", address, ioThreads, epoll ? "epoll" : "NIO");
-      return new HttpFront(loops, tasks, listener, maxConnections);
+      return new HttpFront(accepting, loops, tasks, listener, maxConnections);
     } catch (IOException | RuntimeException e) {
       tasks.shutdownNow();
       loops.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+      accepting.shutdownGracefully(0, 0, TimeUnit.SECONDS);
       throw e;
     }
   }
@@ -124,11 +149,14 @@ public final class HttpFront implements AutoCloseable {
    * same threads and with the same steps as the real one, over scratch limiter state, and closed
    * before the real port is bound, so no client can reach it.
    */
-  private static void rehearse(DemoServerConfig config, EventLoopGroup loops,
-      Class<? extends ServerChannel> channelType, ExecutorService tasks) throws IOException {
+  private static void rehearse(DemoServerConfig config, EventLoopGroup accepting, EventLoopGroup loops,
+      Map<EventExecutor, Turns> turns, Class<? extends ServerChannel> channelType, ExecutorService tasks)
+      throws IOException {
     try (WarmUp.Scratch scratch = WarmUp.scratch(config)) {
-      Channel rehearsal = bind(bootstrap(config, loops, channelType, config.maxConnections(), scratch.endpoint(), tasks),
-          new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+      // no cap per client: the rehearsal's one client opens connections faster than it closes them
+      ServerBootstrap rehearsing = bootstrap(config, accepting, loops, turns, channelType, config.maxConnections(),
+          Integer.MAX_VALUE, scratch.endpoint(), tasks);
+      Channel rehearsal = bind(rehearsing, new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
       try {
         WarmUp.run((InetSocketAddress) rehearsal.localAddress());
       } finally {
@@ -137,8 +165,9 @@ public final class HttpFront implements AutoCloseable {
     }
   }
 
-  private static ServerBootstrap bootstrap(DemoServerConfig config, EventLoopGroup loops,
-      Class<? extends ServerChannel> channelType, int maxConnections, Endpoint endpoint, ExecutorService tasks) {
+  private static ServerBootstrap bootstrap(DemoServerConfig config, EventLoopGroup accepting, EventLoopGroup loops,
+      Map<EventExecutor, Turns> turns, Class<? extends ServerChannel> channelType, int maxConnections, int perClient,
+      Endpoint endpoint, ExecutorService tasks) {
     long parseNanos = config.parseTimeout().toNanos();
     long idleNanos = config.idleTimeout().toNanos();
     long answerNanos = answerTimeoutNanos(config);
@@ -147,19 +176,22 @@ public final class HttpFront implements AutoCloseable {
         .setMaxHeaderSize(MAX_HEADERS)
         .setMaxChunkSize(8_192)
         .setValidateHeaders(true);
-    return new ServerBootstrap()
-        .group(loops)
+    ServerBootstrap bootstrap = new ServerBootstrap();
+    if (channelType == EpollServerSocketChannel.class) {
+      bootstrap.option(EpollChannelOption.TCP_DEFER_ACCEPT, DEFER_ACCEPT_SECONDS);
+    }
+    return bootstrap
+        .group(accepting, loops)
         .channel(channelType)
         .option(ChannelOption.SO_BACKLOG, 1_000)
         .option(ChannelOption.SO_REUSEADDR, true)
-        .handler(new ConnectionGate(maxConnections, config.maxConnectionsPerClient(),
-            new TrustedProxies(config.trustedProxies())))
+        .handler(new ConnectionGate(maxConnections, perClient, new TrustedProxies(config.trustedProxies())))
         .childOption(ChannelOption.TCP_NODELAY, true)
         .childHandler(new ChannelInitializer<Channel>() {
           @Override
           protected void initChannel(Channel channel) {
             ConnectionTimeouts timeouts = new ConnectionTimeouts(parseNanos, idleNanos, answerNanos);
-            ReadGate gate = new ReadGate();
+            ReadGate gate = new ReadGate(turns.get(channel.eventLoop()));
             channel.pipeline().addLast(timeouts, gate, new HttpServerCodec(decoding),
                 new HttpConnection(endpoint, timeouts, gate, tasks));
           }
@@ -219,6 +251,7 @@ public final class HttpFront implements AutoCloseable {
   @Override
   public void close() {
     listener.close().syncUninterruptibly();
+    accepting.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     loops.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     tasks.shutdownNow();
   }

@@ -3,6 +3,8 @@ package dev.polite.demo.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.util.concurrent.MockTicker;
@@ -29,7 +31,6 @@ class ConnectionTimeoutsTest {
   private EmbeddedChannel connection() {
     ConnectionTimeouts timeouts = new ConnectionTimeouts(TimeUnit.MILLISECONDS.toNanos(PARSE_MS),
         TimeUnit.MILLISECONDS.toNanos(IDLE_MS), TimeUnit.MILLISECONDS.toNanos(ANSWER_MS));
-    ReadGate gate = new ReadGate();
     Endpoint endpoint = exchange -> {
       if (exchange.path().equals("/now")) {
         exchange.send(200, "text/plain", "now");
@@ -37,9 +38,14 @@ class ConnectionTimeoutsTest {
         held.add(exchange);
       }
     };
-    return EmbeddedChannel.builder().ticker(ticker)
-        .handlers(timeouts, gate, new HttpServerCodec(), new HttpConnection(endpoint, timeouts, gate, Runnable::run))
-        .build();
+    return EmbeddedChannel.builder().ticker(ticker).handlers(new ChannelInitializer<>() {
+      @Override
+      protected void initChannel(Channel channel) {
+        ReadGate gate = new ReadGate(new Turns(channel.eventLoop())); // a turn runs with the channel's pending tasks
+        channel.pipeline().addLast(timeouts, gate, new HttpServerCodec(),
+            new HttpConnection(endpoint, timeouts, gate, Runnable::run));
+      }
+    }).build();
   }
 
   private static void send(EmbeddedChannel channel, String text) {
