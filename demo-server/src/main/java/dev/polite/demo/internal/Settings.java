@@ -254,8 +254,8 @@ public final class Settings {
   public static final Setting<Integer> IO_THREADS = Setting.count("ioThreads", 0, threads -> threads >= 0 && threads <= 256,
           "must be 0 (half the cores) to 256")
       .flag("--io-threads", "N",
-          "Threads that read requests and write answers; 0 = half the cores, at least 1, leaving the rest "
-              + "to clients on the same machine (default: ${DEFAULT-VALUE}).",
+          "Threads that read requests and write answers (one more accepts connections); 0 = half the "
+              + "cores, at least 1, leaving the rest to clients on the same machine (default: ${DEFAULT-VALUE}).",
           Builder::ioThreads);
 
   /** Empty for none: a demo on loopback needs none, a server others can reach should have one. */

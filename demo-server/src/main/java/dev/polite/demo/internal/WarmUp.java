@@ -24,8 +24,8 @@ import org.slf4j.LoggerFactory;
  * 2-core machine, per {@code -Xlog:class+load}); the socket, codec, limiter and header classes
  * load; and until the JIT has compiled them, each connection costs the I/O thread about a
  * millisecond instead of a fraction of one. A monitor's first {@code /health} after 500
- * connections arrived at once waited behind all of that (240 to 500 ms in the issue, a median of
- * 1.2 s measured here). Rehearsed, it costs the start instead (figures: the README's "Under abuse").
+ * connections arrived at once waited behind all of that. Rehearsed, it costs the start instead
+ * (figures, with their commands: the README's "Under abuse").
  *
  * <p>The rehearsal runs the path a real request takes, accept and connection gate included, and
  * through the limiter with the configured algorithm and header style: {@value #CONNECTIONS}
@@ -44,9 +44,9 @@ import org.slf4j.LoggerFactory;
 final class WarmUp {
   private static final Logger log = LoggerFactory.getLogger(WarmUp.class);
   /**
-   * The most connections rehearsed. The I/O thread's CPU for a later burst of 500 stopped falling
-   * at about 300 (HealthAfterBurst: 810 ms with none, 470 ms after 20, 380 after 100, 290 after
-   * 300, 300 after 1,000); what it still spends is the burst's system calls, which warm code pays too.
+   * The most connections rehearsed: past a few hundred, a later burst's cost stopped falling in
+   * HealthAfterBurst's runs (figures in demo-server/README.md), because what it still spends is
+   * the burst's system calls, which warm code pays too.
    */
   static final int CONNECTIONS = 300;
   /**
