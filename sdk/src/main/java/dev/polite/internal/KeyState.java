@@ -143,10 +143,9 @@ public final class KeyState {
     // The caller waits for a signal as a scheduled attempt does: the signal (or the voiding of its
     // reservation) unparks it, and it parks outside the lock. Not Object.wait on this monitor: a
     // virtual thread in Object.wait holds its carrier on JDK 21 to 23 (JEP 491 came in 24), and
-    // on Temurin 25.0.3 still, now and then, once many threads contend for the monitor (JFR:
-    // "Native or VM frame on stack"; virtual-threads/README.md). With as many gate waiters
-    // pinned as there are cores, the call whose answer would open the gate never got a carrier:
-    // 10,000 virtual threads at 50/s stalled after one call until their max wait ran out.
+    // on JDK 25 still, now and then, once many threads contend for the monitor. With as many gate
+    // waiters pinned as there are cores, the answer that would open the gate never gets a carrier
+    // to be read on (the run that showed it: virtual-threads/README.md).
     Thread caller = Thread.currentThread();
     Runnable wake = () -> LockSupport.unpark(caller);
     synchronized (this) {
