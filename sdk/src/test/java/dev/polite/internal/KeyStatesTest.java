@@ -3,6 +3,8 @@ package dev.polite.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.polite.CallContext;
+import dev.polite.KeySnapshot;
+import dev.polite.PoliteListener;
 import dev.polite.PoliteConfig;
 import dev.polite.PoliteInterceptor;
 import dev.polite.RateLimitPolicy;
@@ -12,12 +14,14 @@ import dev.polite.SharedState;
 import dev.polite.Sleeper;
 import dev.polite.Ticker;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import okhttp3.Call;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
@@ -160,29 +164,41 @@ class KeyStatesTest {
   }
 
   @Test
-  void theStateThatLosesARaceToMakeAKeyLeavesTheFleet() throws Exception {
-    CyclicBarrier bothMaking = new CyclicBarrier(2);
+  void twoCallsMakingAKeyAtOnceMakeOneStateThatJoinsTheFleetOnceAndIsHeardFirst() throws Exception {
     AtomicInteger joined = new AtomicInteger();
     AtomicInteger left = new AtomicInteger();
+    List<String> heard = new CopyOnWriteArrayList<>();
+    AtomicReference<KeyStates> keys = new AtomicReference<>();
+    AtomicReference<KeyState> othersState = new AtomicReference<>();
+    Thread other = new Thread(() -> {
+      othersState.set(keys.get().get("k"));
+      heard.add("the other call has it");
+    });
     SharedState fleet = (key, t, onNews) -> {
       joined.incrementAndGet();
-      try {
-        bothMaking.await(10, TimeUnit.SECONDS); // both threads are making the key's state
-      } catch (Exception e) {
-        throw new AssertionError(e);
+      // While this call makes the key, another asks for it: it must wait for this state (it
+      // blocks on the map's entry), not make one of its own, nor have it before it is heard.
+      other.start();
+      while (other.getState() != Thread.State.BLOCKED && other.isAlive()) {
+        Thread.onSpinWait();
       }
       return new LeavingKey(left);
     };
-    KeyStates keys = new KeyStates(config(sleeper, fleet));
-    AtomicReference<KeyState> first = new AtomicReference<>();
-    Thread other = new Thread(() -> first.set(keys.get("k")));
-    other.start();
-    KeyState second = keys.get("k");
+    PoliteListener listener = new PoliteListener() {
+      @Override
+      public void keyAdded(String key, Supplier<KeySnapshot> state) {
+        heard.add("added " + key);
+      }
+    };
+    keys.set(new KeyStates(PoliteInterceptor.builder().clock(ticker, sleeper).addListener(listener)
+        .sharedState(fleet).build().config()));
+    KeyState mine = keys.get().get("k");
     other.join(10_000);
 
-    assertThat(first.get()).isSameAs(second);
-    assertThat(joined.get()).isEqualTo(2);
-    assertThat(left.get()).as("the state nobody sees left the fleet").isEqualTo(1);
+    assertThat(othersState.get()).isSameAs(mine);
+    assertThat(joined.get()).isEqualTo(1);
+    assertThat(left.get()).isZero();
+    assertThat(heard).containsExactly("added k", "the other call has it");
   }
 
   /** A fleet's handle that only counts leaving. */
