@@ -22,9 +22,12 @@ import org.jspecify.annotations.Nullable;
  * @param policy the policy the server last advertised and polite paces by; null when none was
  * @param source where the pace came from
  * @param inFlight calls sent and not yet answered, and calls holding a reservation
+ * @param observing whether its interceptor only {@linkplain PoliteInterceptor.Builder#observeOnly
+ *     observes}: the pace, tokens and pause are then what polite would hold calls to, while it
+ *     holds none
  */
 public record KeySnapshot(String key, double pace, double burst, double tokens, Duration pausedFor,
-    @Nullable RateLimitPolicy policy, Source source, int inFlight) {
+    @Nullable RateLimitPolicy policy, Source source, int inFlight, boolean observing) {
 
   /** Validates the parts that cannot be absent. */
   public KeySnapshot {

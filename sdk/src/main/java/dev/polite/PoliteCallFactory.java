@@ -74,9 +74,15 @@ public final class PoliteCallFactory implements Call.Factory {
     return new Builder(Objects.requireNonNull(client, "client"));
   }
 
+  /**
+   * A call of {@code request}. When the interceptor only {@linkplain
+   * PoliteInterceptor.Builder#observeOnly observes}, nothing waits, so there is nothing to
+   * schedule: the call is the client's own, and its interceptor observes it on the way.
+   */
   @Override
   public Call newCall(Request request) {
-    return new PoliteCall(this, Objects.requireNonNull(request, "request"));
+    Objects.requireNonNull(request, "request");
+    return polite.config().observeOnly() ? client.newCall(request) : new PoliteCall(this, request);
   }
 
   /** The client the factory was made over; its calls share its dispatcher, pool and keys. */

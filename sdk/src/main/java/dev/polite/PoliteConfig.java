@@ -49,6 +49,7 @@ public final class PoliteConfig {
   List<RateLimitDialect> dialects = List.of();
   boolean readRetryHintsFromBody;
   SharedState sharedState = SharedState.none();
+  boolean observeOnly;
 
   /** The default cost function: the request's {@link RequestCost} tag, or 1. */
   static final ToDoubleFunction<Request> DEFAULT_COST = RequestCost::of;
@@ -82,6 +83,7 @@ public final class PoliteConfig {
     dialects = c.dialects;
     readRetryHintsFromBody = c.readRetryHintsFromBody;
     sharedState = c.sharedState;
+    observeOnly = c.observeOnly;
   }
 
   /** What a request counts against. */
@@ -215,6 +217,14 @@ public final class PoliteConfig {
     return readRetryHintsFromBody;
   }
 
+  /**
+   * Whether polite only observes: it learns as usual and reports what it would have done, but
+   * sends every call at once and returns every answer untouched.
+   */
+  public boolean observeOnly() {
+    return observeOnly;
+  }
+
   @Override
   public String toString() {
     return (failureRetries == null ? "maxAttempts=" + maxAttempts : "failureRetries=" + failureRetries)
@@ -223,6 +233,7 @@ public final class PoliteConfig {
         + " maxWait=" + maxWait + " budget=" + retryBudgetTokens + "/" + retryBudgetRatio
         + " cautiousStart=" + cautiousStart + " controller=" + rateController
         + (Double.isInfinite(startingRate) ? "" : " startingRate=" + startingRate + " burst=" + startingBurst)
-        + (sharedState == SharedState.none() ? "" : " sharedState=" + sharedState);
+        + (sharedState == SharedState.none() ? "" : " sharedState=" + sharedState)
+        + (observeOnly ? " observeOnly" : "");
   }
 }

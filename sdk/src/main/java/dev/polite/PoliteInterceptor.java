@@ -147,6 +147,9 @@ public final class PoliteInterceptor implements Interceptor {
           handoff.call()));
     }
     CallContext call = handoff != null ? handoff.call() : contextOf(request, chain.call());
+    if (config.observeOnly()) {
+      return observe(chain, request, call);
+    }
     KeyState state = stateOf(call);
     long now = config.ticker().read();
     Patience patience = new Patience(config.ticker(), config.sleeper(), chain.call(),
@@ -175,6 +178,36 @@ public final class PoliteInterceptor implements Interceptor {
       }
       patience.sleep(next.delay().toNanos(), attempt.at());
     }
+  }
+
+  /**
+   * The request path in observation mode: one attempt, sent at once and learnt from as usual,
+   * its answer (or failure) handed back untouched; what enforcing would have done before it
+   * (waited, refused) and after it (retried, given up) is told to the listener instead.
+   */
+  private Response observe(Chain chain, Request request, CallContext call) throws IOException {
+    KeyState state = stateOf(call);
+    Patience patience = new Patience(config.ticker(), config.sleeper(), chain.call(),
+        Patience.deadlineOf(chain.call(), config.ticker().read()), maxWaitNanos);
+    Permit permit;
+    while ((permit = state.observe(call, patience)) == null) {
+      state = stateOf(call, state); // forgotten as the call came: the key's state now
+    }
+    Attempt attempt = attempt(chain, request, state, permit, call);
+    KeyState answered = stateOf(call, state);
+    long at = attempt.at();
+    RetryRules.Next next = retryRules.forCall(answered.retryBudget()).next(attempt,
+        () -> answered.waitEstimate(call.cost(), at), needed -> patience.allows(needed, at));
+    if (!next.finish()) {
+      listener.wouldRetry(call, next.attempts(), next.delay());
+    } else if (next.gaveUp() != null) {
+      Duration asked = attempt.signals().retryAfter();
+      listener.wouldGiveUp(call, next.gaveUp(), asked != null ? asked : next.delay());
+    }
+    if (attempt.failure() != null) {
+      throw attempt.failure();
+    }
+    return Objects.requireNonNull(attempt.response());
   }
 
   /**
@@ -707,10 +740,31 @@ public final class PoliteInterceptor implements Interceptor {
       return this;
     }
 
+    /**
+     * Observation mode: polite learns every key as usual, and tells its listeners what it would
+     * have done ({@link PoliteListener#wouldWait}, {@link PoliteListener#wouldRetry},
+     * {@link PoliteListener#wouldGiveUp}) and logs each key's changes of what it would do, once
+     * per change; but it sends every call at once, never retries, and returns every answer (and
+     * throws every failure) as it came. The way a limit is rolled out: observe for a while, read
+     * the meters, then enforce. Each instance observes alone: not with a
+     * {@link #sharedState}, whose other instances would be held by pauses that this one only
+     * pretends to keep. Default false: polite enforces.
+     *
+     * <pre>{@code builder.observeOnly(true).addListener(metrics)   // a week in production, then enforce}</pre>
+     */
+    public Builder observeOnly(boolean observeOnly) {
+      draft.observeOnly = observeOnly;
+      return this;
+    }
+
     /** The interceptor; each has its own keys, and its own copy of this configuration. */
     public PoliteInterceptor build() {
       if (draft.startingBurst > 1 && Double.isInfinite(draft.startingRate)) {
         throw new IllegalStateException("startingBurst needs a startingRate");
+      }
+      if (draft.observeOnly && draft.sharedState != SharedState.none()) {
+        throw new IllegalStateException("observeOnly cannot share keys with a fleet ("
+            + draft.sharedState + "): observe each instance alone, and share once it enforces");
       }
       return new PoliteInterceptor(new PoliteConfig(draft));
     }

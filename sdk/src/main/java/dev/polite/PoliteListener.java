@@ -48,9 +48,38 @@ public interface PoliteListener {
   default void gaveUp(CallContext call, GiveUpReason reason, Duration requestedDelay) {}
 
   /**
+   * Observation mode only ({@link PoliteInterceptor.Builder#observeOnly}): an attempt that went at
+   * once would have waited {@code wait} for its key's pause and pace, had polite enforced them
+   * (zero when it would have gone at once too). Heard once per attempt that enforcing would have
+   * sent, before {@link #sending} (whose wait is then zero); an attempt enforcing would have
+   * refused hears {@link #wouldGiveUp} instead. Not in it: the time the attempt would have waited
+   * at its key's gate (for the key's first answer, or behind a probe), which depends on when
+   * answers to calls that were never held would have come.
+   */
+  default void wouldWait(CallContext call, Duration wait) {}
+
+  /**
+   * Observation mode only: enforcing would have retried the attempt after {@code delay} (the
+   * {@code attempt}-th retry, counting from 1); its answer, or its failure, was handed back
+   * untouched instead.
+   */
+  default void wouldRetry(CallContext call, int attempt, Duration delay) {}
+
+  /**
+   * Observation mode only: enforcing would have stopped trying the call, for {@code reason}. With
+   * {@link GiveUpReason#WAIT_TOO_LONG} before an attempt, it would have refused the call without
+   * sending it ({@code requestedDelay} the wait it would have needed); after one, it would have
+   * returned that answer, as observation does, or thrown it as a {@link RateLimitedException} when
+   * {@link PoliteInterceptor.Builder#throwWhenRateLimited} is set.
+   */
+  default void wouldGiveUp(CallContext call, GiveUpReason reason, Duration requestedDelay) {}
+
+  /**
    * polite began keeping state for a key (its first call). {@code state} reads a fresh
    * {@link KeySnapshot} each time it is asked, for as long as the key is kept: hold it to feed a
-   * gauge, and let it go at {@link #keyForgotten}.
+   * gauge, and let it go at {@link #keyForgotten}. Heard before any event of the key's calls: it
+   * runs as the key is published, so other calls of the key wait for it (keep it quick, and
+   * make no call through polite from it).
    */
   default void keyAdded(String key, Supplier<KeySnapshot> state) {}
 

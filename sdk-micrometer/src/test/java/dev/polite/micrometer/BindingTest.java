@@ -203,6 +203,6 @@ class BindingTest {
   }
 
   private static KeySnapshot snapshot(String key, double pace) {
-    return new KeySnapshot(key, pace, 1, 1, Duration.ZERO, null, KeySnapshot.Source.STARTING, 0);
+    return new KeySnapshot(key, pace, 1, 1, Duration.ZERO, null, KeySnapshot.Source.STARTING, 0, false);
   }
 }

@@ -230,6 +230,21 @@ public final class KeyModel {
   }
 
   /**
+   * Observation mode: the call goes now, whatever the key holds, and takes its place in flight.
+   * Its tokens are taken (into debt, as a queue of held calls would be) only when {@code paid}:
+   * when enforcing would have sent it, sooner or later. A call enforcing would have refused takes
+   * none, so the bucket follows the calls an enforcing polite would have sent, and the would-waits
+   * it gives stay bounded by the max wait instead of growing with every call sent over the pace.
+   */
+  public Permit sendAtOnce(double cost, boolean paid, long now) {
+    if (paid) {
+      bucket.reserve(cost, now);
+    }
+    long ticket = ledger.reserve(cost);
+    return grant(now, new Reservation(0, ticket, ledger.inFlight() == 1, epoch, cost));
+  }
+
+  /**
    * Whether the wait {@code reservation} faces may yet be settled away by answers on the wire: the
    * key keeps the server's count (an advertised pace, alone), calls are on the wire, and the
    * tokens the call lacks are no more than the calls on the wire: overtaken reports read as if
@@ -406,7 +421,8 @@ public final class KeyModel {
     }
     bucket.setRate(pace.rate(), now);
     bucket.setCapacity(pace.burst(), now);
-    log.info("polite: {} advertises {} per {}; pacing at {}/s, burst {}", key, (long) pace.burst(),
+    log.info(config.observeOnly() ? "polite (observing): {} advertises {} per {}; would pace at {}/s, burst {}"
+            : "polite: {} advertises {} per {}; pacing at {}/s, burst {}", key, (long) pace.burst(),
         pace.inferred() ? pace.window() + " (inferred)" : pace.window(), pace.rate(), pace.burst());
     notify(l -> l.policyLearned(key, pace.rate(), pace.burst(), signals));
   }
@@ -536,7 +552,8 @@ public final class KeyModel {
       source = KeySnapshot.Source.UNPACED;
     }
     return new KeySnapshot(key, bucket.rate(), bucket.capacity(), bucket.tokens(now),
-        Duration.ofNanos(pauseLeft(now)), advertised.policy(), source, inFlight());
+        Duration.ofNanos(pauseLeft(now)), advertised.policy(), source, inFlight(),
+        config.observeOnly());
   }
 
   /** Tells the listener (a SafeListener: it cannot throw). */

@@ -86,8 +86,11 @@ final class KeyPause {
     if (now >= probeAt) {
       if (!verifying) {
         verifying = true;
-        log.info("polite: {} has been paused for as long as a call may wait; one call re-verifies "
-            + "the pause", key);
+        log.info(config.observeOnly()
+            ? "polite (observing): {} would have been paused for as long as a call may wait; one "
+                + "call would re-verify the pause"
+            : "polite: {} has been paused for as long as a call may wait; one call re-verifies "
+                + "the pause", key);
       }
       return 0;
     }
@@ -282,7 +285,9 @@ final class KeyPause {
       if (!tellFleet) {
         log.debug("polite: pausing calls to {} for {} (the fleet is paused)", key, pause);
       } else if (refusal) {
-        log.info("polite: pausing calls to {} for {} (the server answered {})", key, pause, status);
+        log.info(config.observeOnly() ? "polite (observing): would pause calls to {} for {} (the "
+            + "server answered {})" : "polite: pausing calls to {} for {} (the server answered {})",
+            key, pause, status);
       } else {
         log.debug("polite: pausing calls to {} for {} (quota spent)", key, pause);
       }
@@ -297,7 +302,8 @@ final class KeyPause {
     verifying = false;
     probeAt = Long.MAX_VALUE;
     if (forRefusal) {
-      log.info("polite: calls to {} resume", key);
+      log.info(config.observeOnly() ? "polite (observing): calls to {} would resume"
+          : "polite: calls to {} resume", key);
     } else {
       log.debug("polite: calls to {} resume", key);
     }

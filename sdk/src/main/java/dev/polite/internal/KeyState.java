@@ -70,6 +70,8 @@ public final class KeyState {
   private final long maxWaitNanos;
   private volatile long lastUsed;
   private final KeyBudgets budgets;
+  /** What enforcing would be doing to the key's calls, in observation mode. Guarded by this. */
+  private final WouldHold wouldHold;
 
   KeyState(String key, PoliteConfig config, long now) {
     this.config = config;
@@ -79,6 +81,7 @@ public final class KeyState {
     this.maxWaitNanos = Nanos.of(config.maxWait());
     this.lastUsed = now;
     this.budgets = new KeyBudgets(key);
+    this.wouldHold = new WouldHold(key);
   }
 
   /** The key, as the key function made it. */
@@ -193,6 +196,42 @@ public final class KeyState {
         abandon(attempt); // nothing to do once granted
       }
     }
+  }
+
+  /**
+   * Observation mode: lets a call's attempt go now, whatever the key holds, and tells the
+   * listener what enforcing would have done: held it for the key's pause and pace
+   * ({@code wouldWait}), or refused it ({@code wouldGiveUp}); its verdict is logged when it
+   * changes ({@link WouldHold}). On return the call counts as in flight, as after
+   * {@link #acquire}, and must end in {@link #onAnswer} or {@link #onFailure}.
+   *
+   * @return the attempt's permit; null, holding nothing, when the key was forgotten as the call
+   *     came (look its key up again)
+   */
+  public synchronized @Nullable Permit observe(CallContext call, Patience patience) {
+    long now = config.ticker().read();
+    lastUsed = now;
+    if (retired) {
+      return null;
+    }
+    long held = model.pauseHeld(now);
+    long wait = model.waitEstimate(call.cost(), now);
+    boolean refused = cannotOutwait(model.pauseLeft(now), patience, now) || !patience.allows(wait, now);
+    Permit permit = model.sendAtOnce(call.cost(), !refused, now);
+    String why = held > 0 ? "the key's pause" : "the key's pace";
+    long needed = refused ? Math.max(wait, held) : wait;
+    wouldHold.saw(refused ? WouldHold.Verdict.REFUSE
+        : wait > 0 ? WouldHold.Verdict.HOLD : WouldHold.Verdict.AT_ONCE, needed, why, now);
+    if (heard) {
+      Duration would = Duration.ofNanos(needed);
+      if (refused) {
+        model.notify(l -> l.wouldGiveUp(call, GiveUpReason.WAIT_TOO_LONG, would));
+      } else {
+        model.notify(l -> l.wouldWait(call, would));
+      }
+      model.notify(l -> l.sending(call, Duration.ZERO));
+    }
+    return permit;
   }
 
   /**

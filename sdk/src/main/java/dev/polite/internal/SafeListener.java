@@ -75,6 +75,21 @@ public final class SafeListener implements PoliteListener {
   }
 
   @Override
+  public void wouldWait(CallContext call, Duration wait) {
+    each(l -> l.wouldWait(call, wait));
+  }
+
+  @Override
+  public void wouldRetry(CallContext call, int attempt, Duration delay) {
+    each(l -> l.wouldRetry(call, attempt, delay));
+  }
+
+  @Override
+  public void wouldGiveUp(CallContext call, GiveUpReason reason, Duration requestedDelay) {
+    each(l -> l.wouldGiveUp(call, reason, requestedDelay));
+  }
+
+  @Override
   public void keyAdded(String key, Supplier<KeySnapshot> state) {
     each(l -> l.keyAdded(key, state));
   }
