@@ -54,6 +54,15 @@ import org.jspecify.annotations.Nullable;
  *       <td>calls polite stopped trying, by {@link GiveUpReason} in lower case
  *       ({@code wait_too_long}, {@code attempts_exhausted}, {@code budget_exhausted},
  *       {@code server_said_no})</td></tr>
+ *   <tr><td>{@code polite.calls.would.wait}</td><td>timer (seconds)</td><td></td>
+ *       <td>observation mode only: the wait each attempt sent at once would have had for its
+ *       key's pause and pace, zero included (its count is the attempts enforcing would have sent;
+ *       {@code polite.calls.wait} then records zero for every attempt)</td></tr>
+ *   <tr><td>{@code polite.calls.would.retries}</td><td>counter</td><td></td>
+ *       <td>observation mode only: retries polite would have made</td></tr>
+ *   <tr><td>{@code polite.calls.would.gave.up}</td><td>counter</td><td>{@code reason}</td>
+ *       <td>observation mode only: calls polite would have stopped trying, by reason;
+ *       {@code wait_too_long} counts the calls it would have refused without sending</td></tr>
  *   <tr><td>{@code polite.key.pace}</td><td>gauge</td><td></td>
  *       <td>the pace, in requests (cost units) per second; NaN while the key is unpaced</td></tr>
  *   <tr><td>{@code polite.key.pause}</td><td>time gauge (seconds)</td><td></td>
@@ -78,7 +87,9 @@ import org.jspecify.annotations.Nullable;
  * {@code maxKeys}), that key's meters are removed from the registry and its place is free for
  * the next new key; a forgotten key that comes back is a new key. Each tagged key costs 13
  * Prometheus series (the timer's count, sum and max; six counters, four of them the give-up
- * reasons; four gauges), so the default bound is about 1,300 series.
+ * reasons; four gauges), so the default bound is about 1,300 series; a key of an observing
+ * interceptor ({@link dev.polite.KeySnapshot#observing()}) costs 8 more, for the would-be timer
+ * and five counters, which an enforcing interceptor's keys do not have.
  *
  * <p>To drop the {@code key} tag altogether, build with {@code maxKeyTags(0)} rather than a
  * {@code MeterFilter} that ignores the tag: every key is then counted as {@value #OTHER}, and no
@@ -103,7 +114,7 @@ import org.jspecify.annotations.Nullable;
  * <h2>Threads</h2>
  * Thread-safe. polite calls a listener on many threads at once, some holding a key's lock, so
  * the events it hears most ({@code sending}, {@code rateLimited}, {@code retryScheduled},
- * {@code gaveUp}) take no lock and allocate nothing of their own: one lookup in a concurrent
+ * {@code gaveUp} and the would-be ones) take no lock and allocate nothing of their own: one lookup in a concurrent
  * map, then the meters' own atomic updates. Meters are registered and removed only when a key
  * is added or forgotten and when a registry is bound, under one lock of this object's inside
  * which nothing but the registry's own registering and removing is called; so no event waits on
@@ -149,6 +160,11 @@ public final class PoliteMetrics implements PoliteListener, MeterBinder {
   private volatile MeterRegistry[] registries = new MeterRegistry[0];
   /** The meters of {@value #OTHER}, one per registry; replaced, never changed. */
   private volatile KeyMeters[] other = NONE;
+  /**
+   * Whether a key of an observing interceptor was added: from then on {@value #OTHER} has the
+   * would-be meters too. Written under {@link #structure}.
+   */
+  private volatile boolean observing;
 
   private PoliteMetrics(Builder builder) {
     this.maxKeyTags = builder.maxKeyTags;
@@ -191,11 +207,11 @@ public final class PoliteMetrics implements PoliteListener, MeterBinder {
         }
       }
       registries = append(registries, registry);
-      other = append(other, new KeyMeters(registry, OTHER, tags, null));
+      other = append(other, new KeyMeters(registry, OTHER, tags, null, observing));
       for (HeldKey key : keys.values()) {
         KeyMeters[] own = key.meters;
         if (own != null) {
-          key.meters = append(own, new KeyMeters(registry, key.key, tags, key));
+          key.meters = append(own, new KeyMeters(registry, key.key, tags, key, key.observing));
         }
       }
     }
@@ -250,6 +266,51 @@ public final class PoliteMetrics implements PoliteListener, MeterBinder {
   }
 
   /**
+   * Records what the attempt would have waited in {@code polite.calls.would.wait} (observation
+   * mode).
+   *
+   * <pre>{@code metrics.wouldWait(call, Duration.ofMillis(250)); // as polite calls it}</pre>
+   */
+  @Override
+  public void wouldWait(CallContext call, Duration wait) {
+    for (KeyMeters m : metersOf(call.key())) {
+      if (m.wouldWait != null) {
+        m.wouldWait.record(wait);
+      }
+    }
+  }
+
+  /**
+   * Counts the retry polite would have made in {@code polite.calls.would.retries} (observation
+   * mode).
+   *
+   * <pre>{@code metrics.wouldRetry(call, 1, Duration.ofSeconds(2)); // as polite calls it}</pre>
+   */
+  @Override
+  public void wouldRetry(CallContext call, int attempt, Duration delay) {
+    for (KeyMeters m : metersOf(call.key())) {
+      if (m.wouldRetry != null) {
+        m.wouldRetry.increment();
+      }
+    }
+  }
+
+  /**
+   * Counts the give-up polite would have made in {@code polite.calls.would.gave.up}, tagged with
+   * its reason (observation mode).
+   *
+   * <pre>{@code metrics.wouldGiveUp(call, GiveUpReason.WAIT_TOO_LONG, wait); // as polite calls it}</pre>
+   */
+  @Override
+  public void wouldGiveUp(CallContext call, GiveUpReason reason, Duration requestedDelay) {
+    for (KeyMeters m : metersOf(call.key())) {
+      if (m.wouldGiveUp != null) {
+        m.wouldGiveUp[reason.ordinal()].increment();
+      }
+    }
+  }
+
+  /**
    * Gives the key its own tag and gauges if fewer than {@link Builder#maxKeyTags} keys have
    * one; else it is counted under {@value #OTHER}. Holds {@code state} for the key's gauges.
    *
@@ -258,7 +319,17 @@ public final class PoliteMetrics implements PoliteListener, MeterBinder {
   @Override
   public void keyAdded(String key, Supplier<KeySnapshot> state) {
     Objects.requireNonNull(state, "state");
+    boolean observes = state.get().observing(); // outside the lock: it reads the key's
     synchronized (structure) {
+      if (observes && !observing) {
+        observing = true; // OTHER gains the would-be meters, in every registry
+        KeyMeters[] now = other;
+        KeyMeters[] more = new KeyMeters[now.length];
+        for (int i = 0; i < now.length; i++) {
+          more[i] = new KeyMeters(now[i].registry, OTHER, tags, null, true);
+        }
+        other = more;
+      }
       HeldKey held = keys.get(key);
       if (held != null) {
         // The key again, before its forgetting reached us: polite forgot it and a call brought
@@ -268,14 +339,14 @@ public final class PoliteMetrics implements PoliteListener, MeterBinder {
         held.state = state;
         return;
       }
-      held = new HeldKey(key, state);
+      held = new HeldKey(key, state, observes);
       // A key function may answer "other" itself; its own meters would be the shared ones,
       // which forgetting it would then remove.
       if (tagged < maxKeyTags && !OTHER.equals(key)) {
         MeterRegistry[] bound = registries;
         KeyMeters[] meters = new KeyMeters[bound.length];
         for (int i = 0; i < bound.length; i++) {
-          meters[i] = new KeyMeters(bound[i], key, tags, held);
+          meters[i] = new KeyMeters(bound[i], key, tags, held, observes);
         }
         held.meters = meters;
         tagged++;
@@ -310,8 +381,9 @@ public final class PoliteMetrics implements PoliteListener, MeterBinder {
 
   /** The meters an event for {@code key} goes to: its own, or those of {@value #OTHER}. */
   private KeyMeters[] metersOf(String key) {
-    // A key without a tag, and the rare event that overtakes its key's keyAdded on another
-    // thread, count under "other": never lost, and never a tag past the bound.
+    // A key without a tag, and a late event of a call that held a key just forgotten, count
+    // under "other": never lost, and never a tag past the bound. (polite announces a key before
+    // any of its calls can be heard, so no event comes before its key's keyAdded.)
     HeldKey held = keys.get(key);
     KeyMeters[] own = held != null ? held.meters : null;
     return own != null ? own : other;
@@ -337,14 +409,17 @@ public final class PoliteMetrics implements PoliteListener, MeterBinder {
    */
   private static final class HeldKey {
     final String key;
+    /** Whether its interceptor only observes: its meters include the would-be ones. */
+    final boolean observing;
     volatile Supplier<KeySnapshot> state;
     /** Null for a key counted under "other"; guarded by the structure lock when written. */
     volatile KeyMeters @Nullable [] meters;
     int holds = 1; // guarded by the structure lock
 
-    HeldKey(String key, Supplier<KeySnapshot> state) {
+    HeldKey(String key, Supplier<KeySnapshot> state, boolean observing) {
       this.key = key;
       this.state = state;
+      this.observing = observing;
     }
 
     /** The pace, or NaN when unpaced: +Inf would flatten every other line on a shared chart. */
@@ -374,6 +449,8 @@ public final class PoliteMetrics implements PoliteListener, MeterBinder {
   /**
    * One key tag's meters in one registry. Every meter is registered here, at once, so that the
    * events only ever look meters up; {@code state} null is {@value #OTHER}, which has no gauges.
+   * The would-be meters exist only for an observing interceptor's keys: an enforcing one never
+   * records them, and their eight series per key would be empty.
    */
   private static final class KeyMeters {
     final MeterRegistry registry;
@@ -382,10 +459,14 @@ public final class PoliteMetrics implements PoliteListener, MeterBinder {
     final Counter rejected;
     final Counter retries;
     final Counter[] gaveUp = new Counter[REASONS.length];
+    final @Nullable Timer wouldWait;
+    final @Nullable Counter wouldRetry;
+    final Counter @Nullable [] wouldGiveUp;
     /** Every meter above and the gauges, to remove them together. */
     final List<Meter> all = new ArrayList<>();
 
-    KeyMeters(MeterRegistry registry, String key, Tags common, @Nullable HeldKey state) {
+    KeyMeters(MeterRegistry registry, String key, Tags common, @Nullable HeldKey state,
+        boolean observing) {
       this.registry = registry;
       this.key = key;
       Tags tags = common.and(KEY, key);
@@ -405,6 +486,28 @@ public final class PoliteMetrics implements PoliteListener, MeterBinder {
             .description("Calls polite stopped trying, by reason")
             .tags(tags).tag(REASON, reason.name().toLowerCase(Locale.ROOT))
             .register(registry));
+      }
+      if (observing) {
+        wouldWait = add(Timer.builder("polite.calls.would.wait")
+            .description("Observation mode: the wait each attempt sent at once would have had "
+                + "for the key's pause and pace, had polite enforced them (zero included)")
+            .tags(tags).register(registry));
+        wouldRetry = add(Counter.builder("polite.calls.would.retries")
+            .description("Observation mode: retries polite would have made; the answers were "
+                + "returned as they came")
+            .tags(tags).register(registry));
+        wouldGiveUp = new Counter[REASONS.length];
+        for (GiveUpReason reason : REASONS) {
+          wouldGiveUp[reason.ordinal()] = add(Counter.builder("polite.calls.would.gave.up")
+              .description("Observation mode: calls polite would have stopped trying, by reason "
+                  + "(wait_too_long before an attempt: refused without sending it)")
+              .tags(tags).tag(REASON, reason.name().toLowerCase(Locale.ROOT))
+              .register(registry));
+        }
+      } else {
+        wouldWait = null;
+        wouldRetry = null;
+        wouldGiveUp = null;
       }
       if (state != null) {
         // Micrometer holds a gauge's object weakly; the HeldKey is held by the map of keys
