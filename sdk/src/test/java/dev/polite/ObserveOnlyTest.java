@@ -128,6 +128,40 @@ class ObserveOnlyTest extends HarnessTest {
   }
 
   @Test
+  void refusalsOfCallsEnforcingWouldHaveHeldTeachTheDiscoveredPaceNothing() throws Exception {
+    observed = observing().build();
+    OkHttpClient client = h.client(observed);
+    String key = RateLimitKey.host().keyOf(h.get("/"));
+    for (int i = 0; i < 4; i++) { // a second and a half apart: the server admits 2 in 3 s
+      h.server.enqueue(new MockResponse.Builder().code(200).build());
+      try (Response r = client.newCall(h.get("/ok")).execute()) {
+        assertThat(r.code()).isEqualTo(200);
+      }
+      h.clock.advance(Duration.ofMillis(1_500));
+    }
+    h.server.enqueue(new MockResponse.Builder().code(429).build()); // refused on time: a cut
+    client.newCall(h.get("/refused")).execute().close();
+    double cut = polite(key).pace();
+    assertThat(cut).isFinite();
+    // Later, a flood the key would have held (its pace, its backoff), all refused: enforcing
+    // would not have sent them, so what they meet says nothing about the pace it would find.
+    for (int round = 0; round < 3; round++) {
+      h.clock.advance(Duration.ofMillis(1_200));
+      for (int i = 0; i < 10; i++) {
+        h.server.enqueue(new MockResponse.Builder().code(429).build());
+        client.newCall(h.get("/flood")).execute().close();
+      }
+    }
+    assertThat(polite(key).pace()).isEqualTo(cut);
+  }
+
+  private PoliteInterceptor observed;
+
+  private KeySnapshot polite(String key) {
+    return observed.snapshot(key).orElseThrow();
+  }
+
+  @Test
   void aRefusalIsHandedBackUntouchedAndTheRetryItWouldHaveMadeIsHeard() throws Exception {
     h.server.enqueue(new MockResponse.Builder().code(429).addHeader("Retry-After", "7")
         .body("slow down").build());

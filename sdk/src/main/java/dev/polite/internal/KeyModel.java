@@ -235,13 +235,16 @@ public final class KeyModel {
    * when enforcing would have sent it, sooner or later. A call enforcing would have refused takes
    * none, so the bucket follows the calls an enforcing polite would have sent, and the would-waits
    * it gives stay bounded by the max wait instead of growing with every call sent over the pace.
+   * A call that goes {@code early} (enforcing would have held or refused it) carries that in its
+   * permit: its refusal does not cut the pace discovered, nor back the key off.
    */
-  public Permit sendAtOnce(double cost, boolean paid, long now) {
+  public Permit sendAtOnce(double cost, boolean paid, boolean early, long now) {
     if (paid) {
       bucket.reserve(cost, now);
     }
     long ticket = ledger.reserve(cost);
-    return grant(now, new Reservation(0, ticket, ledger.inFlight() == 1, epoch, cost));
+    Permit permit = grant(now, new Reservation(0, ticket, ledger.inFlight() == 1, epoch, cost));
+    return early ? permit.sentEarly() : permit;
   }
 
   /**
@@ -355,12 +358,14 @@ public final class KeyModel {
     if (pause.ask(status, signals, advertised.inferredWindow(), now)) {
       pauseBegan(now);
     }
-    if (!advertised.known()) {
+    // A refusal of a call sent early (observation mode) says the server refuses what an enforcing
+    // key would not have sent: no news about the pace it would have found, or its backoff.
+    if (!advertised.known() && !(rejected && permit.early())) {
       discoverPace(status, signals, permit.sentAt(), now);
     }
     // RateController.none() promises no discovery, so no pause the server did not ask for.
     boolean discovering = advertised.known() || !Double.isInfinite(controller.rate());
-    if (pause.backOffIfBare(rejected, signals, permit.sentAt(), discovering, now)) {
+    if (pause.backOffIfBare(rejected && !permit.early(), signals, permit.sentAt(), discovering, now)) {
       pauseBegan(now);
     }
   }

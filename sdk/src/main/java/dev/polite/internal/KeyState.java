@@ -217,7 +217,9 @@ public final class KeyState {
     long held = model.pauseHeld(now);
     long wait = model.waitEstimate(call.cost(), now);
     boolean refused = cannotOutwait(model.pauseLeft(now), patience, now) || !patience.allows(wait, now);
-    Permit permit = model.sendAtOnce(call.cost(), !refused, now);
+    // Early: enforcing would have held it (its pause, its pace, or its gate) or refused it.
+    boolean early = refused || wait > 0 || model.gateClosed();
+    Permit permit = model.sendAtOnce(call.cost(), !refused, early, now);
     String why = held > 0 ? "the key's pause" : "the key's pace";
     long needed = refused ? Math.max(wait, held) : wait;
     wouldHold.saw(refused ? WouldHold.Verdict.REFUSE
