@@ -95,7 +95,18 @@ public enum ClientKind {
 
   /** As above, with {@code listener} added to polite's interceptor, for the kinds that have one. */
   public List<Interceptor> interceptors(double pacedRate, double pacedBurst, PoliteListener listener) {
-    PoliteInterceptor polite = PoliteInterceptor.builder().addListener(listener).build();
+    return interceptors(pacedRate, pacedBurst, listener, false);
+  }
+
+  /**
+   * As above; when {@code observeOnly}, polite's interceptor only observes
+   * ({@link PoliteInterceptor.Builder#observeOnly}): it sends every call at once and tells
+   * {@code listener} what it would have done.
+   */
+  public List<Interceptor> interceptors(double pacedRate, double pacedBurst, PoliteListener listener,
+      boolean observeOnly) {
+    PoliteInterceptor polite = PoliteInterceptor.builder().addListener(listener)
+        .observeOnly(observeOnly).build();
     switch (this) {
       case NAIVE:
         return List.of(new RetryAtOnceInterceptor(PEER_ATTEMPTS));

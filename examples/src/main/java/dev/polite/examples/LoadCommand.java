@@ -92,6 +92,11 @@ public final class LoadCommand implements Callable<Integer> {
       + "simple registry and print them after the run, before the summary (polite clients only).")
   boolean metrics;
 
+  @Option(names = "--observe-only", description = "polite only observes (observeOnly(true)): every call "
+      + "goes at once and every answer comes back as sent, while its listener hears what it would have done; "
+      + "with --metrics, the would-be meters show it (polite clients only).")
+  boolean observeOnly;
+
   @Option(names = "--json", description = "Print one JSON object (as the last stdout line) instead of the summary.")
   boolean json;
 
@@ -109,7 +114,7 @@ public final class LoadCommand implements Callable<Integer> {
     meters.bindTo(registry);
     try {
       result = new LoadRunner(new OkHttpClient(), client, rate, burst,
-          metrics ? meters : PoliteListener.none())
+          metrics ? meters : PoliteListener.none(), observeOnly)
           .run(urls, requests, concurrency, ProgressLine.forConsole(err), async);
       threadsPeak = threads.getPeakThreadCount();
     } catch (UnreachableException e) {
@@ -128,14 +133,18 @@ public final class LoadCommand implements Callable<Integer> {
       if (async) {
         node.put("async", true);
       }
+      if (observeOnly) {
+        node.put("observe_only", true);
+      }
       if (urls != null) {
         node.set("urls", urls);
       }
       out.println(mapper.writeValueAsString(node));
     } else {
       out.println(String.format(Locale.ROOT,
-          "%s%s: %d/%d ok  %d rejected  %d requests sent  %d retries  %.1f s  %d threads at most%s",
-          client.cliName(), async ? " (async)" : "", result.succeeded(), result.requests(),
+          "%s%s%s: %d/%d ok  %d rejected  %d requests sent  %d retries  %.1f s  %d threads at most%s",
+          client.cliName(), observeOnly ? " (observing only)" : "", async ? " (async)" : "",
+          result.succeeded(), result.requests(),
           result.rejected(), result.sent(), result.retries(), result.seconds(), threadsPeak,
           (result.failed() > 0 ? "  " + result.failed() + " failed" : "")
               + (result.dropped() > 0 ? "  " + result.dropped() + " dropped locally" : "")
@@ -160,8 +169,9 @@ public final class LoadCommand implements Callable<Integer> {
     if (!(rate > 0) || Double.isInfinite(rate)) {
       throw new ParameterException(spec.commandLine(), "--rate must be positive, was " + rate);
     }
-    if ((async || metrics) && !client.hasPolite()) {
-      throw new ParameterException(spec.commandLine(), (async ? "--async" : "--metrics")
+    if ((async || metrics || observeOnly) && !client.hasPolite()) {
+      throw new ParameterException(spec.commandLine(),
+          (async ? "--async" : metrics ? "--metrics" : "--observe-only")
           + " needs a client with polite in it (polite or polite-adaptive), not " + client.cliName());
     }
     if (!(burst >= 1) || Double.isInfinite(burst)) {

@@ -58,6 +58,7 @@ public final class LoadRunner {
   private final double pacedRate;
   private final double pacedBurst;
   private final PoliteListener listener;
+  private final boolean observeOnly;
 
   /**
    * @param base the client to derive from (its connection pool is shared)
@@ -66,13 +67,17 @@ public final class LoadRunner {
    * @param pacedBurst the paced client's burst
    */
   public LoadRunner(OkHttpClient base, ClientKind kind, double pacedRate, double pacedBurst) {
-    this(base, kind, pacedRate, pacedBurst, PoliteListener.none());
+    this(base, kind, pacedRate, pacedBurst, PoliteListener.none(), false);
   }
 
-  /** As above, with {@code listener} hearing polite's events, when the kind has polite in it. */
+  /**
+   * As above, with {@code listener} hearing polite's events, when the kind has polite in it; when
+   * {@code observeOnly}, its polite only observes.
+   */
   public LoadRunner(OkHttpClient base, ClientKind kind, double pacedRate, double pacedBurst,
-      PoliteListener listener) {
+      PoliteListener listener, boolean observeOnly) {
     this.listener = listener;
+    this.observeOnly = observeOnly;
     this.base = base;
     this.kind = kind;
     this.pacedRate = pacedRate;
@@ -122,7 +127,7 @@ public final class LoadRunner {
       dispatcher.setMaxRequestsPerHost(Math.max(5, concurrency));
     } // async: OkHttp's defaults (64, 5 per host) are the threads a user's enqueue gets
     OkHttpClient.Builder builder = base.newBuilder().dispatcher(dispatcher);
-    for (Interceptor interceptor : kind.interceptors(pacedRate, pacedBurst, listener)) {
+    for (Interceptor interceptor : kind.interceptors(pacedRate, pacedBurst, listener, observeOnly)) {
       builder.addInterceptor(interceptor);
     }
     OkHttpClient client = counter.addTo(builder).build(); // after the kind's: it counts their attempts
