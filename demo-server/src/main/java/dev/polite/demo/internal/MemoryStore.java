@@ -24,7 +24,23 @@ public final class MemoryStore implements LimiterStore {
     this.algorithm = algorithm;
     this.policy = policy;
     this.nanos = nanos;
-    this.keys = new KeyTable<>(maxKeys, policy.idleNanos(), () -> algorithm.newLimiter(policy));
+    this.keys = new KeyTable<>(maxKeys, policy.idleNanos(), () -> newLimiter(algorithm, policy));
+  }
+
+  /**
+   * A fresh limiter (a new key's state) running {@code algorithm} to enforce {@code policy}: one
+   * case per algorithm, which the compiler checks are all there.
+   */
+  public static RateLimiter newLimiter(Algorithm algorithm, Policy policy) {
+    return switch (algorithm) {
+      case TOKEN_BUCKET -> new TokenBucket(policy);
+      case GCRA -> new Gcra(policy);
+      case LEAKY_METER -> new LeakyMeter(policy);
+      case LEAKY_QUEUE -> new LeakyQueue(policy);
+      case FIXED_WINDOW -> new FixedWindow(policy);
+      case SLIDING_LOG -> new SlidingLog(policy);
+      case SLIDING_COUNTER -> new SlidingCounter(policy);
+    };
   }
 
   @Override
