@@ -25,28 +25,28 @@ import java.util.stream.Collectors;
  */
 public enum Algorithm {
   /** Capacity B refilling at N/W; rejects what the bucket cannot pay for. */
-  TOKEN_BUCKET("token-bucket", Holds.BURST, Can.RUN_ON_REDIS),
+  TOKEN_BUCKET("token-bucket", Holds.BURST, Can.RUN_ON_REDIS, Can.RUN_SYNCED, Can.TAKE_REFUNDS),
   /** The token bucket stored as one theoretical arrival time. Same decisions. */
-  GCRA("gcra", Holds.BURST, Can.RUN_ON_REDIS),
+  GCRA("gcra", Holds.BURST, Can.RUN_ON_REDIS, Can.RUN_SYNCED, Can.TAKE_REFUNDS),
   /**
    * A level draining at N/W, rejecting when full: the token bucket upside down. Redis runs it as
    * the token bucket, whose decisions (and state) are the same.
    */
-  LEAKY_METER("leaky-meter", Holds.BURST, Can.RUN_ON_REDIS),
+  LEAKY_METER("leaky-meter", Holds.BURST, Can.RUN_ON_REDIS, Can.RUN_SYNCED, Can.TAKE_REFUNDS),
   /** A FIFO of B slots leaving at N/W: admitted requests are delayed, not rejected. Memory only. */
   LEAKY_QUEUE("leaky-queue", Holds.BURST),
   /** One counter per aligned window; allows up to 2N across a boundary. */
-  FIXED_WINDOW("fixed-window", Holds.LIMIT, Can.RUN_ON_REDIS),
+  FIXED_WINDOW("fixed-window", Holds.LIMIT, Can.RUN_ON_REDIS, Can.RUN_SYNCED),
   /** Every admitted timestamp of the last W; exact, O(N) memory per key. */
   SLIDING_LOG("sliding-log", Holds.LIMIT, Can.RUN_ON_REDIS),
   /** Previous and current window counters, the previous one weighted by overlap. */
-  SLIDING_COUNTER("sliding-counter", Holds.LIMIT, Can.RUN_ON_REDIS);
+  SLIDING_COUNTER("sliding-counter", Holds.LIMIT, Can.RUN_ON_REDIS, Can.RUN_SYNCED);
 
   /** What a fresh key holds: the bucket family holds the burst, the window family the limit. */
   private enum Holds { BURST, LIMIT }
 
   /** What it can do beyond running in memory, which every algorithm does. */
-  private enum Can { RUN_ON_REDIS }
+  private enum Can { RUN_ON_REDIS, RUN_SYNCED, TAKE_REFUNDS }
 
   private final String cliName;
   private final Holds holds;
@@ -82,6 +82,21 @@ public enum Algorithm {
   }
 
   /**
+   * Whether the synced store ({@code synced:redis://...}: count locally, sync every interval) can
+   * run this algorithm: the token bucket, GCRA and leaky meter (one synced bucket: their decisions
+   * are the same), the fixed window and the sliding window counter. Not the sliding log (every
+   * timestamp would have to be shipped) nor the leaky queue (it holds requests, not counts).
+   */
+  public boolean runsOnSyncedStore() {
+    return can.contains(Can.RUN_SYNCED);
+  }
+
+  /** Every algorithm the synced store can run, in declaration order. */
+  public static List<Algorithm> onSyncedStore() {
+    return Arrays.stream(values()).filter(Algorithm::runsOnSyncedStore).toList();
+  }
+
+  /**
    * Parses a command-line name ({@code token-bucket}) or constant name ({@code TOKEN_BUCKET}).
    *
    * @throws IllegalArgumentException naming the accepted values
@@ -108,7 +123,12 @@ public enum Algorithm {
    * queue's are already scheduled; neither has anything to give back.
    */
   public boolean takesRefunds() {
-    return this == TOKEN_BUCKET || this == GCRA || this == LEAKY_METER;
+    return can.contains(Can.TAKE_REFUNDS);
+  }
+
+  /** Every algorithm that takes refunds, in declaration order. */
+  public static List<Algorithm> takingRefunds() {
+    return Arrays.stream(values()).filter(Algorithm::takesRefunds).toList();
   }
 
   @Override

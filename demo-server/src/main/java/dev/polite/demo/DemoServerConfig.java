@@ -35,7 +35,6 @@ import static dev.polite.demo.internal.Settings.WRONG_RESET_EVERY;
 import dev.polite.demo.internal.Policy;
 import dev.polite.demo.internal.Setting;
 import dev.polite.demo.internal.Settings;
-import dev.polite.demo.internal.SyncedStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
@@ -558,9 +557,9 @@ public final class DemoServerConfig {
         throw new IllegalArgumentException("algorithm: " + config.algorithm()
             + " is not supported with a Redis store (supported: " + Algorithm.onRedis() + ")");
       }
-      if (config.synced() && !config.syncInterval().isZero() && !SyncedStore.runs(config.algorithm())) {
+      if (config.synced() && !config.syncInterval().isZero() && !config.algorithm().runsOnSyncedStore()) {
         throw new IllegalArgumentException("algorithm: " + config.algorithm()
-            + " is not supported with a synced store (supported: " + SyncedStore.supported() + ")");
+            + " is not supported with a synced store (supported: " + Algorithm.onSyncedStore() + ")");
       }
       return config;
     }
