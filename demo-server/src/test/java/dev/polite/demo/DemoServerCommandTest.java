@@ -1,12 +1,7 @@
-package dev.polite.demo.internal;
+package dev.polite.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.polite.demo.Algorithm;
-import dev.polite.demo.Budget;
-import dev.polite.demo.DemoServerConfig;
-import dev.polite.demo.HeaderStyle;
-import dev.polite.demo.WhenDown;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
