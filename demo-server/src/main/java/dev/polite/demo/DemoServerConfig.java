@@ -67,9 +67,11 @@ public final class DemoServerConfig {
   private static final List<Setting<?>> HEADLINE = List.of(ALGORITHM, LIMIT, WINDOW, HEADERS, STORE);
 
   private final Map<Setting<?>, Object> values;
+  private final StoreKind storeKind;
 
   private DemoServerConfig(Map<Setting<?>, Object> values) {
     this.values = Map.copyOf(values);
+    this.storeKind = StoreKind.of(store(), syncInterval());
   }
 
   /** A builder with every default. */
@@ -123,19 +125,22 @@ public final class DemoServerConfig {
     return STORE.in(values);
   }
 
-  /** Whether the limiter state lives in Redis (shared or synced). */
-  public boolean usesRedis() {
-    return !store().equals("memory");
+  /**
+   * Where the limiter state lives, from {@link #store()} and {@link #syncInterval()} together: a
+   * {@code synced:} store with an interval of 0 is the shared {@link StoreKind#REDIS} store.
+   */
+  public StoreKind storeKind() {
+    return storeKind;
   }
 
-  /** Whether each node counts locally and syncs with Redis every {@link #syncInterval()}. */
-  public boolean synced() {
-    return store().startsWith(Settings.SYNCED_PREFIX);
+  /** Whether the limiter state lives in Redis (shared or synced). */
+  public boolean usesRedis() {
+    return storeKind != StoreKind.MEMORY;
   }
 
   /** The Redis address, {@code redis://HOST:PORT}, without the {@code synced:} prefix. */
   public String redisUri() {
-    return synced() ? store().substring(Settings.SYNCED_PREFIX.length()) : store();
+    return StoreKind.redisUri(store());
   }
 
   /** How often a synced store syncs; 0 makes it the shared atomic store. Default 200 ms. */
@@ -555,7 +560,7 @@ public final class DemoServerConfig {
         throw new IllegalArgumentException("algorithm: " + config.algorithm()
             + " is not supported with a Redis store (supported: " + Algorithm.onRedis() + ")");
       }
-      if (config.synced() && !config.syncInterval().isZero() && !config.algorithm().runsOnSyncedStore()) {
+      if (config.storeKind() == StoreKind.SYNCED && !config.algorithm().runsOnSyncedStore()) {
         throw new IllegalArgumentException("algorithm: " + config.algorithm()
             + " is not supported with a synced store (supported: " + Algorithm.onSyncedStore() + ")");
       }

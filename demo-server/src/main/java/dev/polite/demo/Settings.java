@@ -2,7 +2,6 @@ package dev.polite.demo;
 
 import dev.polite.demo.DemoServerConfig.Builder;
 import dev.polite.demo.internal.TrustedProxies;
-import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collections;
@@ -93,12 +92,8 @@ final class Settings {
               + "retry-after-date, none) are unaffected; 0 = off (default: ${DEFAULT-VALUE}).",
           Builder::wrongResetEvery);
 
-  /** The synced store's prefix: {@code synced:redis://HOST:PORT}. */
-  static final String SYNCED_PREFIX = "synced:";
-
-  static final Setting<String> STORE = Setting.text("store", "memory",
-          store -> store.equals("memory") || isRedisUri(store)
-              || store.startsWith(SYNCED_PREFIX) && isRedisUri(store.substring(SYNCED_PREFIX.length())),
+  /** What each text means, and which the setting accepts, is {@link StoreKind}'s to say. */
+  static final Setting<String> STORE = Setting.text("store", StoreKind.MEMORY_TEXT, StoreKind::accepts,
           store -> "must be 'memory', 'redis://HOST:PORT' or 'synced:redis://HOST:PORT', was '" + store + "'")
       .flag("--store", "STORE",
           "memory|redis://HOST:PORT (shared, one atomic script per request)|synced:redis://HOST:PORT "
@@ -381,14 +376,5 @@ final class Settings {
       }
     }
     return Collections.unmodifiableMap(new LinkedHashMap<>(budgets));
-  }
-
-  private static boolean isRedisUri(String store) {
-    try {
-      URI uri = URI.create(store);
-      return "redis".equals(uri.getScheme()) && uri.getHost() != null && uri.getPort() > 0;
-    } catch (IllegalArgumentException e) {
-      return false;
-    }
   }
 }

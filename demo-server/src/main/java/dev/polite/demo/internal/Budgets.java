@@ -117,13 +117,11 @@ public final class Budgets implements AutoCloseable {
 
   /** The store {@code config} asks for, enforcing {@code policy}. */
   static LimiterStore store(DemoServerConfig config, Policy policy, LongSupplier nanos) {
-    if (!config.usesRedis()) {
-      return new MemoryStore(config.algorithm(), policy, nanos, config.maxKeys());
-    }
-    if (config.synced() && !config.syncInterval().isZero()) {
-      return SyncedStore.open(config, policy, nanos);
-    }
-    return RedisStore.open(config, policy, nanos); // a sync interval of 0 is the shared store
+    return switch (config.storeKind()) {
+      case MEMORY -> new MemoryStore(config.algorithm(), policy, nanos, config.maxKeys());
+      case REDIS -> RedisStore.open(config, policy, nanos);
+      case SYNCED -> SyncedStore.open(config, policy, nanos);
+    };
   }
 
   @Override
