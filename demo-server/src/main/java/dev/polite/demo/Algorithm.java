@@ -69,6 +69,15 @@ public enum Algorithm {
   }
 
   /**
+   * What a fresh key holds under this algorithm, with {@code limit} per window and a bucket of
+   * {@code burst}: the burst for the bucket family, the limit for the window family. No request may
+   * cost more, since none could ever be admitted.
+   */
+  public long holds(long limit, long burst) {
+    return usesBurst() ? burst : limit;
+  }
+
+  /**
    * Whether the Redis store can run this algorithm: all but the leaky queue, which holds requests
    * back rather than counting them.
    */

@@ -32,7 +32,6 @@ import static dev.polite.demo.Settings.WHEN_DOWN;
 import static dev.polite.demo.Settings.WINDOW;
 import static dev.polite.demo.Settings.WRONG_RESET_EVERY;
 
-import dev.polite.demo.internal.Policy;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
@@ -534,10 +533,16 @@ public final class DemoServerConfig {
      */
     public DemoServerConfig build() {
       DemoServerConfig config = new DemoServerConfig(values);
-      long capacity = Policy.of(config).capacity(config.algorithm()); // validates the policy too
-      for (Budget budget : config.budgets().values()) {
-        Policy.of(budget); // validates it as the main one is
+      long limit = config.limit();
+      long burst = config.burst();
+      // The longer of the window and the time an empty bucket takes to refill, in nanoseconds, must
+      // leave room for the limiters' arithmetic. A route's budget always fits: its burst is its
+      // limit, so it refills in its window, at most 366 days.
+      if ((double) Math.max(burst, limit) * config.window().toNanos() / limit > Long.MAX_VALUE / 4.0) {
+        throw new IllegalArgumentException("burst: " + burst + " takes too long to refill at " + limit
+            + " per " + config.window().toNanos() + " ns");
       }
+      long capacity = config.algorithm().holds(limit, burst);
       for (Map.Entry<String, Integer> route : config.routeCosts().entrySet()) {
         if (route.getValue() > capacity && config.budgetOf(route.getKey()) == null) {
           throw new IllegalArgumentException("routeCost: " + route.getKey() + " costs " + route.getValue()
@@ -548,7 +553,7 @@ public final class DemoServerConfig {
         for (Map.Entry<String, Budget> budget : config.budgets().entrySet()) {
           boolean spends = budget.getKey().startsWith(route.getKey())
               || config.budgetOf(route.getKey()) == budget.getValue();
-          long holds = Policy.of(budget.getValue()).capacity(config.algorithm());
+          long holds = config.algorithm().holds(budget.getValue().limit(), budget.getValue().burst());
           if (spends && route.getValue() > holds) {
             throw new IllegalArgumentException("routeCost: " + route.getKey() + " costs " + route.getValue()
                 + " but budget " + budget.getValue().name() + " (" + budget.getKey() + ") holds at most " + holds
