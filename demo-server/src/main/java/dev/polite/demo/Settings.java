@@ -113,6 +113,7 @@ final class Settings {
               + "0 = decide every request in Redis (default: ${DEFAULT-VALUE}).",
           Builder::syncInterval);
 
+  /** Open unless told otherwise, as at Stripe and Envoy: an outage of the limiter is not one of the API. */
   static final Setting<WhenDown> WHEN_DOWN = Setting.choice("whenDown", "open", WhenDown::parse)
       .flag("--when-down", "MODE",
           "With Redis, when it does not answer: open|closed|local (limit ÷ nodes from memory) (default: ${DEFAULT-VALUE}).",
