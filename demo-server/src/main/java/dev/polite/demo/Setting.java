@@ -151,11 +151,6 @@ final class Setting<T> {
     return new Setting<>(name, defaultText, defaultValue, shape, split, reader, check, flag, true);
   }
 
-  /** The name refusals give, the builder method's: {@code maxKeys}. */
-  String name() {
-    return name;
-  }
-
   /** Whether a flag sets it (a clock, for one, only code can give). */
   boolean onCommandLine() {
     return flag != null;

@@ -79,11 +79,6 @@ public final class Budgets implements AutoCloseable {
     return entries;
   }
 
-  /** The main budget ({@code --limit} per {@code --window}). */
-  public Entry main() {
-    return entries.get(0);
-  }
-
   /** The budget a request to {@code path} spends: the longest matching route prefix's, else the main one. */
   public Entry of(String path) {
     Entry chosen = entries.get(0);

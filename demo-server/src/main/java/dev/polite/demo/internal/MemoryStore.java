@@ -12,8 +12,6 @@ import java.util.function.LongSupplier;
  * reason to exist.
  */
 public final class MemoryStore implements LimiterStore {
-  private final Algorithm algorithm;
-  private final Policy policy;
   private final LongSupplier nanos;
   private final KeyTable<RateLimiter> keys;
 
@@ -21,8 +19,6 @@ public final class MemoryStore implements LimiterStore {
    * @param nanos the clock, in nanoseconds since any fixed origin
    */
   public MemoryStore(Algorithm algorithm, Policy policy, LongSupplier nanos, int maxKeys) {
-    this.algorithm = algorithm;
-    this.policy = policy;
     this.nanos = nanos;
     this.keys = new KeyTable<>(maxKeys, policy.idleNanos(), () -> newLimiter(algorithm, policy));
   }
@@ -63,16 +59,6 @@ public final class MemoryStore implements LimiterStore {
   @Override
   public int localKeys() {
     return keys.size();
-  }
-
-  /** The algorithm this store runs. */
-  public Algorithm algorithm() {
-    return algorithm;
-  }
-
-  /** The policy this store enforces. */
-  public Policy policy() {
-    return policy;
   }
 
   @Override
