@@ -1,21 +1,9 @@
 package dev.polite.demo;
 
-import dev.polite.demo.internal.FixedWindow;
-import dev.polite.demo.internal.Gcra;
-import dev.polite.demo.internal.LeakyMeter;
-import dev.polite.demo.internal.LeakyQueue;
-import dev.polite.demo.internal.Policy;
-import dev.polite.demo.internal.RateLimiter;
-import dev.polite.demo.internal.RedisScript;
-import dev.polite.demo.internal.SlidingCounter;
-import dev.polite.demo.internal.SlidingLog;
-import dev.polite.demo.internal.TokenBucket;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.Function;
 import java.util.stream.Collectors;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The rate-limiting algorithms the demo server can enforce, each with the name the command line
@@ -28,43 +16,46 @@ import org.jspecify.annotations.Nullable;
  * drains at {@code N / W}; the window family (fixed window, sliding log, sliding counter) allows
  * {@code N} per {@code W} and ignores the burst.
  *
- * <p>Each constant is the one place that says what its algorithm needs: what a fresh key holds
- * (the burst or the limit), how a key's limiter is made in memory, and the Lua script the Redis
- * store runs it with, if any. Adding an algorithm is adding a constant here (and its script).
+ * <p>Each constant is the one place that says what its algorithm is and can do: what a fresh key
+ * holds (the burst or the limit) and which stores run it. How the server runs it lives beside the
+ * stores, in switches over these constants that the compiler checks are complete: the limiter a
+ * key gets in memory ({@code MemoryStore.newLimiter}) and the Lua script of the Redis store
+ * ({@code RedisScript.of}). Adding an algorithm is adding a constant here, and then a case to
+ * each of those (and a script).
  */
 public enum Algorithm {
   /** Capacity B refilling at N/W; rejects what the bucket cannot pay for. */
-  TOKEN_BUCKET("token-bucket", Holds.BURST, TokenBucket::new, new RedisScript("token-bucket", "tb")),
+  TOKEN_BUCKET("token-bucket", Holds.BURST, Can.RUN_ON_REDIS, Can.RUN_SYNCED, Can.TAKE_REFUNDS),
   /** The token bucket stored as one theoretical arrival time. Same decisions. */
-  GCRA("gcra", Holds.BURST, Gcra::new, new RedisScript("gcra", "gcra", "gcra:owed")),
+  GCRA("gcra", Holds.BURST, Can.RUN_ON_REDIS, Can.RUN_SYNCED, Can.TAKE_REFUNDS),
   /**
    * A level draining at N/W, rejecting when full: the token bucket upside down. Redis runs it as
    * the token bucket, whose decisions (and state) are the same.
    */
-  LEAKY_METER("leaky-meter", Holds.BURST, LeakyMeter::new, new RedisScript("token-bucket", "tb")),
+  LEAKY_METER("leaky-meter", Holds.BURST, Can.RUN_ON_REDIS, Can.RUN_SYNCED, Can.TAKE_REFUNDS),
   /** A FIFO of B slots leaving at N/W: admitted requests are delayed, not rejected. Memory only. */
-  LEAKY_QUEUE("leaky-queue", Holds.BURST, LeakyQueue::new, null),
+  LEAKY_QUEUE("leaky-queue", Holds.BURST),
   /** One counter per aligned window; allows up to 2N across a boundary. */
-  FIXED_WINDOW("fixed-window", Holds.LIMIT, FixedWindow::new, new RedisScript("fixed-window", "fw")),
+  FIXED_WINDOW("fixed-window", Holds.LIMIT, Can.RUN_ON_REDIS, Can.RUN_SYNCED),
   /** Every admitted timestamp of the last W; exact, O(N) memory per key. */
-  SLIDING_LOG("sliding-log", Holds.LIMIT, SlidingLog::new, new RedisScript("sliding-log", "sl", "sl:seq")),
+  SLIDING_LOG("sliding-log", Holds.LIMIT, Can.RUN_ON_REDIS),
   /** Previous and current window counters, the previous one weighted by overlap. */
-  SLIDING_COUNTER("sliding-counter", Holds.LIMIT, SlidingCounter::new,
-      new RedisScript("sliding-counter", "sc"));
+  SLIDING_COUNTER("sliding-counter", Holds.LIMIT, Can.RUN_ON_REDIS, Can.RUN_SYNCED);
 
   /** What a fresh key holds: the bucket family holds the burst, the window family the limit. */
   private enum Holds { BURST, LIMIT }
 
+  /** What it can do beyond running in memory, which every algorithm does. */
+  private enum Can { RUN_ON_REDIS, RUN_SYNCED, TAKE_REFUNDS }
+
   private final String cliName;
   private final Holds holds;
-  private final Function<Policy, RateLimiter> limiter;
-  private final @Nullable RedisScript redisScript;
+  private final List<Can> can;
 
-  Algorithm(String cliName, Holds holds, Function<Policy, RateLimiter> limiter, @Nullable RedisScript redisScript) {
+  Algorithm(String cliName, Holds holds, Can... can) {
     this.cliName = cliName;
     this.holds = holds;
-    this.limiter = limiter;
-    this.redisScript = redisScript;
+    this.can = List.of(can);
   }
 
   /** The command-line name, such as {@code token-bucket}. */
@@ -77,9 +68,21 @@ public enum Algorithm {
     return holds == Holds.BURST;
   }
 
-  /** Whether the Redis store can run this algorithm (all but the leaky queue). */
+  /**
+   * What a fresh key holds under this algorithm, with {@code limit} per window and a bucket of
+   * {@code burst}: the burst for the bucket family, the limit for the window family. No request may
+   * cost more, since none could ever be admitted.
+   */
+  public long holds(long limit, long burst) {
+    return usesBurst() ? burst : limit;
+  }
+
+  /**
+   * Whether the Redis store can run this algorithm: all but the leaky queue, which holds requests
+   * back rather than counting them.
+   */
   public boolean runsOnRedis() {
-    return redisScript != null;
+    return can.contains(Can.RUN_ON_REDIS);
   }
 
   /** Every algorithm the Redis store can run, in declaration order. */
@@ -87,21 +90,19 @@ public enum Algorithm {
     return Arrays.stream(values()).filter(Algorithm::runsOnRedis).toList();
   }
 
-  /** A fresh limiter (a new key's state) enforcing {@code policy}; the server's stores call it. */
-  public RateLimiter newLimiter(Policy policy) {
-    return limiter.apply(policy);
+  /**
+   * Whether the synced store ({@code synced:redis://...}: count locally, sync every interval) can
+   * run this algorithm: the token bucket, GCRA and leaky meter (one synced bucket: their decisions
+   * are the same), the fixed window and the sliding window counter. Not the sliding log (every
+   * timestamp would have to be shipped) nor the leaky queue (it holds requests, not counts).
+   */
+  public boolean runsOnSyncedStore() {
+    return can.contains(Can.RUN_SYNCED);
   }
 
-  /**
-   * The script the Redis store runs this algorithm with; the server's Redis store calls it.
-   *
-   * @throws IllegalStateException when Redis cannot run it (see {@link #runsOnRedis()})
-   */
-  public RedisScript redisScript() {
-    if (redisScript == null) {
-      throw new IllegalStateException(cliName + " has no Redis script");
-    }
-    return redisScript;
+  /** Every algorithm the synced store can run, in declaration order. */
+  public static List<Algorithm> onSyncedStore() {
+    return Arrays.stream(values()).filter(Algorithm::runsOnSyncedStore).toList();
   }
 
   /**
@@ -131,7 +132,12 @@ public enum Algorithm {
    * queue's are already scheduled; neither has anything to give back.
    */
   public boolean takesRefunds() {
-    return this == TOKEN_BUCKET || this == GCRA || this == LEAKY_METER;
+    return can.contains(Can.TAKE_REFUNDS);
+  }
+
+  /** Every algorithm that takes refunds, in declaration order. */
+  public static List<Algorithm> takingRefunds() {
+    return Arrays.stream(values()).filter(Algorithm::takesRefunds).toList();
   }
 
   @Override

@@ -19,6 +19,11 @@ public record Budget(String name, long limit, Duration window) {
   /** The name of the server's own budget ({@code --limit} per {@code --window}) once any other is given. */
   public static final String MAIN = "core";
 
+  /** What a bucket holds of it: its limit (a budget has no burst of its own). */
+  public long burst() {
+    return limit;
+  }
+
   /** As the command line gives it, less the prefix: {@code search:30/PT1M}. */
   @Override
   public String toString() {

@@ -1,20 +1,10 @@
 package dev.polite.demo;
 
-import dev.polite.demo.internal.ApiHandler;
-import dev.polite.demo.internal.Budgets;
-import dev.polite.demo.internal.Endpoint;
-import dev.polite.demo.internal.Exchange;
-import dev.polite.demo.internal.HttpFront;
-import dev.polite.demo.internal.Nanos;
-import dev.polite.demo.internal.StatsHandler;
-import dev.polite.demo.internal.TrafficStats;
+import dev.polite.demo.internal.RunningServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.BindException;
 import java.net.URI;
-import java.time.Clock;
-import java.util.List;
-import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,29 +25,17 @@ public final class DemoServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(DemoServer.class);
 
   private final DemoServerConfig config;
-  private final Budgets budgets;
-  private final TrafficStats stats;
-  private final HttpFront front;
+  private final RunningServer running;
   private final int port;
-  private final StatsHandler statsHandler;
 
   private DemoServer(DemoServerConfig config) {
     this.config = config;
-    Clock clock = config.clock();
-    LongSupplier epochMillis = clock::millis;
-    LongSupplier nanos = () -> Nanos.sinceEpoch(clock.instant());
-    this.budgets = Budgets.open(config, nanos); // the main budget's store, and each route budget's
-    this.stats = new TrafficStats(config.maxKeys(), epochMillis,
-        config.hasBudgets() ? budgets.names() : List.of());
-    ApiHandler api = new ApiHandler(config, budgets, stats, epochMillis);
-    this.statsHandler = new StatsHandler(config, stats, budgets::localKeys);
     try {
-      this.front = HttpFront.start(config, exchange -> route(exchange, api));
+      this.running = RunningServer.start(config); // closes what it opened when it fails
     } catch (IOException | RuntimeException e) {
-      budgets.close();
       throw cannotListen(config, e);
     }
-    this.port = front.port();
+    this.port = running.port();
     log.info("demo server on port {}: {}", port, config);
   }
 
@@ -114,31 +92,17 @@ public final class DemoServer implements AutoCloseable {
 
   /** The counts so far (since start or the last reset). */
   public StatsSnapshot stats() {
-    return stats.snapshot();
+    return running.stats();
   }
 
   /** Clears the counts (not the limiter state), as {@code POST /stats/reset} does. */
   public void resetStats() {
-    stats.reset();
+    running.resetStats();
   }
 
   /** Stops accepting, closes connections and releases the store. */
   @Override
   public void close() {
-    front.close();
-    budgets.close();
-  }
-
-  private void route(Exchange exchange, Endpoint api) {
-    String path = exchange.path();
-    if (path.startsWith("/api/") || path.equals("/api")) {
-      api.handle(exchange);
-    } else if (path.equals("/health")) {
-      exchange.send(200, "application/json", "{\"status\":\"ok\"}");
-    } else if (path.equals("/stats") || path.equals("/stats/reset")) {
-      statsHandler.handle(exchange);
-    } else {
-      exchange.send(404, "application/json", "{\"error\":\"not found; try /api/..., /stats or /health\"}");
-    }
+    running.close();
   }
 }

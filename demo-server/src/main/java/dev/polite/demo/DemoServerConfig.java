@@ -1,41 +1,37 @@
 package dev.polite.demo;
 
-import static dev.polite.demo.internal.Settings.ADMIN_TOKEN;
-import static dev.polite.demo.internal.Settings.ALGORITHM;
-import static dev.polite.demo.internal.Settings.API_KEY_HEADER;
-import static dev.polite.demo.internal.Settings.COST_HEADER;
-import static dev.polite.demo.internal.Settings.BUDGETS;
-import static dev.polite.demo.internal.Settings.BURST;
-import static dev.polite.demo.internal.Settings.CLOCK;
-import static dev.polite.demo.internal.Settings.CLOCK_SKEW;
-import static dev.polite.demo.internal.Settings.CONCURRENCY;
-import static dev.polite.demo.internal.Settings.DRY_RUN;
-import static dev.polite.demo.internal.Settings.HEADERS;
-import static dev.polite.demo.internal.Settings.HOST;
-import static dev.polite.demo.internal.Settings.IDLE_TIMEOUT;
-import static dev.polite.demo.internal.Settings.LATENCY;
-import static dev.polite.demo.internal.Settings.LIMIT;
-import static dev.polite.demo.internal.Settings.IO_THREADS;
-import static dev.polite.demo.internal.Settings.MAX_CONNECTIONS;
-import static dev.polite.demo.internal.Settings.MAX_CONNECTIONS_PER_CLIENT;
-import static dev.polite.demo.internal.Settings.MAX_KEYS;
-import static dev.polite.demo.internal.Settings.NODES;
-import static dev.polite.demo.internal.Settings.PARSE_TIMEOUT;
-import static dev.polite.demo.internal.Settings.PORT;
-import static dev.polite.demo.internal.Settings.REJECT_STATUS;
-import static dev.polite.demo.internal.Settings.REDIS_TIMEOUT;
-import static dev.polite.demo.internal.Settings.ROUTE_COSTS;
-import static dev.polite.demo.internal.Settings.STORE;
-import static dev.polite.demo.internal.Settings.SYNC_INTERVAL;
-import static dev.polite.demo.internal.Settings.TRUSTED_PROXIES;
-import static dev.polite.demo.internal.Settings.WHEN_DOWN;
-import static dev.polite.demo.internal.Settings.WINDOW;
-import static dev.polite.demo.internal.Settings.WRONG_RESET_EVERY;
+import static dev.polite.demo.Settings.ADMIN_TOKEN;
+import static dev.polite.demo.Settings.ALGORITHM;
+import static dev.polite.demo.Settings.API_KEY_HEADER;
+import static dev.polite.demo.Settings.COST_HEADER;
+import static dev.polite.demo.Settings.BUDGETS;
+import static dev.polite.demo.Settings.BURST;
+import static dev.polite.demo.Settings.CLOCK;
+import static dev.polite.demo.Settings.CLOCK_SKEW;
+import static dev.polite.demo.Settings.CONCURRENCY;
+import static dev.polite.demo.Settings.DRY_RUN;
+import static dev.polite.demo.Settings.HEADERS;
+import static dev.polite.demo.Settings.HOST;
+import static dev.polite.demo.Settings.IDLE_TIMEOUT;
+import static dev.polite.demo.Settings.LATENCY;
+import static dev.polite.demo.Settings.LIMIT;
+import static dev.polite.demo.Settings.IO_THREADS;
+import static dev.polite.demo.Settings.MAX_CONNECTIONS;
+import static dev.polite.demo.Settings.MAX_CONNECTIONS_PER_CLIENT;
+import static dev.polite.demo.Settings.MAX_KEYS;
+import static dev.polite.demo.Settings.NODES;
+import static dev.polite.demo.Settings.PARSE_TIMEOUT;
+import static dev.polite.demo.Settings.PORT;
+import static dev.polite.demo.Settings.REJECT_STATUS;
+import static dev.polite.demo.Settings.REDIS_TIMEOUT;
+import static dev.polite.demo.Settings.ROUTE_COSTS;
+import static dev.polite.demo.Settings.STORE;
+import static dev.polite.demo.Settings.SYNC_INTERVAL;
+import static dev.polite.demo.Settings.TRUSTED_PROXIES;
+import static dev.polite.demo.Settings.WHEN_DOWN;
+import static dev.polite.demo.Settings.WINDOW;
+import static dev.polite.demo.Settings.WRONG_RESET_EVERY;
 
-import dev.polite.demo.internal.Policy;
-import dev.polite.demo.internal.Setting;
-import dev.polite.demo.internal.Settings;
-import dev.polite.demo.internal.SyncedStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
@@ -53,7 +49,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Usage: {@code DemoServerConfig config = DemoServer.builder().limit(10).window(Duration.ofSeconds(10)).build();}
  *
  * <p>The limit is {@code limit} units per {@code window}. The bucket algorithms hold
- * {@code burst} (default: {@code limit}) and refill at {@code limit / window}; the window
+ * {@code burst} (the limit, unless set apart) and refill at {@code limit / window}; the window
  * algorithms allow {@code limit} per {@code window}. Every request under {@code /api/} costs 1
  * unit unless a route cost says otherwise; clients never name their own cost.
  *
@@ -62,17 +58,23 @@ import org.jspecify.annotations.Nullable;
  * from the others) and its answer names it; every other request spends the limit per window above,
  * named {@code core} once any budget is given.
  *
- * <p>Each setting's default, rule and command-line flag are declared once, in
- * {@link Settings}; this class holds one value per setting and names them for Java callers.
+ * <p>Each setting's name, default, rule, command-line flag and usage are declared once, in this
+ * package's {@code Settings}; this class holds one value per setting and names them for Java
+ * callers. The accessors below name each setting's flag and do not repeat its default:
+ * {@code java -jar polite-demo-server.jar --help} prints every flag with its default, and
+ * {@code DemoServerConfig.builder().build()} holds them all (but the port: 0, a free one, in
+ * process and 8080 on the command line). The one setting with no flag, {@link #clock()}, says its own.
  */
 public final class DemoServerConfig {
   /** Always in the description, default or not: what a reader of the log asks first. */
   private static final List<Setting<?>> HEADLINE = List.of(ALGORITHM, LIMIT, WINDOW, HEADERS, STORE);
 
   private final Map<Setting<?>, Object> values;
+  private final StoreKind storeKind;
 
   private DemoServerConfig(Map<Setting<?>, Object> values) {
     this.values = Map.copyOf(values);
+    this.storeKind = StoreKind.of(store(), syncInterval());
   }
 
   /** A builder with every default. */
@@ -85,113 +87,119 @@ public final class DemoServerConfig {
     return new Builder(values);
   }
 
-  /** The address to bind; default {@code 127.0.0.1}. */
+  /** The address to bind ({@code --host}). */
   public String host() {
     return HOST.in(values);
   }
 
-  /** The port to bind; 0 (the default) picks a free one. */
+  /** The port to bind ({@code --port}); 0 picks a free one. */
   public int port() {
     return PORT.in(values);
   }
 
-  /** The algorithm; default token bucket. */
+  /** The algorithm ({@code --algorithm}). */
   public Algorithm algorithm() {
     return ALGORITHM.in(values);
   }
 
-  /** Units per window; default 10. */
+  /** Units per window ({@code --limit}). */
   public long limit() {
     return LIMIT.in(values);
   }
 
-  /** The window; default one second. */
+  /** The window ({@code --window}). */
   public Duration window() {
     return WINDOW.in(values);
   }
 
-  /** The bucket capacity: the configured burst, or the limit when none was set. */
+  /** The bucket capacity ({@code --burst}): the configured burst, or the limit when none was set. */
   public long burst() {
     long burst = BURST.in(values);
     return burst > 0 ? burst : limit();
   }
 
-  /** The header dialect; default IETF. */
+  /** The header dialect ({@code --headers}). */
   public HeaderStyle headers() {
     return HEADERS.in(values);
   }
 
-  /** {@code memory} (the default) or {@code redis://HOST:PORT}. */
+  /**
+   * Where the limiter state lives, as {@code --store} gives it: {@code memory},
+   * {@code redis://HOST:PORT} or {@code synced:redis://HOST:PORT} ({@link #storeKind()} says which).
+   */
   public String store() {
     return STORE.in(values);
   }
 
-  /** Whether the limiter state lives in Redis (shared or synced). */
-  public boolean usesRedis() {
-    return !store().equals("memory");
+  /**
+   * Where the limiter state lives, from {@link #store()} and {@link #syncInterval()} together: a
+   * {@code synced:} store with an interval of 0 is the shared {@link StoreKind#REDIS} store.
+   */
+  public StoreKind storeKind() {
+    return storeKind;
   }
 
-  /** Whether each node counts locally and syncs with Redis every {@link #syncInterval()}. */
-  public boolean synced() {
-    return store().startsWith(Settings.SYNCED_PREFIX);
+  /** Whether the limiter state lives in Redis (shared or synced). */
+  public boolean usesRedis() {
+    return storeKind != StoreKind.MEMORY;
   }
 
   /** The Redis address, {@code redis://HOST:PORT}, without the {@code synced:} prefix. */
   public String redisUri() {
-    return synced() ? store().substring(Settings.SYNCED_PREFIX.length()) : store();
+    return StoreKind.redisUri(store());
   }
 
-  /** How often a synced store syncs; 0 makes it the shared atomic store. Default 200 ms. */
+  /** How often a synced store syncs ({@code --sync-interval}); 0 makes it the shared atomic store. */
   public Duration syncInterval() {
     return SYNC_INTERVAL.in(values);
   }
 
-  /** What to decide while Redis is down; default open. */
+  /** What to decide while Redis is down ({@code --when-down}). */
   public WhenDown whenDown() {
     return WHEN_DOWN.in(values);
   }
 
-  /** How many nodes share the limit (for the local share when Redis is down); default 1. */
+  /** How many nodes share the limit, for the local share when Redis is down ({@code --nodes}). */
   public int nodes() {
     return NODES.in(values);
   }
 
-  /** Addresses and CIDR ranges of proxies whose X-Forwarded-For is believed; default none. */
+  /** Addresses and CIDR ranges of proxies whose X-Forwarded-For is believed ({@code --trusted-proxies}). */
   public List<String> trustedProxies() {
     return TRUSTED_PROXIES.in(values);
   }
 
-  /** Whether to count and log would-be rejections without rejecting; default false. */
+  /** Whether to count and log would-be rejections without rejecting ({@code --dry-run}). */
   public boolean dryRun() {
     return DRY_RUN.in(values);
   }
 
-  /** The most keys held in memory (limiter state and stats each); default 100,000. */
+  /** The most keys held in memory, by the limiter state and by the stats each ({@code --max-keys}). */
   public int maxKeys() {
     return MAX_KEYS.in(values);
   }
 
-  /** The header carrying an API key; default {@code X-Api-Key}. */
+  /** The header carrying an API key ({@code --api-key-header}). */
   public String apiKeyHeader() {
     return API_KEY_HEADER.in(values);
   }
 
   /**
-   * The header a client names its request's cost in (a refund when negative); empty, the
-   * default, for none: the route decides.
+   * The header a client names its request's cost in, a refund when negative ({@code --cost-header});
+   * empty for none: the route decides.
    */
   public String costHeader() {
     return COST_HEADER.in(values);
   }
 
-  /** Path prefix to cost in units (the longest matching prefix wins; otherwise 1). */
+  /** Path prefix to cost in units ({@code --cost}; the longest matching prefix wins; otherwise 1). */
   public Map<String, Integer> routeCosts() {
     return ROUTE_COSTS.in(values);
   }
 
   /**
-   * Path prefix to the budget of the requests under it (the longest matching prefix wins), in the
-   * order given; empty (the default) for one budget, the limit per window.
+   * Path prefix to the budget of the requests under it ({@code --budget}; the longest matching prefix
+   * wins), in the order given; empty for one budget, the limit per window.
    */
   public Map<String, Budget> budgets() {
     return BUDGETS.in(values);
@@ -218,29 +226,29 @@ public final class DemoServerConfig {
     return !budgets().isEmpty();
   }
 
-  /** The most requests one key may have in flight; 0 (the default) for no limit. */
+  /** The most requests one key may have in flight ({@code --concurrency}); 0 for no limit. */
   public int concurrency() {
     return CONCURRENCY.in(values);
   }
 
-  /** Simulated work before each admitted {@code /api/} answer; default zero. */
+  /** Simulated work before each admitted {@code /api/} answer ({@code --latency}). */
   public Duration latency() {
     return LATENCY.in(values);
   }
 
-  /** Connect and read timeout of the Redis client; default 20 ms. */
+  /** Connect and read timeout of the Redis client ({@code --redis-timeout}). */
   public Duration redisTimeout() {
     return REDIS_TIMEOUT.in(values);
   }
 
-  /** The clock every decision reads; default the system UTC clock. */
+  /** The clock every decision reads; no flag sets it, and it is the system UTC clock unless code gives one. */
   public Clock clock() {
     return CLOCK.in(values);
   }
 
   /**
-   * How far the server's stated wall clock runs ahead of {@link #clock()} (negative: behind);
-   * default zero. It moves every absolute time the server sends ({@code Date}, an HTTP-date
+   * How far the server's stated wall clock runs ahead of {@link #clock()}, negative for behind
+   * ({@code --clock-skew}). It moves every absolute time the server sends ({@code Date}, an HTTP-date
    * {@code Retry-After}, an epoch reset), never what the limiter decides.
    */
   public Duration clockSkew() {
@@ -248,47 +256,53 @@ public final class DemoServerConfig {
   }
 
   /**
-   * The status of every rate-limit refusal, the limiter's and the concurrency cap's: 429 (the
-   * default) or 403, as GitHub answers.
+   * The status of every rate-limit refusal, the limiter's and the concurrency cap's
+   * ({@code --reject-status}): 429, or 403 as GitHub answers.
    */
   public int rejectStatus() {
     return REJECT_STATUS.in(values);
   }
 
   /**
-   * Every how many answers carrying quota headers one states a reset 200 days ahead (all else
-   * true); 0 (the default) for never.
+   * Every how many answers carrying quota headers one states a reset 200 days ahead, all else
+   * true ({@code --wrong-reset-every}); 0 for never.
    */
   public int wrongResetEvery() {
     return WRONG_RESET_EVERY.in(values);
   }
 
-  /** Time a client has to send a request's line and headers; default 10 s. */
+  /** Time a client has to send a request's line and headers ({@code --parse-timeout}). */
   public Duration parseTimeout() {
     return PARSE_TIMEOUT.in(values);
   }
 
-  /** How long a connection may go without a request under way; default 30 s. */
+  /** How long a connection may go without a request under way ({@code --idle-timeout}). */
   public Duration idleTimeout() {
     return IDLE_TIMEOUT.in(values);
   }
 
-  /** The most open connections (lowered at start to fit the file limit); default 10,000. */
+  /** The most open connections, lowered at start to fit the file limit ({@code --max-connections}). */
   public int maxConnections() {
     return MAX_CONNECTIONS.in(values);
   }
 
-  /** The most open connections from one address, trusted proxies exempt; 0 for none; default 1,000. */
+  /**
+   * The most open connections from one address, trusted proxies exempt
+   * ({@code --max-connections-per-client}); 0 for no limit.
+   */
   public int maxConnectionsPerClient() {
     return MAX_CONNECTIONS_PER_CLIENT.in(values);
   }
 
-  /** Threads serving connections; 0 (the default) for half the cores, at least one. */
+  /** Threads serving connections ({@code --io-threads}); 0 for half the cores, at least one. */
   public int ioThreads() {
     return IO_THREADS.in(values);
   }
 
-  /** The token {@code POST /stats/reset} requires as {@code Authorization: Bearer TOKEN}; empty (the default) for none. */
+  /**
+   * The token {@code POST /stats/reset} requires as {@code Authorization: Bearer TOKEN}
+   * ({@code --admin-token}); empty for none.
+   */
   public String adminToken() {
     return ADMIN_TOKEN.in(values);
   }
@@ -511,7 +525,7 @@ public final class DemoServerConfig {
       return set(MAX_CONNECTIONS_PER_CLIENT, maxConnectionsPerClient);
     }
 
-    /** Threads serving connections, 0 to 256; 0 (the default) for half the cores, at least one. */
+    /** Threads serving connections, 0 to 256; 0 for half the cores, at least one. */
     public Builder ioThreads(int ioThreads) {
       return set(IO_THREADS, ioThreads);
     }
@@ -532,10 +546,16 @@ public final class DemoServerConfig {
      */
     public DemoServerConfig build() {
       DemoServerConfig config = new DemoServerConfig(values);
-      long capacity = Policy.of(config).capacity(config.algorithm()); // validates the policy too
-      for (Budget budget : config.budgets().values()) {
-        Policy.of(budget); // validates it as the main one is
+      long limit = config.limit();
+      long burst = config.burst();
+      // The longer of the window and the time an empty bucket takes to refill, in nanoseconds, must
+      // leave room for the limiters' arithmetic. A route's budget always fits: its burst is its
+      // limit, so it refills in its window, at most 366 days.
+      if ((double) Math.max(burst, limit) * config.window().toNanos() / limit > Long.MAX_VALUE / 4.0) {
+        throw new IllegalArgumentException("burst: " + burst + " takes too long to refill at " + limit
+            + " per " + config.window().toNanos() + " ns");
       }
+      long capacity = config.algorithm().holds(limit, burst);
       for (Map.Entry<String, Integer> route : config.routeCosts().entrySet()) {
         if (route.getValue() > capacity && config.budgetOf(route.getKey()) == null) {
           throw new IllegalArgumentException("routeCost: " + route.getKey() + " costs " + route.getValue()
@@ -546,7 +566,7 @@ public final class DemoServerConfig {
         for (Map.Entry<String, Budget> budget : config.budgets().entrySet()) {
           boolean spends = budget.getKey().startsWith(route.getKey())
               || config.budgetOf(route.getKey()) == budget.getValue();
-          long holds = Policy.of(budget.getValue()).capacity(config.algorithm());
+          long holds = config.algorithm().holds(budget.getValue().limit(), budget.getValue().burst());
           if (spends && route.getValue() > holds) {
             throw new IllegalArgumentException("routeCost: " + route.getKey() + " costs " + route.getValue()
                 + " but budget " + budget.getValue().name() + " (" + budget.getKey() + ") holds at most " + holds
@@ -558,9 +578,9 @@ public final class DemoServerConfig {
         throw new IllegalArgumentException("algorithm: " + config.algorithm()
             + " is not supported with a Redis store (supported: " + Algorithm.onRedis() + ")");
       }
-      if (config.synced() && !config.syncInterval().isZero() && !SyncedStore.runs(config.algorithm())) {
+      if (config.storeKind() == StoreKind.SYNCED && !config.algorithm().runsOnSyncedStore()) {
         throw new IllegalArgumentException("algorithm: " + config.algorithm()
-            + " is not supported with a synced store (supported: " + SyncedStore.supported() + ")");
+            + " is not supported with a synced store (supported: " + Algorithm.onSyncedStore() + ")");
       }
       return config;
     }

@@ -15,7 +15,7 @@ import java.util.stream.Collectors;
 public enum HeaderStyle {
   /**
    * IETF draft-ietf-httpapi-ratelimit-headers-11: {@code RateLimit-Policy: "default";q=10;w=1}
-   * and {@code RateLimit: "default";r=3;t=1}. The default.
+   * and {@code RateLimit: "default";r=3;t=1}.
    */
   IETF("ietf"),
   /** The older draft fields {@code RateLimit-Limit}, {@code -Remaining}, {@code -Reset} (delta seconds). */

@@ -1,5 +1,9 @@
 package dev.polite.demo;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.List;
 
 /**
@@ -27,4 +31,18 @@ public record KeyStats(String key, long admitted, long rejected, List<Second> ti
    * @param rejected requests refused in that second
    */
   public record Second(long epochSecond, long admitted, long rejected) {}
+
+  /**
+   * The key a client sending {@code apiKey} (trimmed) in the API key header is counted as:
+   * {@code key:} and the first 16 hex digits (64 bits) of the key's SHA-256, stable and not the secret.
+   */
+  public static String keyOfApiKey(String apiKey) {
+    try {
+      byte[] digest = MessageDigest.getInstance("SHA-256")
+          .digest(apiKey.getBytes(StandardCharsets.UTF_8));
+      return "key:" + HexFormat.of().formatHex(digest, 0, 8);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+    }
+  }
 }

@@ -1,7 +1,5 @@
 package dev.polite.demo;
 
-import dev.polite.demo.internal.DemoServerCommand;
-
 /**
  * The command line: {@code java -jar polite-demo-server.jar --help}. Prints
  * {@code polite-demo-server listening on http://HOST:PORT} as its first stdout line once bound,

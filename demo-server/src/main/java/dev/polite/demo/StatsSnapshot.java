@@ -1,6 +1,5 @@
 package dev.polite.demo;
 
-import dev.polite.demo.internal.ClientKeys;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -77,6 +76,6 @@ public record StatsSnapshot(
 
   /** The stats of the client that sent {@code apiKey} in the API key header, or null. */
   public @Nullable KeyStats apiKey(String apiKey) {
-    return keys.get(ClientKeys.apiKeyHash(apiKey.trim()));
+    return keys.get(KeyStats.keyOfApiKey(apiKey.trim()));
   }
 }

@@ -9,7 +9,7 @@ import java.util.Locale;
  * <p>Usage: {@code DemoServer.builder().store("redis://127.0.0.1:6379").whenDown(WhenDown.LOCAL).nodes(4)}.
  */
 public enum WhenDown {
-  /** Admit everything: the API stays up, unprotected. The default, as at Stripe and Envoy. */
+  /** Admit everything: the API stays up, unprotected. */
   OPEN,
   /** Reject everything (429): for limits that protect money or security. */
   CLOSED,

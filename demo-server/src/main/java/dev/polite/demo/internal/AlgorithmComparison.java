@@ -11,7 +11,7 @@ import java.util.Map;
  * on it; a burst of twenty; ten then a steady stream of ten a second for twenty seconds) replayed
  * on a virtual clock against an algorithm configured as "10 per 10 s" (a bucket holds 10,
  * refilling one a second), and the most it serves in any 10 s. The limiters are the server's own
- * classes ({@link Algorithm#newLimiter}), so these are the decisions the server makes, with no
+ * classes ({@link MemoryStore#newLimiter}), so these are the decisions the server makes, with no
  * waiting. The demo server's tests check the figures; the examples' {@code lessons algorithms}
  * prints them beside the reference's table.
  *
@@ -61,7 +61,7 @@ public final class AlgorithmComparison {
 
   /** When each admitted request is served: its arrival, plus the leaky queue's delay. */
   private static List<Long> served(Algorithm algorithm, List<Long> arrivals) {
-    RateLimiter limiter = algorithm.newLimiter(POLICY);
+    RateLimiter limiter = MemoryStore.newLimiter(algorithm, POLICY);
     List<Long> served = new ArrayList<>();
     for (long at : arrivals) {
       Decision decision = limiter.tryAcquire(at, 1);

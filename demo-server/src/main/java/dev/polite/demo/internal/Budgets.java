@@ -79,11 +79,6 @@ public final class Budgets implements AutoCloseable {
     return entries;
   }
 
-  /** The main budget ({@code --limit} per {@code --window}). */
-  public Entry main() {
-    return entries.get(0);
-  }
-
   /** The budget a request to {@code path} spends: the longest matching route prefix's, else the main one. */
   public Entry of(String path) {
     Entry chosen = entries.get(0);
@@ -117,13 +112,11 @@ public final class Budgets implements AutoCloseable {
 
   /** The store {@code config} asks for, enforcing {@code policy}. */
   static LimiterStore store(DemoServerConfig config, Policy policy, LongSupplier nanos) {
-    if (!config.usesRedis()) {
-      return new MemoryStore(config.algorithm(), policy, nanos, config.maxKeys());
-    }
-    if (config.synced() && !config.syncInterval().isZero()) {
-      return SyncedStore.open(config, policy, nanos);
-    }
-    return RedisStore.open(config, policy, nanos); // a sync interval of 0 is the shared store
+    return switch (config.storeKind()) {
+      case MEMORY -> new MemoryStore(config.algorithm(), policy, nanos, config.maxKeys());
+      case REDIS -> RedisStore.open(config, policy, nanos);
+      case SYNCED -> SyncedStore.open(config, policy, nanos);
+    };
   }
 
   @Override

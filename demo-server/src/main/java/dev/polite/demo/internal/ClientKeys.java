@@ -1,16 +1,12 @@
 package dev.polite.demo.internal;
 
+import dev.polite.demo.KeyStats;
 import java.net.InetAddress;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.List;
 
 /**
- * Who a request is counted as. An API key beats an address: {@code key:<hash>}, where the hash
- * is the first 64 bits of the key's SHA-256, so the secret itself never reaches the stats, the
- * logs or Redis. Without one, the peer's address: {@code ip:203.0.113.7}, an IPv6 peer by its /64.
+ * Who a request is counted as. An API key beats an address: {@code key:<hash>}
+ * ({@link KeyStats#keyOfApiKey}), so the secret itself never reaches the stats, the logs or Redis. Without one, the peer's address: {@code ip:203.0.113.7}, an IPv6 peer by its /64.
  *
  * <p>{@code X-Forwarded-For} is believed only when the connection comes from a trusted proxy, and
  * only the entries our proxies appended: it is read from the right, skipping trusted proxies, and
@@ -35,7 +31,7 @@ public final class ClientKeys {
    */
   public String keyOf(String apiKey, InetAddress peer, List<String> forwardedFor) {
     if (apiKey != null && !apiKey.isBlank()) {
-      return apiKeyHash(apiKey.trim());
+      return KeyStats.keyOfApiKey(apiKey.trim());
     }
     if (forwardedFor.isEmpty() || trusted.isEmpty() || !trusted.contains(peer)) {
       return IpAddress.key(peer);
@@ -61,16 +57,5 @@ public final class ClientKeys {
       }
     }
     return IpAddress.key(peer);
-  }
-
-  /** {@code key:} and 16 hex digits of the key's SHA-256: stable, and not the secret. */
-  public static String apiKeyHash(String apiKey) {
-    try {
-      byte[] digest = MessageDigest.getInstance("SHA-256")
-          .digest(apiKey.getBytes(StandardCharsets.UTF_8));
-      return "key:" + HexFormat.of().formatHex(digest, 0, 8);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is missing from this JVM", e);
-    }
   }
 }

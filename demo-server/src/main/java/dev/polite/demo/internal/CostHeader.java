@@ -1,7 +1,10 @@
 package dev.polite.demo.internal;
 
+import dev.polite.demo.Algorithm;
 import dev.polite.demo.DemoServerConfig;
 import io.netty.util.AsciiString;
+import java.util.List;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -17,6 +20,9 @@ import org.jspecify.annotations.Nullable;
  * <p>Immutable and thread-safe.
  */
 final class CostHeader {
+  /** The algorithms that take refunds, as a sentence names them: {@code token-bucket, gcra and leaky-meter}. */
+  private static final String REFUNDERS = inWords(Algorithm.takingRefunds());
+
   private final AsciiString name;
   private final long capacity;
   private final boolean refunds;
@@ -69,9 +75,15 @@ final class CostHeader {
           + " to give units back; was " + units;
     }
     if (units < 0 && !refunds) {
-      return name + ": " + algorithm + " takes no refunds (token-bucket, gcra and leaky-meter do)";
+      return name + ": " + algorithm + " takes no refunds (" + REFUNDERS + " do)";
     }
     return null;
+  }
+
+  private static String inWords(List<Algorithm> algorithms) {
+    int last = algorithms.size() - 1;
+    String first = algorithms.subList(0, last).stream().map(Algorithm::cliName).collect(Collectors.joining(", "));
+    return last == 0 ? algorithms.get(0).cliName() : first + " and " + algorithms.get(last).cliName();
   }
 
   private static String shorten(String value) {

@@ -12,8 +12,6 @@ import java.util.function.LongSupplier;
  * reason to exist.
  */
 public final class MemoryStore implements LimiterStore {
-  private final Algorithm algorithm;
-  private final Policy policy;
   private final LongSupplier nanos;
   private final KeyTable<RateLimiter> keys;
 
@@ -21,10 +19,24 @@ public final class MemoryStore implements LimiterStore {
    * @param nanos the clock, in nanoseconds since any fixed origin
    */
   public MemoryStore(Algorithm algorithm, Policy policy, LongSupplier nanos, int maxKeys) {
-    this.algorithm = algorithm;
-    this.policy = policy;
     this.nanos = nanos;
-    this.keys = new KeyTable<>(maxKeys, policy.idleNanos(), () -> algorithm.newLimiter(policy));
+    this.keys = new KeyTable<>(maxKeys, policy.idleNanos(), () -> newLimiter(algorithm, policy));
+  }
+
+  /**
+   * A fresh limiter (a new key's state) running {@code algorithm} to enforce {@code policy}: one
+   * case per algorithm, which the compiler checks are all there.
+   */
+  public static RateLimiter newLimiter(Algorithm algorithm, Policy policy) {
+    return switch (algorithm) {
+      case TOKEN_BUCKET -> new TokenBucket(policy);
+      case GCRA -> new Gcra(policy);
+      case LEAKY_METER -> new LeakyMeter(policy);
+      case LEAKY_QUEUE -> new LeakyQueue(policy);
+      case FIXED_WINDOW -> new FixedWindow(policy);
+      case SLIDING_LOG -> new SlidingLog(policy);
+      case SLIDING_COUNTER -> new SlidingCounter(policy);
+    };
   }
 
   @Override
@@ -47,16 +59,6 @@ public final class MemoryStore implements LimiterStore {
   @Override
   public int localKeys() {
     return keys.size();
-  }
-
-  /** The algorithm this store runs. */
-  public Algorithm algorithm() {
-    return algorithm;
-  }
-
-  /** The policy this store enforces. */
-  public Policy policy() {
-    return policy;
   }
 
   @Override

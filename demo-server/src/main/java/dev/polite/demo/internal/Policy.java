@@ -24,6 +24,8 @@ public record Policy(long limit, long windowNanos, long burst) {
     if (burst < 1) {
       throw new IllegalArgumentException("burst: must be at least 1, was " + burst);
     }
+    // the same bound DemoServerConfig.Builder.build() puts on a configuration's burst, as this
+    // type's invariant: a policy made by hand is held to it too
     if ((double) Math.max(burst, limit) * windowNanos / limit > Long.MAX_VALUE / 4.0) {
       throw new IllegalArgumentException("burst: " + burst + " takes too long to refill at " + limit
           + " per " + windowNanos + " ns");
@@ -41,7 +43,7 @@ public record Policy(long limit, long windowNanos, long burst) {
 
   /** The policy of a route's own budget: its limit per its window, holding its limit (burst = limit). */
   public static Policy of(Budget budget) {
-    return new Policy(budget.limit(), budget.window().toNanos(), budget.limit());
+    return new Policy(budget.limit(), budget.window().toNanos(), budget.burst());
   }
 
   /** Nanoseconds per unit at the sustained rate ({@code window / limit}), at least 1. */
@@ -56,7 +58,7 @@ public record Policy(long limit, long windowNanos, long burst) {
 
   /** The most a single request may cost under {@code algorithm}: what a fresh key holds. */
   public long capacity(Algorithm algorithm) {
-    return algorithm.usesBurst() ? burst : limit;
+    return algorithm.holds(limit, burst);
   }
 
   /**

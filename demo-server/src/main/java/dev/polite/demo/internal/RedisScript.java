@@ -1,5 +1,6 @@
 package dev.polite.demo.internal;
 
+import dev.polite.demo.Algorithm;
 import java.util.List;
 
 /**
@@ -22,6 +23,24 @@ public record RedisScript(String name, List<String> keySuffixes) {
   /** A script named {@code name} touching the keys with these suffixes. */
   public RedisScript(String name, String... keySuffixes) {
     this(name, List.of(keySuffixes));
+  }
+
+  /**
+   * The script the Redis store runs {@code algorithm} with: one case per algorithm, which the
+   * compiler checks are all there. The leaky meter runs as the token bucket, whose decisions (and
+   * state) are the same.
+   *
+   * @throws IllegalStateException for one Redis cannot run ({@link Algorithm#runsOnRedis()})
+   */
+  public static RedisScript of(Algorithm algorithm) {
+    return switch (algorithm) {
+      case TOKEN_BUCKET, LEAKY_METER -> new RedisScript("token-bucket", "tb");
+      case GCRA -> new RedisScript("gcra", "gcra", "gcra:owed");
+      case FIXED_WINDOW -> new RedisScript("fixed-window", "fw");
+      case SLIDING_LOG -> new RedisScript("sliding-log", "sl", "sl:seq");
+      case SLIDING_COUNTER -> new RedisScript("sliding-counter", "sc");
+      case LEAKY_QUEUE -> throw new IllegalStateException(algorithm + " has no Redis script");
+    };
   }
 
   /** The keys this script touches for {@code client}, in the order it reads them. */

@@ -55,8 +55,7 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * every decision answers within about two timeouts even if Redis hangs. The first success logs
  * the recovery, once.
  *
- * <p>Which script runs an algorithm, and which keys it touches, is the algorithm's to say
- * ({@link Algorithm#redisScript()}).
+ * <p>Which script runs an algorithm, and which keys it touches, is {@link RedisScript#of}'s to say.
  */
 // JedisPool is deprecated in Jedis 7. This store's fail-over timings (one timeout, no retries)
 // were measured on it, so moving to Jedis's newer pooled client is a change of its own, to be measured the same
@@ -78,7 +77,7 @@ public final class RedisStore implements LimiterStore {
 
   private RedisStore(URI uri, Algorithm algorithm, Policy policy, WhenDown whenDown, int nodes,
       Duration timeout, int connections, LongSupplier nanos, int maxKeys) {
-    this.script = algorithm.redisScript(); // first: refuses before a pool exists to leak
+    this.script = RedisScript.of(algorithm); // first: refuses before a pool exists to leak
     this.pool = pool(uri, timeout, connections);
     this.target = uri.getHost() + ":" + uri.getPort();
     this.source = resource("common.lua") + "\n" + resource(script.name() + ".lua");

@@ -42,7 +42,7 @@ public final class StatsJson {
         .append(",\"windowSeconds\":").append(config.window().toNanos() / 1e9)
         .append(",\"burst\":").append(config.burst())
         .append(",\"headers\":").append(quote(config.headers().cliName()))
-        .append(",\"store\":").append(quote(!config.usesRedis() ? "memory" : config.synced() && !config.syncInterval().isZero() ? "synced" : "redis"))
+        .append(",\"store\":").append(quote(config.storeKind().toString()))
         .append(",\"clockSkewMillis\":").append(config.clockSkew().toMillis())
         .append(",\"rejectStatus\":").append(config.rejectStatus())
         .append(",\"wrongResetEvery\":").append(config.wrongResetEvery())

@@ -6,11 +6,9 @@ import dev.polite.demo.WhenDown;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -44,9 +42,8 @@ import redis.clients.jedis.exceptions.JedisException;
  * bucket ({@link SyncedBucket}) carries the overshoot as debt, which the fleet then pays back, so
  * over a long run it admits the limit and the excess shows as bursts of the same size.
  *
- * <p><b>Supported:</b> token bucket, GCRA and leaky meter (one synced bucket: their decisions are
- * the same), fixed window and sliding window counter. Not the sliding log (every timestamp would
- * have to be shipped) nor the leaky queue (it holds requests, not counts).
+ * <p><b>Supported:</b> what {@link Algorithm#runsOnSyncedStore()} says, and why. The bucket family
+ * is one synced bucket ({@link SyncedBucket}), the windows are {@link SyncedWindow}s.
  *
  * <p><b>Time</b> is the node's clock ({@code nanos}, which tests replace), sent with each sync, not
  * Redis's {@code TIME}: a node's view lives on its own clock between syncs, so the shared state must
@@ -66,8 +63,6 @@ import redis.clients.jedis.exceptions.JedisException;
 @SuppressWarnings("deprecation")
 public final class SyncedStore implements LimiterStore {
   private static final Logger log = LoggerFactory.getLogger(SyncedStore.class);
-  private static final Set<Algorithm> SUPPORTED = EnumSet.of(Algorithm.TOKEN_BUCKET, Algorithm.GCRA,
-      Algorithm.LEAKY_METER, Algorithm.FIXED_WINDOW, Algorithm.SLIDING_COUNTER);
 
   private final JedisPool pool;
   private final String source;
@@ -84,8 +79,8 @@ public final class SyncedStore implements LimiterStore {
   /** A store that syncs only when {@link #sync()} is called (tests drive it on a fake clock). */
   SyncedStore(URI uri, Algorithm algorithm, Policy policy, WhenDown whenDown, int nodes, Duration timeout,
       LongSupplier nanos, int maxKeys) {
-    if (!runs(algorithm)) {
-      throw new IllegalStateException(algorithm + " cannot be synced (supported: " + supported() + ")");
+    if (!algorithm.runsOnSyncedStore()) {
+      throw new IllegalStateException(algorithm + " cannot be synced (supported: " + Algorithm.onSyncedStore() + ")");
     }
     this.pool = RedisStore.pool(uri, timeout, 2); // one sync thread: one connection, and one spare
     this.target = uri.getHost() + ":" + uri.getPort();
@@ -123,16 +118,6 @@ public final class SyncedStore implements LimiterStore {
     syncer.scheduleWithFixedDelay(store::syncOrLog, interval, interval, TimeUnit.NANOSECONDS);
     store.syncer = syncer;
     return store;
-  }
-
-  /** Whether the synced store can run {@code algorithm}. */
-  public static boolean runs(Algorithm algorithm) {
-    return SUPPORTED.contains(algorithm);
-  }
-
-  /** The algorithms the synced store runs, in declaration order. */
-  public static List<Algorithm> supported() {
-    return List.copyOf(SUPPORTED);
   }
 
   @Override

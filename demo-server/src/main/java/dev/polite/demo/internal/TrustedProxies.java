@@ -12,14 +12,12 @@ import java.util.List;
 public final class TrustedProxies {
   private final List<byte[]> networks = new ArrayList<>();
   private final List<Integer> prefixes = new ArrayList<>();
-  private final List<String> specs;
 
   /**
    * @throws IllegalArgumentException naming {@code trustedProxies} for an entry that is not an IP
    *     literal or CIDR range
    */
   public TrustedProxies(List<String> specs) {
-    this.specs = List.copyOf(specs);
     for (String spec : specs) {
       String s = spec.trim();
       if (s.isEmpty()) {
@@ -51,11 +49,6 @@ public final class TrustedProxies {
   /** Whether no proxy is trusted (then X-Forwarded-For is never read). */
   public boolean isEmpty() {
     return networks.isEmpty();
-  }
-
-  /** The entries as given. */
-  public List<String> specs() {
-    return specs;
   }
 
   /** Whether {@code address} is one of ours. */

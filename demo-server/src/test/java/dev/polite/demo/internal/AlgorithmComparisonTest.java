@@ -55,7 +55,7 @@ class AlgorithmComparisonTest {
 
   @Test
   void leakyQueueDelaysInsteadOfRejecting() {
-    RateLimiter queue = Algorithm.LEAKY_QUEUE.newLimiter(new Policy(5, 5 * SECOND, 5));
+    RateLimiter queue = MemoryStore.newLimiter(Algorithm.LEAKY_QUEUE, new Policy(5, 5 * SECOND, 5));
     List<Long> delays = new ArrayList<>();
     int rejected = 0;
     for (int i = 0; i < 8; i++) {

@@ -2,6 +2,7 @@ package dev.polite.demo.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.polite.demo.KeyStats;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -25,7 +26,7 @@ class KeyTableTest {
     for (int i = 0; i < keys; i++) {
       String key = i % 2 == 0
           ? "ip:" + random.nextInt(256) + "." + random.nextInt(256) + "." + random.nextInt(256) + "." + random.nextInt(256)
-          : ClientKeys.apiKeyHash("flood-" + i);
+          : KeyStats.keyOfApiKey("flood-" + i);
       int h = key.hashCode();
       int segment = KeyTable.segmentOf(h, SEGMENTS);
       perSegment[segment]++;

@@ -186,7 +186,7 @@ class QuotaHeadersTest {
         for (boolean steady : new boolean[] {false, true}) {
           long q = lw[0];
           long windowNanos = lw[1] * SECOND;
-          RateLimiter server = algorithm.newLimiter(new Policy(q, windowNanos, q));
+          RateLimiter server = MemoryStore.newLimiter(algorithm, new Policy(q, windowNanos, q));
           long interval = (long) Math.ceil((double) windowNanos / q);
           long now = 5 * SECOND + 123_456_789L;
           boolean pacing = false;

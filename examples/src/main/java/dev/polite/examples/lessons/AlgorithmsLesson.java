@@ -14,7 +14,7 @@ import picocli.CommandLine.Mixin;
  * {@code lessons algorithms}: every algorithm the demo server has ({@link Algorithm#values()}),
  * configured as 10 per 10 s (a bucket: 10, refilling 1 a second), on the reference's three traffic
  * patterns, and the most each admitted in any 10 s span beside the reference's table "Choosing
- * between them". The limiters are the demo server's own classes ({@link Algorithm#newLimiter}),
+ * between them". The limiters are the demo server's own classes ({@code MemoryStore.newLimiter}),
  * driven on a virtual clock: the same decisions the server makes, with no waiting.
  *
  * <p>Usage: {@code java -jar polite-examples.jar lessons algorithms [--json]}

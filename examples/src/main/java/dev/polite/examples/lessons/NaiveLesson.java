@@ -3,6 +3,7 @@ package dev.polite.examples.lessons;
 import dev.polite.demo.Algorithm;
 import dev.polite.demo.DemoServer;
 import dev.polite.demo.KeyStats;
+import dev.polite.demo.internal.MemoryStore;
 import dev.polite.demo.internal.Policy;
 import dev.polite.demo.internal.RateLimiter;
 import java.io.IOException;
@@ -98,7 +99,7 @@ public final class NaiveLesson implements Callable<Integer> {
             "accepted", accepted, "of", 20, "reference", 20));
     Map<Algorithm, Integer> demo = new LinkedHashMap<>();
     for (Algorithm algorithm : List.of(Algorithm.TOKEN_BUCKET, Algorithm.SLIDING_LOG)) {
-      RateLimiter limiter = algorithm.newLimiter(new Policy(LIMIT, 10 * SECOND, LIMIT));
+      RateLimiter limiter = MemoryStore.newLimiter(algorithm, new Policy(LIMIT, 10 * SECOND, LIMIT));
       int admitted = 0;
       for (int i = 0; i < 20; i++) {
         admitted += limiter.tryAcquire(i < 10 ? 9_900_000_000L : 10 * SECOND, 1).allowed() ? 1 : 0;

@@ -1,12 +1,7 @@
-package dev.polite.demo.internal;
+package dev.polite.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.polite.demo.Algorithm;
-import dev.polite.demo.Budget;
-import dev.polite.demo.DemoServerConfig;
-import dev.polite.demo.HeaderStyle;
-import dev.polite.demo.WhenDown;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -145,10 +140,16 @@ class DemoServerCommandTest {
     DemoServerConfig config = parse("--store", "synced:redis://127.0.0.1:6390", "--sync-interval", "20ms",
         "--algorithm", "fixed-window");
     assertThat(config.usesRedis()).isTrue();
-    assertThat(config.synced()).isTrue();
+    assertThat(config.storeKind()).isEqualTo(StoreKind.SYNCED);
     assertThat(config.redisUri()).isEqualTo("redis://127.0.0.1:6390");
     assertThat(config.syncInterval()).isEqualTo(Duration.ofMillis(20));
-    assertThat(parse("--store", "synced:redis://127.0.0.1:6390", "--sync-interval", "0").syncInterval()).isZero();
+    DemoServerConfig everyRequest = parse("--store", "synced:redis://127.0.0.1:6390", "--sync-interval", "0");
+    assertThat(everyRequest.syncInterval()).isZero();
+    assertThat(everyRequest.storeKind()).isEqualTo(StoreKind.REDIS);
+    assertThat(everyRequest.redisUri()).isEqualTo("redis://127.0.0.1:6390");
+    assertThat(parse("--store", "redis://127.0.0.1:6390").storeKind()).isEqualTo(StoreKind.REDIS);
+    assertThat(parse().storeKind()).isEqualTo(StoreKind.MEMORY);
+    assertThat(parse().usesRedis()).isFalse();
     assertThat(parse().syncInterval()).isEqualTo(Duration.ofMillis(200));
     assertBadFlag("store: must be 'memory', 'redis://HOST:PORT' or 'synced:redis://HOST:PORT', was 'synced:redis://x'",
         "--store", "synced:redis://x");

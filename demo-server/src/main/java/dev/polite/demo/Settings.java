@@ -1,11 +1,7 @@
-package dev.polite.demo.internal;
+package dev.polite.demo;
 
-import dev.polite.demo.Algorithm;
-import dev.polite.demo.Budget;
 import dev.polite.demo.DemoServerConfig.Builder;
-import dev.polite.demo.HeaderStyle;
-import dev.polite.demo.WhenDown;
-import java.net.URI;
+import dev.polite.demo.internal.TrustedProxies;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collections;
@@ -16,29 +12,29 @@ import java.util.Map;
 
 /**
  * Every setting of the demo server, each declared once: name, default, rule, flag and usage.
- * {@link dev.polite.demo.DemoServerConfig} keeps one value per setting, its builder checks each
+ * {@link DemoServerConfig} keeps one value per setting, its builder checks each
  * value against its setting, and the command line is made from this list, in this order.
  */
-public final class Settings {
+final class Settings {
   private static final Duration MILLISECOND = Duration.ofMillis(1);
 
-  public static final Setting<String> HOST = Setting.text("host", "127.0.0.1",
+  static final Setting<String> HOST = Setting.text("host", "127.0.0.1",
           host -> !host.isBlank(), host -> "must not be blank")
       .flag("--host", "ADDRESS", "Address to bind (default: ${DEFAULT-VALUE}).", Builder::host);
 
   /** 0, a free port, in process; 8080 from the command line, where a fixed port is what people expect. */
-  public static final Setting<Integer> PORT = Setting.count("port", 0, port -> port >= 0 && port <= 65535,
+  static final Setting<Integer> PORT = Setting.count("port", 0, port -> port >= 0 && port <= 65535,
           "must be 0 to 65535")
       .flag("--port", "PORT", "Port to bind; 0 picks a free one (default: ${DEFAULT-VALUE}).", Builder::port)
       .commandLineDefault("8080");
 
-  public static final Setting<Algorithm> ALGORITHM = Setting.choice("algorithm", "token-bucket", Algorithm::parse)
+  static final Setting<Algorithm> ALGORITHM = Setting.choice("algorithm", "token-bucket", Algorithm::parse)
       .flag("--algorithm", "NAME", Algorithm.names() + " (default: ${DEFAULT-VALUE}).", Builder::algorithm);
 
-  public static final Setting<Long> LIMIT = Setting.whole("limit", 10, limit -> limit >= 1, "must be at least 1")
+  static final Setting<Long> LIMIT = Setting.whole("limit", 10, limit -> limit >= 1, "must be at least 1")
       .flag("--limit", "N", "Requests (units) per window (default: ${DEFAULT-VALUE}).", Builder::limit);
 
-  public static final Setting<Duration> WINDOW = Setting.duration("window", "1s",
+  static final Setting<Duration> WINDOW = Setting.duration("window", "1s",
           window -> window.compareTo(MILLISECOND) >= 0 && window.compareTo(Duration.ofDays(366)) <= 0,
           "must be 1 ms to 366 days")
       .flag("--window", "DURATION",
@@ -46,12 +42,12 @@ public final class Settings {
           Builder::window);
 
   /** 0 stands for "the limit", so that a burst follows the limit it was not set apart from. */
-  public static final Setting<Long> BURST = Setting.whole("burst", 0, burst -> burst >= 0,
+  static final Setting<Long> BURST = Setting.whole("burst", 0, burst -> burst >= 0,
           "must be at least 1 (or 0 for the limit)")
       .flag("--burst", "B", "Bucket capacity when it differs from --limit (bucket algorithms only; default: the limit).",
           Builder::burst);
 
-  public static final Setting<HeaderStyle> HEADERS = Setting.choice("headers", "ietf", HeaderStyle::parse)
+  static final Setting<HeaderStyle> HEADERS = Setting.choice("headers", "ietf", HeaderStyle::parse)
       .flag("--headers", "STYLE",
           "ietf (draft-11 RateLimit + RateLimit-Policy)|legacy (RateLimit-Limit/-Remaining/-Reset)"
               + "|x-ratelimit (GitHub style, epoch reset)|used-limit (Shopify's X-Shopify-Shop-Api-Call-Limit: used/limit)"
@@ -60,7 +56,7 @@ public final class Settings {
               + " (default: ${DEFAULT-VALUE}).",
           Builder::headers);
 
-  public static final Setting<Duration> CLOCK_SKEW = Setting.signedDuration("clockSkew", "0s",
+  static final Setting<Duration> CLOCK_SKEW = Setting.signedDuration("clockSkew", "0s",
           skew -> skew.abs().compareTo(Duration.ofDays(1)) <= 0, "must be within a day either way")
       .flag("--clock-skew", "DURATION",
           "How far the server's stated clock (Date, HTTP-date Retry-After, epoch resets) runs ahead; "
@@ -74,7 +70,7 @@ public final class Settings {
    * a rate limit, is measured against this. Nothing else is allowed: any other status would not
    * be a rate-limit refusal that real servers send.
    */
-  public static final Setting<Integer> REJECT_STATUS = Setting.count("rejectStatus", 429,
+  static final Setting<Integer> REJECT_STATUS = Setting.count("rejectStatus", 429,
           status -> status == 429 || status == 403, "must be 429 or 403")
       .flag("--reject-status", "N",
           "Status of every rate-limit refusal, the limiter's and --concurrency's: 429, or 403 as GitHub "
@@ -87,7 +83,7 @@ public final class Settings {
    * believes the one wrong answer stops for 200 days. 1 is refused: a server whose every reset is
    * wrong is a lying server, not a wobbling one, and tests nothing a client could survive.
    */
-  public static final Setting<Integer> WRONG_RESET_EVERY = Setting.count("wrongResetEvery", 0,
+  static final Setting<Integer> WRONG_RESET_EVERY = Setting.count("wrongResetEvery", 0,
           every -> every == 0 || every >= 2, "must be 0 (off) or at least 2")
       .flag("--wrong-reset-every", "N",
           "Every Nth answer with quota headers (over the whole server, admitted or refused) states a reset "
@@ -96,12 +92,8 @@ public final class Settings {
               + "retry-after-date, none) are unaffected; 0 = off (default: ${DEFAULT-VALUE}).",
           Builder::wrongResetEvery);
 
-  /** The synced store's prefix: {@code synced:redis://HOST:PORT}. */
-  public static final String SYNCED_PREFIX = "synced:";
-
-  public static final Setting<String> STORE = Setting.text("store", "memory",
-          store -> store.equals("memory") || isRedisUri(store)
-              || store.startsWith(SYNCED_PREFIX) && isRedisUri(store.substring(SYNCED_PREFIX.length())),
+  /** What each text means, and which the setting accepts, is {@link StoreKind}'s to say. */
+  static final Setting<String> STORE = Setting.text("store", StoreKind.MEMORY_TEXT, StoreKind::accepts,
           store -> "must be 'memory', 'redis://HOST:PORT' or 'synced:redis://HOST:PORT', was '" + store + "'")
       .flag("--store", "STORE",
           "memory|redis://HOST:PORT (shared, one atomic script per request)|synced:redis://HOST:PORT "
@@ -113,7 +105,7 @@ public final class Settings {
    * shared atomic store. Above 10 s the local views are stale for most of any window worth
    * limiting, so the setting refuses it rather than let a typo (200s for 200ms) pass.
    */
-  public static final Setting<Duration> SYNC_INTERVAL = Setting.duration("syncInterval", "200ms",
+  static final Setting<Duration> SYNC_INTERVAL = Setting.duration("syncInterval", "200ms",
           interval -> !interval.isNegative() && interval.compareTo(Duration.ofSeconds(10)) <= 0,
           "must be 0 (synchronous: the shared store) to 10 s")
       .flag("--sync-interval", "DURATION",
@@ -121,23 +113,24 @@ public final class Settings {
               + "0 = decide every request in Redis (default: ${DEFAULT-VALUE}).",
           Builder::syncInterval);
 
-  public static final Setting<WhenDown> WHEN_DOWN = Setting.choice("whenDown", "open", WhenDown::parse)
+  /** Open unless told otherwise, as at Stripe and Envoy: an outage of the limiter is not one of the API. */
+  static final Setting<WhenDown> WHEN_DOWN = Setting.choice("whenDown", "open", WhenDown::parse)
       .flag("--when-down", "MODE",
           "With Redis, when it does not answer: open|closed|local (limit ÷ nodes from memory) (default: ${DEFAULT-VALUE}).",
           Builder::whenDown);
 
-  public static final Setting<Integer> NODES = Setting.count("nodes", 1, nodes -> nodes >= 1, "must be at least 1")
+  static final Setting<Integer> NODES = Setting.count("nodes", 1, nodes -> nodes >= 1, "must be at least 1")
       .flag("--nodes", "N", "Nodes sharing the limit, for --when-down local (default: ${DEFAULT-VALUE}).",
           Builder::nodes);
 
   /** Tens of milliseconds keep a dead Redis cheap; more than a second would hold every request. */
-  public static final Setting<Duration> REDIS_TIMEOUT = Setting.duration("redisTimeout", "20ms",
+  static final Setting<Duration> REDIS_TIMEOUT = Setting.duration("redisTimeout", "20ms",
           timeout -> timeout.compareTo(MILLISECOND) >= 0 && timeout.compareTo(Duration.ofSeconds(1)) <= 0,
           "must be 1 ms to 1 s")
       .flag("--redis-timeout", "DURATION", "Redis connect and read timeout (default: ${DEFAULT-VALUE}).",
           Builder::redisTimeout);
 
-  public static final Setting<List<String>> TRUSTED_PROXIES = Setting.repeated("trustedProxies", ",",
+  static final Setting<List<String>> TRUSTED_PROXIES = Setting.repeated("trustedProxies", ",",
           List::copyOf, proxies -> {
             new TrustedProxies(proxies); // refuses what is not an address or range, naming the setting
             return List.copyOf(proxies);
@@ -146,13 +139,13 @@ public final class Settings {
           "Proxies (addresses or CIDR ranges) whose X-Forwarded-For is believed, read from the right (default: none).",
           Builder::trustedProxies);
 
-  public static final Setting<String> API_KEY_HEADER = Setting.text("apiKeyHeader", "X-Api-Key",
+  static final Setting<String> API_KEY_HEADER = Setting.text("apiKeyHeader", "X-Api-Key",
           header -> header.matches("[!#$%&'*+.^_`|~0-9A-Za-z-]+"), header -> "must be a header name, was '" + header + "'")
       .flag("--api-key-header", "NAME",
           "Header carrying an API key, which beats the address as the key (default: ${DEFAULT-VALUE}).",
           Builder::apiKeyHeader);
 
-  public static final Setting<String> COST_HEADER = Setting.text("costHeader", "",
+  static final Setting<String> COST_HEADER = Setting.text("costHeader", "",
           header -> header.isEmpty() || header.matches("[!#$%&'*+.^_`|~0-9A-Za-z-]+"),
           header -> "must be a header name, was '" + header + "'")
       .flag("--cost-header", "NAME",
@@ -163,7 +156,7 @@ public final class Settings {
           Builder::costHeader);
 
   /** Path prefix to units; the builder adds one route at a time, so refusals name {@code routeCost}. */
-  public static final Setting<Map<String, Integer>> ROUTE_COSTS = Setting.repeated("routeCosts", "",
+  static final Setting<Map<String, Integer>> ROUTE_COSTS = Setting.repeated("routeCosts", "",
           Settings::routeCosts, Settings::checkRouteCosts)
       .flag("--cost", "PREFIX=UNITS",
           "Weighted cost of a route, repeatable: --cost /api/export=5 (longest prefix wins; default cost 1).",
@@ -175,7 +168,7 @@ public final class Settings {
    * {@link #LIMIT}'s; its name must be a token that a header can carry as it is, and neither its
    * name nor its prefix may be given twice ({@code core} is the main budget's).
    */
-  public static final Setting<Map<String, Budget>> BUDGETS = Setting.repeated("budgets", "",
+  static final Setting<Map<String, Budget>> BUDGETS = Setting.repeated("budgets", "",
           Settings::budgets, Settings::checkBudgets)
       .flag("--budget", "PREFIX=NAME:LIMIT/WINDOW",
           "A budget of its own for a route, repeatable: --budget /api/search=search:30/1m. Requests under PREFIX "
@@ -185,20 +178,20 @@ public final class Settings {
           (builder, budgets) -> budgets.forEach((prefix, budget) ->
               builder.budget(prefix, budget.name(), budget.limit(), budget.window())));
 
-  public static final Setting<Integer> CONCURRENCY = Setting.count("concurrency", 0, most -> most >= 0,
+  static final Setting<Integer> CONCURRENCY = Setting.count("concurrency", 0, most -> most >= 0,
           "must be at least 0")
       .flag("--concurrency", "N", "Most requests in flight per key; 0 = no limit (default: ${DEFAULT-VALUE}).",
           Builder::concurrency);
 
-  public static final Setting<Duration> LATENCY = Setting.duration("latency", "0ms",
+  static final Setting<Duration> LATENCY = Setting.duration("latency", "0ms",
           latency -> !latency.isNegative(), "must be zero or more")
       .flag("--latency", "DURATION", "Simulated work per admitted request, holding no thread (default: ${DEFAULT-VALUE}).",
           Builder::latency);
 
-  public static final Setting<Boolean> DRY_RUN = Setting.onOff("dryRun")
+  static final Setting<Boolean> DRY_RUN = Setting.onOff("dryRun")
       .flag("--dry-run", "", "Count and log would-be rejections, never reject.", Builder::dryRun);
 
-  public static final Setting<Integer> MAX_KEYS = Setting.count("maxKeys", 100_000, most -> most >= 1,
+  static final Setting<Integer> MAX_KEYS = Setting.count("maxKeys", 100_000, most -> most >= 1,
           "must be at least 1")
       .flag("--max-keys", "N", "Most keys held in memory, least recently used dropped first (default: ${DEFAULT-VALUE}).",
           Builder::maxKeys);
@@ -207,7 +200,7 @@ public final class Settings {
    * A request's line and headers must arrive within this; a client that sends half a request and
    * stops is closed then, so it cannot hold a connection (and a file descriptor) for ever.
    */
-  public static final Setting<Duration> PARSE_TIMEOUT = Setting.duration("parseTimeout", "10s",
+  static final Setting<Duration> PARSE_TIMEOUT = Setting.duration("parseTimeout", "10s",
           timeout -> timeout.compareTo(MILLISECOND) >= 0 && timeout.compareTo(Duration.ofHours(1)) <= 0,
           "must be 1 ms to 1 h")
       .flag("--parse-timeout", "DURATION",
@@ -216,7 +209,7 @@ public final class Settings {
           Builder::parseTimeout);
 
   /** Undertow's own default is 60 s between requests, and no limit on a silent read or write. */
-  public static final Setting<Duration> IDLE_TIMEOUT = Setting.duration("idleTimeout", "30s",
+  static final Setting<Duration> IDLE_TIMEOUT = Setting.duration("idleTimeout", "30s",
           timeout -> timeout.compareTo(MILLISECOND) >= 0 && timeout.compareTo(Duration.ofDays(1)) <= 0,
           "must be 1 ms to 1 day")
       .flag("--idle-timeout", "DURATION",
@@ -228,7 +221,7 @@ public final class Settings {
    * 20,000 or even 1,024 on some machines); the server lowers it further when the limit is lower,
    * since running out of descriptors makes the accept loop back off for up to 30 s.
    */
-  public static final Setting<Integer> MAX_CONNECTIONS = Setting.count("maxConnections", 10_000, most -> most >= 1,
+  static final Setting<Integer> MAX_CONNECTIONS = Setting.count("maxConnections", 10_000, most -> most >= 1,
           "must be at least 1")
       .flag("--max-connections", "N",
           "Most open connections; beyond it new ones wait in the listen backlog (default: ${DEFAULT-VALUE}; "
@@ -239,7 +232,7 @@ public final class Settings {
    * One address may not take every connection: a flood of half-sent requests from one client then
    * leaves room for everyone else, health checks included. Trusted proxies are exempt.
    */
-  public static final Setting<Integer> MAX_CONNECTIONS_PER_CLIENT = Setting.count("maxConnectionsPerClient", 1_000,
+  static final Setting<Integer> MAX_CONNECTIONS_PER_CLIENT = Setting.count("maxConnectionsPerClient", 1_000,
           most -> most >= 0, "must be at least 0")
       .flag("--max-connections-per-client", "N",
           "Most open connections from one address (an IPv6 /64), trusted proxies exempt; more are closed "
@@ -251,7 +244,7 @@ public final class Settings {
    * the same machine; a thread per core would take their cores (on two cores, with wrk beside it,
    * two I/O threads answered 50,000 requests a second and one 76,000).
    */
-  public static final Setting<Integer> IO_THREADS = Setting.count("ioThreads", 0, threads -> threads >= 0 && threads <= 256,
+  static final Setting<Integer> IO_THREADS = Setting.count("ioThreads", 0, threads -> threads >= 0 && threads <= 256,
           "must be 0 (half the cores) to 256")
       .flag("--io-threads", "N",
           "Threads that read requests and write answers (one more accepts connections); 0 = half the "
@@ -259,7 +252,7 @@ public final class Settings {
           Builder::ioThreads);
 
   /** Empty for none: a demo on loopback needs none, a server others can reach should have one. */
-  public static final Setting<String> ADMIN_TOKEN = Setting.text("adminToken", "",
+  static final Setting<String> ADMIN_TOKEN = Setting.text("adminToken", "",
           token -> token.isEmpty() || token.matches("[\\x21-\\x7e]{8,}"),
           token -> "must be at least 8 visible ASCII characters (no spaces), or empty for none")
       .flag("--admin-token", "TOKEN",
@@ -268,10 +261,10 @@ public final class Settings {
       .secret();
 
   /** Tests give a fake clock; the command line has no use for one. */
-  public static final Setting<Clock> CLOCK = Setting.inProcess("clock", Clock.systemUTC());
+  static final Setting<Clock> CLOCK = Setting.inProcess("clock", Clock.systemUTC());
 
   /** Every setting, in the order the usage lists their flags. */
-  public static final List<Setting<?>> ALL = List.of(HOST, PORT, ALGORITHM, LIMIT, WINDOW, BURST, HEADERS,
+  static final List<Setting<?>> ALL = List.of(HOST, PORT, ALGORITHM, LIMIT, WINDOW, BURST, HEADERS,
       CLOCK_SKEW, REJECT_STATUS, WRONG_RESET_EVERY, STORE, SYNC_INTERVAL, WHEN_DOWN, NODES, REDIS_TIMEOUT, TRUSTED_PROXIES, API_KEY_HEADER, COST_HEADER,
       ROUTE_COSTS, BUDGETS, CONCURRENCY, LATENCY, DRY_RUN, MAX_KEYS, PARSE_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS,
       MAX_CONNECTIONS_PER_CLIENT, IO_THREADS, ADMIN_TOKEN, CLOCK);
@@ -279,7 +272,7 @@ public final class Settings {
   private Settings() {}
 
   /** Every setting's default. */
-  public static Map<Setting<?>, Object> defaults() {
+  static Map<Setting<?>, Object> defaults() {
     Map<Setting<?>, Object> defaults = new LinkedHashMap<>();
     for (Setting<?> setting : ALL) {
       defaults.put(setting, setting.defaultValue());
@@ -384,14 +377,5 @@ public final class Settings {
       }
     }
     return Collections.unmodifiableMap(new LinkedHashMap<>(budgets));
-  }
-
-  private static boolean isRedisUri(String store) {
-    try {
-      URI uri = URI.create(store);
-      return "redis".equals(uri.getScheme()) && uri.getHost() != null && uri.getPort() > 0;
-    } catch (IllegalArgumentException e) {
-      return false;
-    }
   }
 }

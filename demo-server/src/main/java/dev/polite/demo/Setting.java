@@ -1,6 +1,5 @@
-package dev.polite.demo.internal;
+package dev.polite.demo;
 
-import dev.polite.demo.DemoServerConfig;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +25,7 @@ import picocli.CommandLine.Model.OptionSpec;
  *
  * @param <T> the value's type, as the configuration returns it
  */
-public final class Setting<T> {
+final class Setting<T> {
   /** How the command line gives a value: once, as a bare switch, or any number of times. */
   private enum Shape { ONCE, SWITCH, REPEATED }
 
@@ -152,18 +151,13 @@ public final class Setting<T> {
     return new Setting<>(name, defaultText, defaultValue, shape, split, reader, check, flag, true);
   }
 
-  /** The name refusals give, the builder method's: {@code maxKeys}. */
-  public String name() {
-    return name;
-  }
-
   /** Whether a flag sets it (a clock, for one, only code can give). */
-  public boolean onCommandLine() {
+  boolean onCommandLine() {
     return flag != null;
   }
 
   /** The value when none is given. */
-  public T defaultValue() {
+  T defaultValue() {
     return defaultValue;
   }
 
@@ -172,23 +166,23 @@ public final class Setting<T> {
    *
    * @throws IllegalArgumentException naming the setting, for a value it refuses
    */
-  public T check(@Nullable T value) {
+  T check(@Nullable T value) {
     return check.apply(value);
   }
 
   /** This setting's value in {@code values}, a map filled through {@link #check}. */
   @SuppressWarnings("unchecked")
-  public T in(Map<Setting<?>, ?> values) {
+  T in(Map<Setting<?>, ?> values) {
     return (T) values.get(this);
   }
 
   /** {@code value} as the configuration's description shows it: {@code max-keys=500}. */
-  public String shown(Object value) {
+  String shown(Object value) {
     return (flag == null ? name : flag.name().substring(2)) + "=" + (secret ? "***" : value);
   }
 
   /** Adds this setting's flag, if it has one, to {@code spec}. */
-  public void addTo(CommandSpec spec) {
+  void addTo(CommandSpec spec) {
     if (flag == null) {
       return;
     }
@@ -208,7 +202,7 @@ public final class Setting<T> {
    *
    * @throws IllegalArgumentException naming the flag or the setting, for a value it refuses
    */
-  public void readFrom(CommandSpec spec, DemoServerConfig.Builder builder) {
+  void readFrom(CommandSpec spec, DemoServerConfig.Builder builder) {
     if (flag == null) {
       return;
     }

@@ -1,4 +1,4 @@
-package dev.polite.demo.internal;
+package dev.polite.demo;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
  * Reads durations as people type them: {@code 500ms}, {@code 10s}, {@code 1.5s}, {@code 1m},
  * {@code 1h}, ISO-8601 ({@code PT10S}), or a bare number of seconds.
  */
-public final class DurationText {
+final class DurationText {
   private static final Pattern TEXT = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ms|s|m|h|d)?");
 
   private DurationText() {}
@@ -20,7 +20,7 @@ public final class DurationText {
    *
    * @throws IllegalArgumentException naming {@code parameter} when the text is not a duration
    */
-  public static Duration parseSigned(String parameter, String text) {
+  static Duration parseSigned(String parameter, String text) {
     String s = text.trim();
     if (s.startsWith("-")) {
       return parse(parameter, s.substring(1)).negated();
@@ -31,7 +31,7 @@ public final class DurationText {
   /**
    * @throws IllegalArgumentException naming {@code parameter} when the text is not a duration
    */
-  public static Duration parse(String parameter, String text) {
+  static Duration parse(String parameter, String text) {
     String s = text.trim().toLowerCase(Locale.ROOT);
     if (s.startsWith("p")) {
       try {

@@ -1,7 +1,5 @@
-package dev.polite.demo.internal;
+package dev.polite.demo;
 
-import dev.polite.demo.DemoServer;
-import dev.polite.demo.DemoServerConfig;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.net.BindException;
@@ -21,7 +19,7 @@ import picocli.CommandLine.ParameterException;
  * <p>The flags are not declared here: each comes from its {@link Setting}, which also holds its
  * default and rule, so the command line and the builder cannot drift apart.
  */
-public final class DemoServerCommand implements Callable<Integer> {
+final class DemoServerCommand implements Callable<Integer> {
   private static final String NAME = "polite-demo-server";
   /** The exit code when the server cannot listen; picocli's for a failed command. */
   static final int CANNOT_LISTEN = CommandLine.ExitCode.SOFTWARE;
@@ -46,7 +44,7 @@ public final class DemoServerCommand implements Callable<Integer> {
   }
 
   /** Parses {@code args}, runs the server until the JVM stops; returns the exit code. */
-  public static int run(String[] args) {
+  static int run(String[] args) {
     return run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true));
   }
 
@@ -59,7 +57,7 @@ public final class DemoServerCommand implements Callable<Integer> {
   }
 
   /** Whether {@code args} only ask for help or the version. */
-  public static boolean isInformational(String[] args) {
+  static boolean isInformational(String[] args) {
     for (String arg : args) {
       if (arg.equals("--help") || arg.equals("-h") || arg.equals("--version") || arg.equals("-V")) {
         return true;
