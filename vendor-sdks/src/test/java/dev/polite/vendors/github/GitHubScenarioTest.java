@@ -22,6 +22,11 @@ import org.kohsuke.github.GitHub;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class GitHubScenarioTest {
+  @org.junit.jupiter.api.BeforeAll
+  static void warmUp() throws Exception {
+    GitHubClients.warmUp();
+  }
+
   private static final int CALLS = 40;
   /**
    * The least time the limits allow, for a run that starts as a window opens: both resources need
