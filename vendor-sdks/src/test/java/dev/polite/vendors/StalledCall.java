@@ -14,7 +14,15 @@ import java.util.concurrent.TimeoutException;
  * patience that no test should sit through more than once.
  */
 public final class StalledCall {
+  /** How long a call may wait before a test calls it "waiting for the reset" and ends it. */
+  public static final Duration PATIENCE = Duration.ofSeconds(3);
+
   private StalledCall() {}
+
+  /** Prints one line of a spent-budget test: the way, how its call ended, the requests sent. */
+  public static void report(String way, String outcome, int sent) {
+    System.out.printf("%-44s %-66s sent %d%n", way, outcome, sent);
+  }
 
   /**
    * Whether {@code call} is still running after {@code patience}; a call that ended by then

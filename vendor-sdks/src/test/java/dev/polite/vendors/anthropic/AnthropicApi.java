@@ -34,7 +34,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class AnthropicApi implements Api {
   private static final ObjectMapper JSON = new ObjectMapper();
   /** What each answer writes, whatever {@code max_tokens} allowed. */
-  static final long OUTPUT_TOKENS = 200;
+  public static final long OUTPUT_TOKENS = 200;
 
   private final RefillingBudget requests;
   private final RefillingBudget input;

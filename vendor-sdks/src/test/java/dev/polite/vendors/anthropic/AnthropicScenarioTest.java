@@ -21,7 +21,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * anthropic-java against the Anthropic stand-in: 40 Messages calls (a 1,000-token prompt,
  * {@code max_tokens} 2,000, 200 written) at 1 and 4 callers, each of {@link AnthropicClients}'
  * ways, on a fresh server each. Prints the table the README quotes:
- * {@code mvn -B -o -q test -pl vendor-sdks -am -Dtest='AnthropicScenarioTest' -Dsurefire.failIfNoSpecifiedTests=false}.
+ * {@code mvn -B -q test -pl vendor-sdks -am -Dtest=AnthropicScenarioTest
+ * -Dsurefire.failIfNoSpecifiedTests=false}.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class AnthropicScenarioTest {

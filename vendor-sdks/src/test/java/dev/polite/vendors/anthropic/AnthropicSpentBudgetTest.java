@@ -10,7 +10,6 @@ import dev.polite.RateLimitedException;
 import dev.polite.vendors.LoopbackServer;
 import dev.polite.vendors.StalledCall;
 import java.io.UncheckedIOException;
-import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,21 +25,16 @@ class AnthropicSpentBudgetTest {
     AnthropicClients.warmUp();
   }
 
-  private static final Duration PATIENCE = Duration.ofSeconds(3);
-
-  private static void printRow(String way, String outcome, int sent) {
-    System.out.printf("%-44s %-62s sent %d%n", way, outcome, sent);
-  }
 
   private static void assertStillWaiting(String way, AnthropicOkHttpClient.Builder sdk) throws Exception {
     try (LoopbackServer server = new LoopbackServer(AnthropicApi.spentForAnHour())) {
       AnthropicClient client = sdk.baseUrl(server.url()).apiKey("sk-ant-stand-in").build();
       try {
-        assertThat(StalledCall.stillWaitingAfter(PATIENCE,
+        assertThat(StalledCall.stillWaitingAfter(StalledCall.PATIENCE,
             i -> client.messages().create(AnthropicScenarioTest.message()))).isTrue();
         assertThat(server.requests()).isEqualTo(1);
-        printRow(way, "still waiting after " + PATIENCE.toSeconds() + " s (retry-after 3600 s)",
-            server.requests());
+        StalledCall.report(way, "still waiting after " + StalledCall.PATIENCE.toSeconds()
+            + " s (retry-after 3600 s)", server.requests());
       } finally {
         client.close();
       }
@@ -72,8 +66,8 @@ class AnthropicSpentBudgetTest {
             .isInstanceOf(UncheckedIOException.class)
             .hasCauseInstanceOf(RateLimitedException.class);
         assertThat(server.requests()).isEqualTo(1);
-        assertThat(seconds).isLessThan(PATIENCE.toSeconds());
-        printRow(AnthropicClients.POLITE.label, String.format(java.util.Locale.ROOT,
+        assertThat(seconds).isLessThan(StalledCall.PATIENCE.toSeconds());
+        StalledCall.report(AnthropicClients.POLITE.label, String.format(java.util.Locale.ROOT,
             "RateLimitException after %.2f s; next call RateLimitedException, unsent", seconds),
             server.requests());
       } finally {

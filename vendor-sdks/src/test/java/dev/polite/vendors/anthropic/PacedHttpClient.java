@@ -39,13 +39,15 @@ final class PacedHttpClient implements HttpClient {
   private final HttpClient next;
   private final OkHttpClient chain;
   private final boolean budgetsTokens;
+  private final boolean settles;
   private final boolean sdkRetriesRefusals;
 
-  PacedHttpClient(HttpClient next, OkHttpClient chain, boolean budgetsTokens,
+  PacedHttpClient(HttpClient next, OkHttpClient chain, boolean budgetsTokens, boolean settles,
       boolean sdkRetriesRefusals) {
     this.next = next;
     this.chain = chain;
     this.budgetsTokens = budgetsTokens;
+    this.settles = settles;
     this.sdkRetriesRefusals = sdkRetriesRefusals;
   }
 
@@ -162,7 +164,7 @@ final class PacedHttpClient implements HttpClient {
    */
   private HttpResponse answer(Response response, @Nullable RequestCost cost) throws IOException {
     byte[] buffered = null;
-    if (cost != null) {
+    if (cost != null && settles) {
       if (response.isSuccessful() && !isStream(response)) {
         buffered = response.body().bytes(); // a Messages answer is small; its usage is in it
         OptionalLong used = TokenUsage.used(buffered);

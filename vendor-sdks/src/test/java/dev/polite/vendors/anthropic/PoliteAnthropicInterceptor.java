@@ -30,6 +30,7 @@ public final class PoliteAnthropicInterceptor implements Interceptor {
   private final OkHttpClient chain;
   private final boolean budgetsTokens;
   private final boolean sdkRetriesRefusals;
+  private final boolean settles;
 
   private PoliteAnthropicInterceptor(Builder b) {
     OkHttpClient.Builder chain = new OkHttpClient.Builder()
@@ -43,6 +44,7 @@ public final class PoliteAnthropicInterceptor implements Interceptor {
     this.chain.dispatcher().setMaxRequestsPerHost(this.chain.dispatcher().getMaxRequests());
     this.budgetsTokens = b.tokens != null;
     this.sdkRetriesRefusals = b.sdkRetriesRefusals;
+    this.settles = b.settles;
   }
 
   /**
@@ -59,7 +61,7 @@ public final class PoliteAnthropicInterceptor implements Interceptor {
 
   @Override
   public HttpClient intercept(HttpClient next) {
-    return new PacedHttpClient(next, chain, budgetsTokens, sdkRetriesRefusals);
+    return new PacedHttpClient(next, chain, budgetsTokens, settles, sdkRetriesRefusals);
   }
 
   /** Configures the two layers and how they meet the SDK's retries. Not thread-safe. */
@@ -68,6 +70,7 @@ public final class PoliteAnthropicInterceptor implements Interceptor {
     private PoliteInterceptor.@Nullable Builder tokens =
         PoliteInterceptor.builder().addDialect(new TokenBudgetDialect(Duration.ofMinutes(1)));
     private boolean sdkRetriesRefusals;
+    private boolean settles = true;
 
     private Builder() {}
 
@@ -101,6 +104,16 @@ public final class PoliteAnthropicInterceptor implements Interceptor {
      */
     public Builder sdkRetriesRefusals(boolean retries) {
       this.sdkRetriesRefusals = retries;
+      return this;
+    }
+
+    /**
+     * Whether each answer's usage settles its call's reservation. Default true; false leaves every
+     * call charged its whole reservation, as a client that cannot read the usage would be (the
+     * token-budget test's "before").
+     */
+    public Builder settleFromUsage(boolean settles) {
+      this.settles = settles;
       return this;
     }
 

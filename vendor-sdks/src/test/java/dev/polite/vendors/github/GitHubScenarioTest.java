@@ -18,7 +18,8 @@ import org.kohsuke.github.GitHub;
  * searches, interleaved) at 1 and 4 callers, each of {@link GitHubClients}' ways, on a fresh
  * server each (core 20 and search 5 per 2 s, 2 calls in flight). Prints the table the README
  * quotes:
- * {@code mvn -B -o -q test -pl vendor-sdks -am -Dtest='GitHubScenarioTest' -Dsurefire.failIfNoSpecifiedTests=false}.
+ * {@code mvn -B -q test -pl vendor-sdks -am -Dtest=GitHubScenarioTest
+ * -Dsurefire.failIfNoSpecifiedTests=false}.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class GitHubScenarioTest {
@@ -88,7 +89,7 @@ class GitHubScenarioTest {
       for (int concurrency : List.of(1, 4)) {
         ScenarioTable.Row row = run(way, concurrency);
         assertThat(row.outcome().failures()).as(way.label + " at " + concurrency).isEmpty();
-        assertThat(row.rejections()).as(way.label + " at " + concurrency).isLessThanOrEqualTo(8);
+        assertThat(row.rejections()).as(way.label + " at " + concurrency).isLessThanOrEqualTo(10);
         assertThat(row.outcome().seconds()).isLessThan(30);
       }
     }

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.polite.RateLimitedException;
 import dev.polite.vendors.LoopbackServer;
 import dev.polite.vendors.StalledCall;
-import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -26,21 +25,15 @@ class GitHubSpentQuotaTest {
     GitHubClients.warmUp();
   }
 
-  /** How long a call may wait before the test calls it "waiting for the reset" and ends it. */
-  private static final Duration PATIENCE = Duration.ofSeconds(3);
-
-  private static void printRow(String way, String outcome, int sent) {
-    System.out.printf("%-36s %-58s sent %d%n", way, outcome, sent);
-  }
 
   private static void assertStillWaitingAfterPatience(GitHubClients way) throws Exception {
     try (LoopbackServer server = new LoopbackServer(GitHubApi.spentQuota())) {
       GitHub github = way.connect(server.url());
-      assertThat(StalledCall.stillWaitingAfter(PATIENCE, i -> github.getRepository("octo/hello")))
-          .isTrue();
+      assertThat(StalledCall.stillWaitingAfter(StalledCall.PATIENCE,
+          i -> github.getRepository("octo/hello"))).isTrue();
       assertThat(server.requests()).isEqualTo(1);
-      printRow(way.label, "still waiting after " + PATIENCE.toSeconds() + " s (for the reset, 3600 s)",
-          server.requests());
+      StalledCall.report(way.label, "still waiting after " + StalledCall.PATIENCE.toSeconds()
+          + " s (for the reset, 3600 s)", server.requests());
     }
   }
 
@@ -74,8 +67,8 @@ class GitHubSpentQuotaTest {
       assertThatThrownBy(() -> github.getRepository("octo/hello"))
           .hasRootCauseInstanceOf(RateLimitedException.class);
       assertThat(server.requests()).isEqualTo(1);
-      assertThat(firstSeconds).isLessThan(PATIENCE.toSeconds());
-      printRow(GitHubClients.POLITE.label, String.format(java.util.Locale.ROOT,
+      assertThat(firstSeconds).isLessThan(StalledCall.PATIENCE.toSeconds());
+      StalledCall.report(GitHubClients.POLITE.label, String.format(java.util.Locale.ROOT,
           "HttpException 403 after %.2f s; next call RateLimitedException, unsent", firstSeconds),
           server.requests());
     }
