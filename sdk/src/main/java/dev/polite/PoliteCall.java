@@ -64,10 +64,7 @@ final class PoliteCall implements Call {
   // Guarded by this.
   private @Nullable Call inner;
   private @Nullable Callback callback;
-  private @Nullable CallContext context;
-  private @Nullable KeyState state;
-  private @Nullable Patience patience;
-  private RetryRules.@Nullable CallRetries retries;
+  private @Nullable CallRun run;
   private @Nullable Acquisition acquisition;
   private Scheduler.@Nullable Scheduled scheduled;
   private long waitingSince = NOT_WAITING;
@@ -118,16 +115,10 @@ final class PoliteCall implements Call {
       failSoon(badCost);
       return;
     }
-    PoliteConfig config = polite.config();
     int first;
     synchronized (this) {
       callback = responseCallback;
-      context = call;
-      state = polite.stateOf(call);
-      long now = config.ticker().read();
-      patience = new Patience(config.ticker(), config.sleeper(), this,
-          Patience.deadlineOf(this, now), Nanos.of(config.maxWait()));
-      retries = polite.retryRules().forCall(state.retryBudget());
+      run = new CallRun(polite, call, this, polite.config().ticker().read());
       first = turn; // a cancel before enqueue moved it on; the step then reports the cancel
     }
     step(first);
@@ -146,8 +137,9 @@ final class PoliteCall implements Call {
       if (ofTurn != turn || finished.get()) {
         return; // a late task, or the other of a wake-up and its time-out
       }
-      KeyState key = Objects.requireNonNull(state);
-      Patience patience = Objects.requireNonNull(this.patience);
+      CallRun run = Objects.requireNonNull(this.run);
+      KeyState key = run.state();
+      Patience patience = run.patience();
       if (canceled) {
         failure = new InterruptedIOException("Canceled");
       } else {
@@ -157,7 +149,7 @@ final class PoliteCall implements Call {
           waitingSince = NOT_WAITING;
         }
         if (acquisition == null) {
-          acquisition = new Acquisition(Objects.requireNonNull(context), patience.waited());
+          acquisition = new Acquisition(run.call(), patience.waited());
         }
         int next = ++turn;
         if (scheduled != null) {
@@ -166,25 +158,16 @@ final class PoliteCall implements Call {
         }
         try {
           long wait = key.step(acquisition, patience, now, () -> wake(next));
-          if (wait == KeyState.RETIRED) {
-            // The key was forgotten while this call held it: step on the state its key has now.
-            acquisition = null;
-            state = polite.stateOf(Objects.requireNonNull(context), key);
-            scheduled = factory.scheduler().runAt(now, () -> step(next));
-            return;
-          }
           Permit permit = acquisition.permit();
-          if (permit != null) {
+          if (wait == KeyState.RETIRED || permit != null) {
             acquisition = null;
-            KeyState spends = polite.stateOf(Objects.requireNonNull(context), key);
-            if (spends != key) {
-              // While it waited, an answer showed the route spends another budget: queue there.
-              key.unused(context.cost());
-              state = spends;
+            // Forgotten while this call held it, or, while it waited, an answer showed the route
+            // spends another budget: step on the state the call's budget has now.
+            if (run.movedAfter(permit, key)) {
               scheduled = factory.scheduler().runAt(now, () -> step(next));
               return;
             }
-            send(key, permit, now);
+            send(key, Objects.requireNonNull(permit), now);
             return;
           }
           waitingSince = now;
@@ -208,10 +191,11 @@ final class PoliteCall implements Call {
 
   /** Hands the attempt to OkHttp's dispatcher with its permit. */
   private void send(KeyState key, Permit permit, long now) {
-    Handoff handoff = Handoff.attempt(Objects.requireNonNull(context), key, permit);
+    CallRun run = Objects.requireNonNull(this.run);
+    Handoff handoff = Handoff.attempt(run.call(), key, permit);
     try {
       Call call = newInner(handoff);
-      long left = Objects.requireNonNull(patience).deadlineLeft(now);
+      long left = run.patience().deadlineLeft(now);
       if (left != Long.MAX_VALUE) {
         call.timeout().timeout(Math.max(1, left), TimeUnit.NANOSECONDS);
       }
@@ -232,7 +216,7 @@ final class PoliteCall implements Call {
   }
 
   private Call newInner(Handoff handoff) {
-    Call call = factory.attempts().newCall(request.newBuilder().tag(Handoff.class, handoff).build());
+    Call call = factory.client().newCall(request.newBuilder().tag(Handoff.class, handoff).build());
     for (EventListener listener : eventListeners) {
       EventListeners.add(call, listener);
     }
@@ -285,18 +269,15 @@ final class PoliteCall implements Call {
     synchronized (this) {
       onTheWire = false;
       if (finished.get()) {
-        closeQuietly(attempt);
+        CallRun.closeQuietly(attempt);
         return;
       }
       if (canceled) {
-        closeQuietly(attempt);
+        CallRun.closeQuietly(attempt);
         failure = new InterruptedIOException("Canceled");
       } else {
-        CallContext call = Objects.requireNonNull(context);
-        // The answer may have shown which budget the request spends.
-        state = polite.stateOf(call, Objects.requireNonNull(state));
-        RetryRules.Next next = polite.next(Objects.requireNonNull(retries), attempt,
-            Objects.requireNonNull(state), call, Objects.requireNonNull(patience));
+        CallRun run = Objects.requireNonNull(this.run);
+        RetryRules.Next next = run.next(attempt); // on the budget the answer showed it spends
         if (!next.finish()) {
           waitingSince = attempt.at();
           int retryTurn = ++turn;
@@ -305,7 +286,7 @@ final class PoliteCall implements Call {
           return;
         }
         try {
-          response = polite.finish(call, attempt, next.gaveUp(), next.delay());
+          response = run.finish(attempt, next);
         } catch (IOException e) {
           failure = e;
         }
@@ -330,7 +311,7 @@ final class PoliteCall implements Call {
     try {
       heard.onResponse(this, response);
     } catch (IOException e) {
-      log.info("polite: the callback of {} threw", context, e); // as OkHttp's own calls log it
+      log.info("polite: the callback of {} threw", run == null ? this : run.call(), e); // as OkHttp's own calls log it
     }
   }
 
@@ -359,8 +340,8 @@ final class PoliteCall implements Call {
         scheduled.cancel();
         scheduled = null;
       }
-      if (acquisition != null && state != null) {
-        state.abandon(acquisition);
+      if (acquisition != null && run != null) {
+        run.state().abandon(acquisition);
         acquisition = null;
       }
       waiting = callback != null && !onTheWire;
@@ -421,12 +402,6 @@ final class PoliteCall implements Call {
     return tag(JvmClassMappingKt.getJavaClass(type), computeIfAbsent);
   }
 
-  private static void closeQuietly(Attempt attempt) {
-    if (attempt.response() != null) {
-      attempt.response().close();
-    }
-  }
-
   @Override
   public String toString() {
     return "PoliteCall{" + request.method() + " " + request.url().redact() + '}';
@@ -437,7 +412,7 @@ final class PoliteCall implements Call {
    * scheduled, what it holds at its key, whether an attempt is with OkHttp.
    */
   synchronized String whereNow() {
-    KeyState key = state;
+    KeyState key = run == null ? null : run.state();
     Call attempt = inner;
     return "turn=" + turn + " finished=" + finished.get() + " canceled=" + canceled
         + " onTheWire=" + onTheWire + " scheduled=" + (scheduled != null)
@@ -446,8 +421,8 @@ final class PoliteCall implements Call {
             : key == null ? "?" : key.describe(acquisition))
         + " attempt=" + (attempt == null ? "none" : "executed=" + attempt.isExecuted()
             + " canceled=" + attempt.isCanceled()
-            + " queued=" + factory.attempts().dispatcher().queuedCalls().contains(attempt)
-            + " running=" + factory.attempts().dispatcher().runningCalls().contains(attempt));
+            + " queued=" + factory.client().dispatcher().queuedCalls().contains(attempt)
+            + " running=" + factory.client().dispatcher().runningCalls().contains(attempt));
   }
 
   /** OkHttp 5's {@code Call.addEventListener}, reached by reflection so 4.12 still links. */

@@ -5,7 +5,6 @@ import dev.polite.internal.Acquisition;
 import dev.polite.internal.Attempt;
 import dev.polite.internal.KeyState;
 import dev.polite.internal.KeyStates;
-import dev.polite.internal.Nanos;
 import dev.polite.internal.Patience;
 import dev.polite.internal.Permit;
 import dev.polite.internal.RetryRules;
@@ -78,12 +77,10 @@ public final class PoliteInterceptor implements Interceptor {
   private final RetryRules retryRules;
   private final RateLimitHeaders headers;
   private final PoliteListener listener;
-  private final long maxWaitNanos;
 
   private PoliteInterceptor(PoliteConfig config) {
     this.config = config;
     this.listener = config.listener();
-    this.maxWaitNanos = Nanos.of(config.maxWait());
     this.keys = new KeyStates(config);
     this.retryRules = new RetryRules(config);
     RateLimitHeaders parser = RateLimitHeaders.standard();
@@ -127,14 +124,16 @@ public final class PoliteInterceptor implements Interceptor {
 
   @Override
   public Response intercept(Chain chain) throws IOException {
-    return intercept(chain, null);
+    return intercept(chain, chain.request().tag(Handoff.class));
   }
 
   /**
    * The request path; {@code handoff} is what a {@link PoliteCallFactory} call handed over (its
    * own context, and for an asynchronous attempt the permit its scheduler won), or null for a
-   * call made on the client. Only the factory's client reads the tag, so a plain call pays no
-   * lookup for it.
+   * call made on the client. Every call looks for the tag, the factory's attempts going through
+   * the application's own client: one lookup in the request's tags, which InterceptorBench shows
+   * costs nothing measurable (bench/README.md), against a second client and an interceptor to
+   * stand in this one's place.
    */
   Response intercept(Chain chain, @Nullable Handoff handoff) throws IOException {
     if (chain.connection() != null) {
@@ -150,31 +149,19 @@ public final class PoliteInterceptor implements Interceptor {
     if (config.observeOnly()) {
       return observe(chain, request, call);
     }
-    KeyState state = stateOf(call);
-    long now = config.ticker().read();
-    Patience patience = new Patience(config.ticker(), config.sleeper(), chain.call(),
-        Patience.deadlineOf(chain.call(), now), maxWaitNanos);
-    RetryRules.CallRetries retries = retryRules.forCall(state.retryBudget());
+    CallRun run = new CallRun(this, call, chain.call(), config.ticker().read());
+    Patience patience = run.patience();
     while (true) {
-      KeyState waiting = state;
-      Permit permit = state.acquire(new Acquisition(call, patience.waited())
+      KeyState waiting = run.state();
+      Permit permit = waiting.acquire(new Acquisition(call, patience.waited())
           .movedWhen(() -> stateOf(call, waiting) != waiting), patience);
-      KeyState spends = stateOf(call, state);
-      if (permit == null) {
-        state = spends; // an answer showed, while it waited, that the route spends another budget
-        continue;
+      if (run.movedAfter(permit, waiting)) {
+        continue; // an answer showed, while it waited, that the route spends another budget
       }
-      if (spends != state) {
-        // While it waited, an answer showed the route spends another budget: queue there.
-        state.unused(call.cost());
-        state = spends;
-        continue;
-      }
-      Attempt attempt = attempt(chain, request, state, permit, call);
-      state = stateOf(call, state); // the answer may have shown which budget the request spends
-      RetryRules.Next next = next(retries, attempt, state, call, patience);
+      Attempt attempt = attempt(chain, request, waiting, Objects.requireNonNull(permit), call);
+      RetryRules.Next next = run.next(attempt);
       if (next.finish()) {
-        return finish(call, attempt, next.gaveUp(), next.delay());
+        return run.finish(attempt, next);
       }
       patience.sleep(next.delay().toNanos(), attempt.at());
     }
@@ -186,18 +173,13 @@ public final class PoliteInterceptor implements Interceptor {
    * (waited, refused) and after it (retried, given up) is told to the listener instead.
    */
   private Response observe(Chain chain, Request request, CallContext call) throws IOException {
-    KeyState state = stateOf(call);
-    Patience patience = new Patience(config.ticker(), config.sleeper(), chain.call(),
-        Patience.deadlineOf(chain.call(), config.ticker().read()), maxWaitNanos);
+    CallRun run = new CallRun(this, call, chain.call(), config.ticker().read());
     Permit permit;
-    while ((permit = state.observe(call, patience)) == null) {
-      state = stateOf(call, state); // forgotten as the call came: the key's state now
+    while ((permit = run.state().observe(call, run.patience())) == null) {
+      run.restate(); // forgotten as the call came: the key's state now
     }
-    Attempt attempt = attempt(chain, request, state, permit, call);
-    KeyState answered = stateOf(call, state);
-    long at = attempt.at();
-    RetryRules.Next next = retryRules.forCall(answered.retryBudget()).next(attempt,
-        () -> answered.waitEstimate(call.cost(), at), needed -> patience.allows(needed, at));
+    Attempt attempt = attempt(chain, request, run.state(), permit, call);
+    RetryRules.Next next = run.wouldFollow(attempt);
     if (!next.finish()) {
       listener.wouldRetry(call, next.attempts(), next.delay());
     } else if (next.gaveUp() != null) {
@@ -320,7 +302,7 @@ public final class PoliteInterceptor implements Interceptor {
         needed -> patience.allows(needed, at));
     if (!next.finish()) {
       listener.retryScheduled(call, next.attempts(), next.delay());
-      closeQuietly(attempt);
+      CallRun.closeQuietly(attempt);
     }
     return next;
   }
@@ -434,12 +416,6 @@ public final class PoliteInterceptor implements Interceptor {
           + " and polite gave up (" + reason + ")");
     }
     return response;
-  }
-
-  private static void closeQuietly(Attempt attempt) {
-    if (attempt.response() != null) {
-      attempt.response().close();
-    }
   }
 
   /**
