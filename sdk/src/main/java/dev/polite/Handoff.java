@@ -11,7 +11,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What a {@link PoliteCallFactory} call hands the interceptor, as a tag on the request it sends
- * through the factory's copy of the client (where {@link HandoffInterceptor} reads it): the
+ * through the application's client (where {@link PoliteInterceptor#intercept} reads it): the
  * application's call, and for an asynchronous attempt the permit its
  * scheduler already won. With a permit, the interceptor sends that one attempt and learns from
  * it, and the factory decides what follows; the wait was sat out by the scheduler, not a thread.

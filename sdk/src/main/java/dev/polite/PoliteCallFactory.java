@@ -41,14 +41,11 @@ import okhttp3.Request;
  */
 public final class PoliteCallFactory implements Call.Factory {
   private final OkHttpClient client;
-  private final OkHttpClient attempts;
   private final PoliteInterceptor polite;
   private final Scheduler scheduler;
 
-  private PoliteCallFactory(OkHttpClient client, OkHttpClient attempts, PoliteInterceptor polite,
-      Scheduler scheduler) {
+  private PoliteCallFactory(OkHttpClient client, PoliteInterceptor polite, Scheduler scheduler) {
     this.client = client;
-    this.attempts = attempts;
     this.polite = polite;
     this.scheduler = scheduler;
   }
@@ -85,17 +82,12 @@ public final class PoliteCallFactory implements Call.Factory {
     return polite.config().observeOnly() ? client.newCall(request) : new PoliteCall(this, request);
   }
 
-  /** The client the factory was made over; its calls share its dispatcher, pool and keys. */
+  /**
+   * The client the factory was made over; its calls share its dispatcher, pool and keys, and
+   * their attempts go through it, tagged with what each hands its interceptor.
+   */
   public OkHttpClient client() {
     return client;
-  }
-
-  /**
-   * The client the calls' attempts go through: the application's, with the interceptor in its
-   * place wrapped to read what each call hands over (same dispatcher, pool and settings).
-   */
-  OkHttpClient attempts() {
-    return attempts;
   }
 
   /** The client's interceptor, whose keys the calls share. */
@@ -142,24 +134,20 @@ public final class PoliteCallFactory implements Call.Factory {
      */
     public PoliteCallFactory build() {
       PoliteInterceptor found = null;
-      int at = -1;
       List<Interceptor> interceptors = client.interceptors();
-      for (int i = 0; i < interceptors.size(); i++) {
-        if (interceptors.get(i) instanceof PoliteInterceptor polite) {
+      for (Interceptor interceptor : interceptors) {
+        if (interceptor instanceof PoliteInterceptor polite) {
           if (found != null) {
             throw new IllegalArgumentException("the client has two PoliteInterceptors; keep one");
           }
           found = polite;
-          at = i;
         }
       }
       if (found == null) {
         throw new IllegalArgumentException("the client has no PoliteInterceptor: add one with "
             + "OkHttpClient.Builder.addInterceptor(PoliteInterceptor.create())");
       }
-      OkHttpClient.Builder attempts = client.newBuilder(); // shares the dispatcher and the pool
-      attempts.interceptors().set(at, new HandoffInterceptor(found));
-      return new PoliteCallFactory(client, attempts.build(), found, scheduler);
+      return new PoliteCallFactory(client, found, scheduler);
     }
   }
 }
