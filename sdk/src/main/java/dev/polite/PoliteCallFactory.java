@@ -147,6 +147,7 @@ public final class PoliteCallFactory implements Call.Factory {
         throw new IllegalArgumentException("the client has no PoliteInterceptor: add one with "
             + "OkHttpClient.Builder.addInterceptor(PoliteInterceptor.create())");
       }
+      found.servesFactory();
       return new PoliteCallFactory(client, found, scheduler);
     }
   }

@@ -77,6 +77,8 @@ public final class PoliteInterceptor implements Interceptor {
   private final RetryRules retryRules;
   private final RateLimitHeaders headers;
   private final PoliteListener listener;
+  /** Whether a call factory was made over this interceptor: set once, never cleared. */
+  private volatile boolean servesFactory;
 
   private PoliteInterceptor(PoliteConfig config) {
     this.config = config;
@@ -124,16 +126,23 @@ public final class PoliteInterceptor implements Interceptor {
 
   @Override
   public Response intercept(Chain chain) throws IOException {
-    return intercept(chain, chain.request().tag(Handoff.class));
+    return intercept(chain, servesFactory ? chain.request().tag(Handoff.class) : null);
+  }
+
+  /**
+   * A {@link PoliteCallFactory} was made over this interceptor's client: from now on its calls'
+   * attempts come tagged with what they hand over, so every call looks for the tag.
+   */
+  void servesFactory() {
+    servesFactory = true;
   }
 
   /**
    * The request path; {@code handoff} is what a {@link PoliteCallFactory} call handed over (its
    * own context, and for an asynchronous attempt the permit its scheduler won), or null for a
-   * call made on the client. Every call looks for the tag, the factory's attempts going through
-   * the application's own client: one lookup in the request's tags, which InterceptorBench shows
-   * costs nothing measurable (bench/README.md), against a second client and an interceptor to
-   * stand in this one's place.
+   * call made on the client. The factory's attempts go through the application's own client,
+   * so once a factory is made over it every call looks for the tag; until then none does, since
+   * on OkHttp 5 the lookup itself allocates (a Kotlin class reference for the tag's key).
    */
   Response intercept(Chain chain, @Nullable Handoff handoff) throws IOException {
     if (chain.connection() != null) {
