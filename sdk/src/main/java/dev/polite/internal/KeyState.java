@@ -540,11 +540,6 @@ public final class KeyState {
     return model.waitEstimate(cost, now);
   }
 
-  /** The last signals any answer for this key carried. */
-  public synchronized RateLimitSignals lastSignals() {
-    return model.lastSignals();
-  }
-
   /** What the key knows now. */
   public synchronized KeySnapshot snapshot() {
     return model.snapshot(config.ticker().read());
