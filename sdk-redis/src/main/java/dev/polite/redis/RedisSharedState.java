@@ -23,6 +23,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -192,9 +193,14 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
    */
   CompletableFuture<LeaseAnswer> lease(String[] keys, String[] args) {
     StatefulRedisConnection<String, String> c = connection;
-    if (c == null || !c.isOpen()) {
-      connectInBackground();
+    if (c == null) {
+      connectInBackground(); // never connected yet (or the first connect is still under way)
       return CompletableFuture.failedFuture(new RedisConnectionException("not connected to " + uri));
+    }
+    if (!c.isOpen()) {
+      // Lettuce reconnects this connection by itself: another one beside it would be a second
+      // connection for the life of the state, one more per outage.
+      return CompletableFuture.failedFuture(new RedisConnectionException("reconnecting to " + uri));
     }
     return script.run(c.async(), keys, args).orTimeout(settings.timeoutNanos, TimeUnit.NANOSECONDS);
   }
@@ -219,28 +225,41 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
     }
   }
 
-  private void connectInBackground() {
-    if (closed || !connecting.compareAndSet(false, true)) {
-      return;
+  /**
+   * Opens the state's one connection, unless it has one or is opening it: the attempt runs to its
+   * end however long it takes (a connect that {@link #connectNow} stopped waiting for is adopted
+   * when it lands, or closed if the state was closed meanwhile), and only a failed attempt lets
+   * the next lease try again. Once open, the connection is Lettuce's to reconnect.
+   *
+   * @return the attempt, or null when none was started
+   */
+  private @Nullable CompletableFuture<StatefulRedisConnection<String, String>> connectInBackground() {
+    if (closed || connection != null || !connecting.compareAndSet(false, true)) {
+      return null;
     }
-    client.connectAsync(StringCodec.UTF8, uri).whenComplete((c, failure) -> {
+    CompletableFuture<StatefulRedisConnection<String, String>> attempt;
+    try {
+      attempt = client.connectAsync(StringCodec.UTF8, uri).toCompletableFuture()
+          .thenApply(c -> {
+            connected(c);
+            return c;
+          });
+    } catch (RuntimeException e) {
       connecting.set(false);
-      if (failure == null) {
-        if (closed) {
-          c.close();
-        } else {
-          connected(c);
-        }
-      }
-    });
+      return CompletableFuture.failedFuture(e);
+    }
+    attempt.whenComplete((c, failure) -> connecting.set(false));
+    return attempt;
   }
 
   private void connectNow() {
-    connecting.set(true);
+    CompletableFuture<StatefulRedisConnection<String, String>> attempt = connectInBackground();
+    if (attempt == null) {
+      return;
+    }
     try {
-      StatefulRedisConnection<String, String> c = client.connectAsync(StringCodec.UTF8, uri)
-          .toCompletableFuture().get(settings.connectWait.toMillis(), TimeUnit.MILLISECONDS);
-      connected(c);
+      StatefulRedisConnection<String, String> c = attempt.get(settings.connectWait.toNanos(),
+          TimeUnit.NANOSECONDS);
       // One lease on a key of its own, waited for here: the first decision a call waits for is
       // then not the one that loads Lettuce's and polite's classes (tens of ms, past the timeout).
       String tag = settings.prefix + "{warm-up}";
@@ -249,16 +268,25 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
           .get(settings.connectWait.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    } catch (ExecutionException e) {
+      unreachable(e.getCause() != null ? e.getCause() : e);
     } catch (Exception e) {
-      unreachable(e);
-    } finally {
-      connecting.set(false);
+      unreachable(e); // a timeout: the connect goes on, adopted when it lands
     }
   }
 
   private void connected(StatefulRedisConnection<String, String> c) {
+    if (closed) {
+      c.close();
+      return;
+    }
     script.load(c.async()); // so that the first lease, timed, is not the one that sends the text
     connection = c;
+    if (closed) { // closed as it landed: close() may have read the field before it was set
+      connection = null;
+      c.close();
+      return;
+    }
     if (pauses == null) {
       client.connectPubSubAsync(StringCodec.UTF8, uri).whenComplete((p, failure) -> {
         if (failure == null) {
