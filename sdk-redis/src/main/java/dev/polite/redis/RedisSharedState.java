@@ -12,6 +12,9 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.Delay;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -82,6 +85,7 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger("dev.polite.redis");
 
   private final RedisURI uri;
+  private final ClientResources resources;
   private final RedisClient client;
   private final Settings settings;
   private final AtomicLong roundTrips = new AtomicLong();
@@ -96,7 +100,14 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
   private RedisSharedState(RedisURI uri, Settings settings) {
     this.uri = uri;
     this.settings = settings;
-    this.client = RedisClient.create(uri);
+    // Lettuce's own reconnect delay (doubling from 1 ms, as its default) but at most retryEvery,
+    // not its default 30 s: the state's one connection is the only one, so after a long outage
+    // it must come back as soon as a key would ask again.
+    this.resources = DefaultClientResources.builder()
+        .reconnectDelay(() -> Delay.exponential(Duration.ZERO, Duration.ofNanos(settings.retryEveryNanos),
+            2, TimeUnit.MILLISECONDS))
+        .build();
+    this.client = RedisClient.create(resources, uri);
     client.setOptions(ClientOptions.builder()
         .autoReconnect(true)
         // A command for a Redis that is away fails at once: its caller falls back now, rather
@@ -176,6 +187,7 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
       p.close();
     }
     client.shutdown(0, 2, TimeUnit.SECONDS);
+    resources.shutdown(0, 2, TimeUnit.SECONDS); // the client's, but not owned by it
   }
 
   boolean isClosed() {
