@@ -69,8 +69,9 @@ import org.slf4j.LoggerFactory;
  * A call waits for Redis at most {@link Builder#timeout} (20 ms by default). Past it, or at once
  * when the connection is down, the instance paces each key alone at its share of the fleet's last
  * known pace (the pace over the instances last seen alive), logs the change once, and asks Redis
- * again every {@link Builder#retryEvery} in the background; the first answer rejoins it, also
- * logged once. A late answer's units are given back. Redis never fails a call.
+ * again, up to every {@link Builder#retryEvery}; five answers in time in a row rejoin it, also
+ * logged once (one answer would not do: a Redis answering now in time and now not would flip the
+ * fleet on every request). A late answer's units are given back. Redis never fails a call.
  *
  * <h2>What Redis holds</h2>
  * Per key, two entries under {@code prefix + "{" + digest + "}"}: the digest is SHA-256 of the key
@@ -94,7 +95,27 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
   private volatile @Nullable StatefulRedisConnection<String, String> connection;
   private volatile @Nullable StatefulRedisPubSubConnection<String, String> pauses;
   private final Map<String, Set<RedisSharedKey>> listening = new ConcurrentHashMap<>();
+  /**
+   * How many answers in time, in a row, bring keys pacing alone back to the fleet. One failure
+   * sends them alone, but one answer must not bring them back: a Redis whose answers straddle
+   * the timeout would flip the fleet on every other request, and log each flip. A key alone asks
+   * again 50 ms after a failure (doubling), and at once after an answer in time, so confirming
+   * costs N round trips, a few milliseconds. With answers late at random with probability p, a
+   * run of N in time takes about ((1 - p)^-N - 1) / p asks, of which about a fraction p failed
+   * and cost at least 50 ms each. N = 5: 5 asks after a blip on a healthy Redis (p near 0), 6 at
+   * p = 5 %; at p = 1/2, 62 asks, 31 failed: one rejoin in about 2 s or more (lasting about two
+   * requests), not one every other request; never while every answer is late (a 25 ms proxy
+   * before a 20 ms timeout). N = 3: 14 asks at p = 1/2, a rejoin about every half second,
+   * flapping again. N = 8 would space a coin-flip Redis's rejoins to about 13 s, but each answer
+   * more in a row is one more that a healthy Redis's rare late one spoils; 5 already takes the
+   * flapping from every other request to once in seconds.
+   */
+  static final int REJOIN_AFTER = 5;
+
   private volatile boolean down;
+  /** Keys went alone or came back: how often, each a line in the log. Guards {@link #inTime}. */
+  private final AtomicLong transitions = new AtomicLong();
+  private int inTime; // answers in time in a row since the keys went alone; guarded by transitions
   private volatile boolean closed;
 
   private RedisSharedState(RedisURI uri, Settings settings) {
@@ -190,6 +211,11 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
     resources.shutdown(0, 2, TimeUnit.SECONDS); // the client's, but not owned by it
   }
 
+  /** How often the keys went alone or came back: each a line in the log. */
+  long transitions() {
+    return transitions.get();
+  }
+
   boolean isClosed() {
     return closed;
   }
@@ -199,7 +225,7 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
   }
 
   /**
-   * Runs the lease script, failing within the timeout when Redis does not answer.
+   * Runs the lease script, failing at once when not connected; the caller times it out.
    *
    * @param keys the key's two Redis keys
    */
@@ -214,27 +240,45 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
       // connection for the life of the state, one more per outage.
       return CompletableFuture.failedFuture(new RedisConnectionException("reconnecting to " + uri));
     }
-    return script.run(c.async(), keys, args).orTimeout(settings.timeoutNanos, TimeUnit.NANOSECONDS);
+    // Not timed out here: the key times out a copy, so that an answer after it still reaches the
+    // key and the units it granted go back. Lettuce's command timeout bounds how late it may be.
+    return script.run(c.async(), keys, args);
   }
 
-  /** An answer came: if the fleet was out of reach, it is back. */
+  /**
+   * An answer came within the timeout: once {@link #REJOIN_AFTER} have in a row, keys that pace
+   * alone rejoin the fleet. Logged once.
+   */
   void reached() {
-    if (down) {
+    synchronized (transitions) {
+      if (!down || ++inTime < REJOIN_AFTER) {
+        return;
+      }
       down = false;
-      log.info("polite: Redis at {} answers again; keys rejoin the fleet's budget", uri);
+      inTime = 0;
+      transitions.incrementAndGet();
     }
+    log.info("polite: Redis at {} answers in time again; keys rejoin the fleet's budget", uri);
   }
 
-  /** A request failed or timed out: keys pace alone until an answer comes. */
+  /**
+   * A request failed or timed out: keys pace alone from now until Redis has answered in time
+   * {@link #REJOIN_AFTER} times in a row. Logged once, as they go.
+   */
   void unreachable(Throwable cause) {
-    if (!down && !closed) {
+    synchronized (transitions) {
+      inTime = 0;
+      if (down || closed) {
+        return;
+      }
       down = true;
-      String why = cause instanceof TimeoutException
-          ? "did not answer within " + settings.timeoutNanos / 1_000_000 + " ms"
-          : "cannot be reached (" + cause + ")";
-      log.warn("polite: Redis at {} {}; each key paces alone at its share of the fleet's pace until "
-          + "it answers", uri, why);
+      transitions.incrementAndGet();
     }
+    String why = cause instanceof TimeoutException
+        ? "did not answer within " + settings.timeoutNanos / 1_000_000 + " ms"
+        : "cannot be reached (" + cause + ")";
+    log.warn("polite: Redis at {} {}; each key paces alone at its share of the fleet's pace until "
+        + "it answers in time again", uri, why);
   }
 
   /**

@@ -11,15 +11,17 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A TCP proxy on an ephemeral loopback port that forwards to a local port, holding every chunk it
- * reads (either way) for a delay first: a Redis that answers, but slowly. The delay may change
- * while connections are open. Test-only; closing it closes every connection it holds.
+ * A TCP proxy on an ephemeral loopback port that forwards to a local port, holding the chunks it
+ * reads (either way) for a delay first: a Redis that answers, but slowly. It holds every chunk,
+ * or one in {@code every} of each direction's (a Redis whose answers straddle a timeout). Both
+ * may change while connections are open. Test-only; closing it closes every connection it holds.
  */
 final class DelayingProxy implements AutoCloseable {
   private final int target;
   private final ServerSocket server;
   private final List<Socket> sockets = new CopyOnWriteArrayList<>();
   private volatile long delayNanos;
+  private volatile int every = 1;
 
   DelayingProxy(int targetPort, Duration delay) throws IOException {
     this.target = targetPort;
@@ -37,6 +39,11 @@ final class DelayingProxy implements AutoCloseable {
   /** The delay from now on, for chunks read from now on. */
   void delay(Duration delay) {
     this.delayNanos = delay.toNanos();
+  }
+
+  /** Holds one chunk in {@code every} of each direction from now on (1: every chunk). */
+  void holdOneIn(int every) {
+    this.every = every;
   }
 
   private void accept() {
@@ -63,9 +70,10 @@ final class DelayingProxy implements AutoCloseable {
         InputStream in = from.getInputStream();
         OutputStream out = to.getOutputStream();
         int n;
+        long chunks = 0;
         while ((n = in.read(buffer)) > 0) {
           long delay = delayNanos;
-          if (delay > 0) {
+          if (delay > 0 && chunks++ % every == 0) {
             Thread.sleep(delay / 1_000_000, (int) (delay % 1_000_000));
           }
           out.write(buffer, 0, n);
