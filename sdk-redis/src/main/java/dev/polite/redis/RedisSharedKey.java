@@ -33,6 +33,11 @@ final class RedisSharedKey implements SharedKey {
   private static final long FIRST_RETRY_NANOS = 50_000_000L;
   private static final long RECHECK_NANOS = 1_000_000L;
   /**
+   * What {@link #take} answers for a call no lease can ever cover: a wait longer than any call
+   * may wait, so the sdk refuses it at once (RateLimitedException) rather than let it wait.
+   */
+  static final long NEVER = Long.MAX_VALUE;
+  /**
    * How many batches' time ahead the fleet's bucket lends, in leaseFor: enough for every
    * instance of a busy fleet to hold its batch while the one before it spends (a fleet of 8 with
    * 4 callers each queues about 1.6 s at 20/s), few enough that a pace cut leaves no long debt.
@@ -132,6 +137,18 @@ final class RedisSharedKey implements SharedKey {
       return asking == null || fleet.isFallingBack() ? 0 : AWAIT;
     }
     back += lease.expire(now, settings.validityNanos());
+    if (!lease.covers(cost) && cost > mostLent()) {
+      // No lease can ever cover this call: asking again would be answered the same, round trip
+      // after round trip until the call's max wait. Refused at once, on what the fleet said
+      // within leaseFor; older news is refreshed first (for no units: the pace may have grown).
+      if (since(lastHeardAt, now) < settings.leaseForNanos()) {
+        return NEVER;
+      }
+      if (asking == null) {
+        ask(0, now);
+      }
+      return fleet.isFallingBack() ? alone(cost, now) : AWAIT;
+    }
     if (!lease.covers(cost) && asking == null) {
       back += lease.surrender();
       ask(want(cost, sendRate), now); // may be answered at once: the lease is read after it
@@ -150,6 +167,24 @@ final class RedisSharedKey implements SharedKey {
     return AWAIT;
   }
 
+
+  /**
+   * The most units one lease can hold, as the script grants them ({@code lease.lua}): the bucket
+   * full, plus what it lends past empty ({@link #LEND_AHEAD} batches' time of the pace), and
+   * always one. Infinite while the fleet knows no pace.
+   */
+  private double mostLent() {
+    if (fleetRate <= 0 || fleetBurst <= 0) {
+      return Double.POSITIVE_INFINITY;
+    }
+    double aheadMicros = aheadMicros(); // as the script reads it: rate * ahead / 1e6
+    return Math.max(1, Math.floor(fleetBurst + fleetRate * aheadMicros / 1_000_000));
+  }
+
+  /** How far past empty the fleet's bucket lends, in microseconds of its pace. */
+  private long aheadMicros() {
+    return settings.leaseForNanos() / 1000 * LEND_AHEAD;
+  }
 
   /**
    * Asks again soon after one failed request, then less often: 50 ms doubling up to retryEvery.
@@ -332,7 +367,7 @@ final class RedisSharedKey implements SharedKey {
     lastAskAt = now;
     String[] args = new LeaseRequest(settings.instanceId(), want, back, myRate, myBurst, mySource,
         remaining, inFlight, pauseToTell, resumeToTell, settings.idleExpiryMillis(),
-        settings.aliveWindowMicros(), settings.leaseForNanos() / 1000 * LEND_AHEAD, refusalToTell,
+        settings.aliveWindowMicros(), aheadMicros(), refusalToTell,
         fleet.pauseChannel(), probeEveryNanos / 1000, probe).toArgs();
     Ask ask = new Ask(back, pauseToTell, refusalToTell, resumeToTell, remaining);
     back = 0;
