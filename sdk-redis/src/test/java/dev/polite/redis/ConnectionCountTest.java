@@ -4,12 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.polite.SharedKey;
 import dev.polite.Ticker;
-import dev.polite.demo.internal.RedisProcess;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A shared state holds two connections for its whole life (one for leases, one subscribed to
@@ -19,17 +17,7 @@ import org.junit.jupiter.api.Test;
 class ConnectionCountTest {
   private static final String NAME = "polite-count-test";
 
-  private RedisProcess redis;
-
-  @BeforeEach
-  void start() throws Exception {
-    redis = RedisProcess.start();
-  }
-
-  @AfterEach
-  void stop() {
-    redis.close();
-  }
+  @RegisterExtension final RealRedis redis = new RealRedis();
 
   private static RedisSharedState.Builder builder(int port) {
     return RedisSharedState.builder("redis://127.0.0.1:" + port + "?clientName=" + NAME)
@@ -46,13 +34,15 @@ class ConnectionCountTest {
   @Test
   void outagesOpenNoSecondConnection() throws Exception {
     // A timeout no loaded machine meets: what is counted is connections, not slowness.
-    try (RedisSharedState state = builder(redis.port()).timeout(Duration.ofSeconds(1)).build()) {
+    try (RedisSharedState state =
+        builder(redis.process().port()).timeout(Duration.ofSeconds(1)).build()) {
       SharedKey key = key(state);
-      callUntil(key, () -> ServerClients.named(redis.uri(), NAME) == 2, Duration.ofSeconds(5));
+      callUntil(key, () -> ServerClients.named(redis.process().uri(), NAME) == 2,
+          Duration.ofSeconds(5));
       for (int outage = 0; outage < 2; outage++) {
-        redis.stop();
+        redis.process().stop();
         callUntil(key, () -> false, Duration.ofMillis(800)); // every lease finds the connection down
-        redis.startAgain();
+        redis.process().startAgain();
         callUntil(key, () -> !state.isFallingBack(), Duration.ofSeconds(10));
         assertThat(state.isFallingBack()).as("rejoined after outage %d", outage + 1).isFalse();
       }
@@ -61,14 +51,14 @@ class ConnectionCountTest {
       assertThat(mostClientsOver(key, Duration.ofSeconds(3)))
           .as("connections on the server after two outages").isEqualTo(2);
     }
-    assertThat(ServerClients.named(redis.uri(), NAME)).as("after close").isZero();
+    assertThat(ServerClients.named(redis.process().uri(), NAME)).as("after close").isZero();
   }
 
   @Test
   void aConnectThatTimedOutIsNotJoinedByAnother() throws Exception {
     // Every read held 100 ms: the greeting (HELLO, then the client's name and library) takes
     // several of them, far past the 50 ms build() waits.
-    try (DelayingProxy proxy = new DelayingProxy(redis.port(), Duration.ofMillis(100))) {
+    try (DelayingProxy proxy = new DelayingProxy(redis.process().port(), Duration.ofMillis(100))) {
       RedisSharedState state = builder(proxy.port()).timeout(Duration.ofMillis(20))
           .connectWait(Duration.ofMillis(50)).build();
       try {
@@ -81,8 +71,9 @@ class ConnectionCountTest {
       } finally {
         state.close();
       }
-      callUntil(null, () -> ServerClients.named(redis.uri(), NAME) == 0, Duration.ofSeconds(5));
-      assertThat(ServerClients.named(redis.uri(), NAME)).as("after close").isZero();
+      callUntil(null, () -> ServerClients.named(redis.process().uri(), NAME) == 0,
+          Duration.ofSeconds(5));
+      assertThat(ServerClients.named(redis.process().uri(), NAME)).as("after close").isZero();
     }
   }
 
@@ -104,7 +95,7 @@ class ConnectionCountTest {
     long end = System.nanoTime() + length.toNanos();
     while (System.nanoTime() < end) {
       key.take(1, 0, 0, System.nanoTime());
-      most = Math.max(most, ServerClients.named(redis.uri(), NAME));
+      most = Math.max(most, ServerClients.named(redis.process().uri(), NAME));
       Thread.sleep(50);
     }
     return most;

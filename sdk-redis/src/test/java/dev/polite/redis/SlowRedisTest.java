@@ -4,14 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.polite.SharedKey;
 import dev.polite.Ticker;
-import dev.polite.demo.internal.RedisProcess;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A Redis that answers just past the timeout (25 ms a read, through a proxy, before a 20 ms
@@ -20,17 +18,7 @@ import org.junit.jupiter.api.Test;
  * and one INFO as they come back.
  */
 class SlowRedisTest {
-  private RedisProcess redis;
-
-  @BeforeEach
-  void start() throws Exception {
-    redis = RedisProcess.start();
-  }
-
-  @AfterEach
-  void stop() {
-    redis.close();
-  }
+  @RegisterExtension final RealRedis redis = new RealRedis();
 
   @Test
   void aRedisJustPastTheTimeoutSendsTheKeysAloneOnce() throws Exception {
@@ -49,7 +37,7 @@ class SlowRedisTest {
   private void runThroughSlowRedis(int holdOneIn) throws Exception {
     PrintStream err = System.err;
     ByteArrayOutputStream logged = new ByteArrayOutputStream();
-    try (DelayingProxy proxy = new DelayingProxy(redis.port(), Duration.ZERO)) {
+    try (DelayingProxy proxy = new DelayingProxy(redis.process().port(), Duration.ZERO)) {
       // slf4j-simple writes to whatever System.err is at the time: a copy of it, here.
       System.setErr(new PrintStream(new TeeStream(err, logged), true, StandardCharsets.UTF_8));
       String uri = "redis://127.0.0.1:" + proxy.port();

@@ -8,31 +8,19 @@ import dev.polite.RateLimitedException;
 import dev.polite.RequestCost;
 import dev.polite.demo.DemoServer;
 import dev.polite.demo.HeaderStyle;
-import dev.polite.demo.internal.RedisProcess;
 import java.time.Duration;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A call that costs more than the fleet's bucket can ever lend at once fails fast, as a call no
  * wait can serve, instead of asking Redis again and again until its max wait runs out.
  */
 class UnlendableCostTest {
-  private RedisProcess redis;
-
-  @BeforeEach
-  void start() throws Exception {
-    redis = RedisProcess.start();
-  }
-
-  @AfterEach
-  void stop() {
-    redis.close();
-  }
+  @RegisterExtension final RealRedis redis = new RealRedis();
 
   @Test
   void aCallCostingMoreThanTheFleetCanLendFailsAfterOneRoundTrip() throws Exception {
@@ -41,7 +29,7 @@ class UnlendableCostTest {
     // units, while this instance's own bucket would let a call of 20 go after about a second.
     try (DemoServer server = DemoServer.builder().limit(10).window(Duration.ofSeconds(1))
             .headers(HeaderStyle.IETF).start();
-        RedisSharedState state = RedisSharedState.builder(redis.uri()).prefix("cost-test:")
+        RedisSharedState state = RedisSharedState.builder(redis.process().uri()).prefix("cost-test:")
             .timeout(Duration.ofSeconds(1)).leaseFor(Duration.ofMillis(100)).build()) {
       OkHttpClient client = new OkHttpClient.Builder().addInterceptor(PoliteInterceptor.builder()
           .sharedState(state).maxWait(Duration.ofSeconds(6)).throwWhenRateLimited(true).build())
