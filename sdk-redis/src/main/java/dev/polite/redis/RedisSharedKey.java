@@ -22,7 +22,9 @@ import org.jspecify.annotations.Nullable;
  * <h2>Pacing alone</h2>
  * While its {@link RedisSharedState} cannot reach Redis, the key paces on a local bucket at its
  * share of the fleet's last known pace and burst (over the instances last seen alive), and asks
- * again every {@code retryEvery}. Units an answer grants after its time-out are given back.
+ * again (for no units) 50 ms after a failure, doubling up to {@code retryEvery}; an answer in time
+ * is confirmed by another ask at once, until the state has had enough answers in time in a row
+ * to rejoin the fleet. Units an answer grants after its time-out are given back.
  *
  * <p>Thread-safe: guarded by its own lock, which is never held while the key's callback runs.
  */
@@ -30,6 +32,11 @@ final class RedisSharedKey implements SharedKey {
   private static final long NONE = -1;
   private static final long FIRST_RETRY_NANOS = 50_000_000L;
   private static final long RECHECK_NANOS = 1_000_000L;
+  /**
+   * What {@link #take} answers for a call no lease can ever cover: a wait longer than any call
+   * may wait, so the sdk refuses it at once (RateLimitedException) rather than let it wait.
+   */
+  static final long NEVER = Long.MAX_VALUE;
   /**
    * How many batches' time ahead the fleet's bucket lends, in leaseFor: enough for every
    * instance of a busy fleet to hold its batch while the one before it spends (a fleet of 8 with
@@ -71,6 +78,8 @@ final class RedisSharedKey implements SharedKey {
   private int alive = 1;
   private @Nullable TokenBucket alone;
   private int retries;
+  /** Asks chained on answers in time since this key's last call while falling back. */
+  private int confirms;
   /** The interceptor's max wait, as its probe asked: how long a fleet pause stands unverified. */
   private long probeEveryNanos;
   /** This instance may send the fleet's probe until then (granted by the script). */
@@ -107,7 +116,10 @@ final class RedisSharedKey implements SharedKey {
   private long decide(double cost, double sendRate, int inFlight, long now) {
     if (fleet.isFallingBack()) {
       if (asking == null && since(lastAskAt, now) >= retryDelay()) {
-        ask(want(cost, sendRate), now);
+        // Asks for no units: the answer tells whether Redis is back in time (and the news), and
+        // the fleet's schedule holds no batch for a key that goes on pacing alone meanwhile.
+        confirms = 0;
+        ask(0, now);
       }
       if (fleet.isFallingBack()) {
         return alone(cost, now);
@@ -125,6 +137,18 @@ final class RedisSharedKey implements SharedKey {
       return asking == null || fleet.isFallingBack() ? 0 : AWAIT;
     }
     back += lease.expire(now, settings.validityNanos());
+    if (!lease.covers(cost) && cost > mostLent()) {
+      // No lease can ever cover this call: asking again would be answered the same, round trip
+      // after round trip until the call's max wait. Refused at once, on what the fleet said
+      // within leaseFor; older news is refreshed first (for no units: the pace may have grown).
+      if (since(lastHeardAt, now) < settings.leaseForNanos()) {
+        return NEVER;
+      }
+      if (asking == null) {
+        ask(0, now);
+      }
+      return fleet.isFallingBack() ? alone(cost, now) : AWAIT;
+    }
     if (!lease.covers(cost) && asking == null) {
       back += lease.surrender();
       ask(want(cost, sendRate), now); // may be answered at once: the lease is read after it
@@ -144,9 +168,34 @@ final class RedisSharedKey implements SharedKey {
   }
 
 
-  /** Asks again soon after one slow answer, then less often: 50 ms doubling up to retryEvery. */
+  /**
+   * The most units one lease can hold, as the script grants them ({@code lease.lua}): the bucket
+   * full, plus what it lends past empty ({@link #LEND_AHEAD} batches' time of the pace), and
+   * always one. Infinite while the fleet knows no pace.
+   */
+  private double mostLent() {
+    if (fleetRate <= 0 || fleetBurst <= 0) {
+      return Double.POSITIVE_INFINITY;
+    }
+    double aheadMicros = aheadMicros(); // as the script reads it: rate * ahead / 1e6
+    return Math.max(1, Math.floor(fleetBurst + fleetRate * aheadMicros / 1_000_000));
+  }
+
+  /** How far past empty the fleet's bucket lends, in microseconds of its pace. */
+  private long aheadMicros() {
+    return settings.leaseForNanos() / 1000 * LEND_AHEAD;
+  }
+
+  /**
+   * Asks again soon after one failed request, then less often: 50 ms doubling up to retryEvery.
+   * After an answer in time (while the state still waits for enough of them in a row to rejoin),
+   * at once: Redis has just answered, and each ask confirms it.
+   */
   private long retryDelay() {
-    return Math.min(settings.retryEveryNanos(), FIRST_RETRY_NANOS << Math.min(retries, 20));
+    if (retries == 0) {
+      return 0;
+    }
+    return Math.min(settings.retryEveryNanos(), FIRST_RETRY_NANOS << Math.min(retries - 1, 20));
   }
 
   /**
@@ -318,7 +367,7 @@ final class RedisSharedKey implements SharedKey {
     lastAskAt = now;
     String[] args = new LeaseRequest(settings.instanceId(), want, back, myRate, myBurst, mySource,
         remaining, inFlight, pauseToTell, resumeToTell, settings.idleExpiryMillis(),
-        settings.aliveWindowMicros(), settings.leaseForNanos() / 1000 * LEND_AHEAD, refusalToTell,
+        settings.aliveWindowMicros(), aheadMicros(), refusalToTell,
         fleet.pauseChannel(), probeEveryNanos / 1000, probe).toArgs();
     Ask ask = new Ask(back, pauseToTell, refusalToTell, resumeToTell, remaining);
     back = 0;
@@ -360,6 +409,11 @@ final class RedisSharedKey implements SharedKey {
         install(answer, lastHeardAt);
         if (pauseToTell != NONE || resumeToTell) {
           ask(0, ticker.read()); // news that came while this request was out
+        } else if (fleet.isFallingBack() && ++confirms < RedisSharedState.REJOIN_AFTER) {
+          // In time, but not yet enough in a row to rejoin: confirm now, not at the next call
+          // (a key calling once a second would otherwise stay alone for seconds). At most
+          // REJOIN_AFTER asks a call, so another key's failures cannot keep this one asking.
+          ask(0, ticker.read());
         }
       }
     }
@@ -379,16 +433,17 @@ final class RedisSharedKey implements SharedKey {
     });
   }
 
+  /**
+   * An answer after its time-out: its units go back with the next request. It does not bring the
+   * key back to the fleet, nor ask again sooner: only answers in time do (Redis is slow, and the
+   * next request would very likely be late too).
+   */
   private void late(Ask ask, LeaseAnswer answer) {
     synchronized (this) {
-      if (!ask.timedOut) {
-        return;
+      if (ask.timedOut) {
+        back += answer.granted();
       }
-      back += answer.granted();
-      retries = 0;
     }
-    fleet.reached(); // slow, not gone: the next step leases again
-    onNews.run();
   }
 
   private void install(LeaseAnswer answer, long receivedAt) {

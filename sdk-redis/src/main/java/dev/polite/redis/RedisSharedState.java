@@ -12,6 +12,9 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.Delay;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -23,6 +26,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -65,8 +69,9 @@ import org.slf4j.LoggerFactory;
  * A call waits for Redis at most {@link Builder#timeout} (20 ms by default). Past it, or at once
  * when the connection is down, the instance paces each key alone at its share of the fleet's last
  * known pace (the pace over the instances last seen alive), logs the change once, and asks Redis
- * again every {@link Builder#retryEvery} in the background; the first answer rejoins it, also
- * logged once. A late answer's units are given back. Redis never fails a call.
+ * again, up to every {@link Builder#retryEvery}; five answers in time in a row rejoin it, also
+ * logged once (one answer would not do: a Redis answering now in time and now not would flip the
+ * fleet on every request). A late answer's units are given back. Redis never fails a call.
  *
  * <h2>What Redis holds</h2>
  * Per key, two entries under {@code prefix + "{" + digest + "}"}: the digest is SHA-256 of the key
@@ -81,6 +86,7 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger("dev.polite.redis");
 
   private final RedisURI uri;
+  private final ClientResources resources;
   private final RedisClient client;
   private final Settings settings;
   private final AtomicLong roundTrips = new AtomicLong();
@@ -89,13 +95,40 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
   private volatile @Nullable StatefulRedisConnection<String, String> connection;
   private volatile @Nullable StatefulRedisPubSubConnection<String, String> pauses;
   private final Map<String, Set<RedisSharedKey>> listening = new ConcurrentHashMap<>();
+  /**
+   * How many answers in time, in a row, bring keys pacing alone back to the fleet. One failure
+   * sends them alone, but one answer must not bring them back: a Redis whose answers straddle
+   * the timeout would flip the fleet on every other request, and log each flip. A key alone asks
+   * again 50 ms after a failure (doubling), and at once after an answer in time, so confirming
+   * costs N round trips, a few milliseconds. With answers late at random with probability p, a
+   * run of N in time takes about ((1 - p)^-N - 1) / p asks, of which about a fraction p failed
+   * and cost at least 50 ms each. N = 5: 5 asks after a blip on a healthy Redis (p near 0), 6 at
+   * p = 5 %; at p = 1/2, 62 asks, 31 failed: one rejoin in about 2 s or more (lasting about two
+   * requests), not one every other request; never while every answer is late (a 25 ms proxy
+   * before a 20 ms timeout). N = 3: 14 asks at p = 1/2, a rejoin about every half second,
+   * flapping again. N = 8 would space a coin-flip Redis's rejoins to about 13 s, but each answer
+   * more in a row is one more that a healthy Redis's rare late one spoils; 5 already takes the
+   * flapping from every other request to once in seconds.
+   */
+  static final int REJOIN_AFTER = 5;
+
   private volatile boolean down;
+  /** Keys went alone or came back: how often, each a line in the log. Guards {@link #inTime}. */
+  private final AtomicLong transitions = new AtomicLong();
+  private int inTime; // answers in time in a row since the keys went alone; guarded by transitions
   private volatile boolean closed;
 
   private RedisSharedState(RedisURI uri, Settings settings) {
     this.uri = uri;
     this.settings = settings;
-    this.client = RedisClient.create(uri);
+    // Lettuce's own reconnect delay (doubling from 1 ms, as its default) but at most retryEvery,
+    // not its default 30 s: the state's one connection is the only one, so after a long outage
+    // it must come back as soon as a key would ask again.
+    this.resources = DefaultClientResources.builder()
+        .reconnectDelay(() -> Delay.exponential(Duration.ZERO, Duration.ofNanos(settings.retryEveryNanos),
+            2, TimeUnit.MILLISECONDS))
+        .build();
+    this.client = RedisClient.create(resources, uri);
     client.setOptions(ClientOptions.builder()
         .autoReconnect(true)
         // A command for a Redis that is away fails at once: its caller falls back now, rather
@@ -175,6 +208,12 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
       p.close();
     }
     client.shutdown(0, 2, TimeUnit.SECONDS);
+    resources.shutdown(0, 2, TimeUnit.SECONDS); // the client's, but not owned by it
+  }
+
+  /** How often the keys went alone or came back: each a line in the log. */
+  long transitions() {
+    return transitions.get();
   }
 
   boolean isClosed() {
@@ -186,61 +225,97 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
   }
 
   /**
-   * Runs the lease script, failing within the timeout when Redis does not answer.
+   * Runs the lease script, failing at once when not connected; the caller times it out.
    *
    * @param keys the key's two Redis keys
    */
   CompletableFuture<LeaseAnswer> lease(String[] keys, String[] args) {
     StatefulRedisConnection<String, String> c = connection;
-    if (c == null || !c.isOpen()) {
-      connectInBackground();
+    if (c == null) {
+      connectInBackground(); // never connected yet (or the first connect is still under way)
       return CompletableFuture.failedFuture(new RedisConnectionException("not connected to " + uri));
     }
-    return script.run(c.async(), keys, args).orTimeout(settings.timeoutNanos, TimeUnit.NANOSECONDS);
+    if (!c.isOpen()) {
+      // Lettuce reconnects this connection by itself: another one beside it would be a second
+      // connection for the life of the state, one more per outage.
+      return CompletableFuture.failedFuture(new RedisConnectionException("reconnecting to " + uri));
+    }
+    // Not timed out here: the key times out a copy, so that an answer after it still reaches the
+    // key and the units it granted go back. Lettuce's command timeout bounds how late it may be.
+    return script.run(c.async(), keys, args);
   }
 
-  /** An answer came: if the fleet was out of reach, it is back. */
+  /**
+   * An answer came within the timeout: once {@link #REJOIN_AFTER} have in a row, keys that pace
+   * alone rejoin the fleet. Logged once.
+   */
   void reached() {
-    if (down) {
-      down = false;
-      log.info("polite: Redis at {} answers again; keys rejoin the fleet's budget", uri);
-    }
-  }
-
-  /** A request failed or timed out: keys pace alone until an answer comes. */
-  void unreachable(Throwable cause) {
-    if (!down && !closed) {
-      down = true;
-      String why = cause instanceof TimeoutException
-          ? "did not answer within " + settings.timeoutNanos / 1_000_000 + " ms"
-          : "cannot be reached (" + cause + ")";
-      log.warn("polite: Redis at {} {}; each key paces alone at its share of the fleet's pace until "
-          + "it answers", uri, why);
-    }
-  }
-
-  private void connectInBackground() {
-    if (closed || !connecting.compareAndSet(false, true)) {
-      return;
-    }
-    client.connectAsync(StringCodec.UTF8, uri).whenComplete((c, failure) -> {
-      connecting.set(false);
-      if (failure == null) {
-        if (closed) {
-          c.close();
-        } else {
-          connected(c);
-        }
+    synchronized (transitions) {
+      if (!down || ++inTime < REJOIN_AFTER) {
+        return;
       }
-    });
+      down = false;
+      inTime = 0;
+      transitions.incrementAndGet();
+    }
+    log.info("polite: Redis at {} answers in time again; keys rejoin the fleet's budget", uri);
+  }
+
+  /**
+   * A request failed or timed out: keys pace alone from now until Redis has answered in time
+   * {@link #REJOIN_AFTER} times in a row. Logged once, as they go.
+   */
+  void unreachable(Throwable cause) {
+    synchronized (transitions) {
+      inTime = 0;
+      if (down || closed) {
+        return;
+      }
+      down = true;
+      transitions.incrementAndGet();
+    }
+    String why = cause instanceof TimeoutException
+        ? "did not answer within " + settings.timeoutNanos / 1_000_000 + " ms"
+        : "cannot be reached (" + cause + ")";
+    log.warn("polite: Redis at {} {}; each key paces alone at its share of the fleet's pace until "
+        + "it answers in time again", uri, why);
+  }
+
+  /**
+   * Opens the state's one connection, unless it has one or is opening it: the attempt runs to its
+   * end however long it takes (a connect that {@link #connectNow} stopped waiting for is adopted
+   * when it lands, or closed if the state was closed meanwhile), and only a failed attempt lets
+   * the next lease try again. Once open, the connection is Lettuce's to reconnect.
+   *
+   * @return the attempt, or null when none was started
+   */
+  private @Nullable CompletableFuture<StatefulRedisConnection<String, String>> connectInBackground() {
+    if (closed || connection != null || !connecting.compareAndSet(false, true)) {
+      return null;
+    }
+    CompletableFuture<StatefulRedisConnection<String, String>> attempt;
+    try {
+      attempt = client.connectAsync(StringCodec.UTF8, uri).toCompletableFuture()
+          .thenApply(c -> {
+            connected(c);
+            return c;
+          });
+    } catch (RuntimeException e) {
+      connecting.set(false);
+      return CompletableFuture.failedFuture(e);
+    }
+    attempt.whenComplete((c, failure) -> connecting.set(false));
+    return attempt;
   }
 
   private void connectNow() {
-    connecting.set(true);
+    CompletableFuture<StatefulRedisConnection<String, String>> attempt = connectInBackground();
+    if (attempt == null) {
+      return;
+    }
     try {
-      StatefulRedisConnection<String, String> c = client.connectAsync(StringCodec.UTF8, uri)
-          .toCompletableFuture().get(settings.connectWait.toMillis(), TimeUnit.MILLISECONDS);
-      connected(c);
+      StatefulRedisConnection<String, String> c = attempt.get(settings.connectWait.toNanos(),
+          TimeUnit.NANOSECONDS);
       // One lease on a key of its own, waited for here: the first decision a call waits for is
       // then not the one that loads Lettuce's and polite's classes (tens of ms, past the timeout).
       String tag = settings.prefix + "{warm-up}";
@@ -249,16 +324,25 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
           .get(settings.connectWait.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    } catch (ExecutionException e) {
+      unreachable(e.getCause() != null ? e.getCause() : e);
     } catch (Exception e) {
-      unreachable(e);
-    } finally {
-      connecting.set(false);
+      unreachable(e); // a timeout: the connect goes on, adopted when it lands
     }
   }
 
   private void connected(StatefulRedisConnection<String, String> c) {
+    if (closed) {
+      c.close();
+      return;
+    }
     script.load(c.async()); // so that the first lease, timed, is not the one that sends the text
     connection = c;
+    if (closed) { // closed as it landed: close() may have read the field before it was set
+      connection = null;
+      c.close();
+      return;
+    }
     if (pauses == null) {
       client.connectPubSubAsync(StringCodec.UTF8, uri).whenComplete((p, failure) -> {
         if (failure == null) {
