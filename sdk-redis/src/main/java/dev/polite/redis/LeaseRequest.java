@@ -9,7 +9,7 @@ package dev.polite.redis;
  * @param back units given back (leased and not spent)
  * @param rate the pace this instance learned, units a second; -1 when none
  * @param burst that pace's burst; -1 when none
- * @param source where {@code rate} came from: 0 none, 1 discovered, 2 advertised
+ * @param source where {@code rate} came from
  * @param remaining the server's last remaining count; -1 when none is news
  * @param inFlight this instance's calls on the wire
  * @param pauseMicros a pause this instance began or lengthened; -1 when none
@@ -23,14 +23,14 @@ package dev.polite.redis;
  * @param probe whether this instance asks to send that call
  */
 record LeaseRequest(String instance, double want, double back, double rate, double burst,
-    int source, long remaining, int inFlight, long pauseMicros, boolean resume, long idleMillis,
+    PaceSource source, long remaining, int inFlight, long pauseMicros, boolean resume, long idleMillis,
     long aliveMicros, long aheadMicros, boolean refused, String channel, long probeEveryMicros,
     boolean probe) {
 
   /** The script's {@code ARGV}. */
   String[] toArgs() {
     return new String[] {
-      instance, number(want), number(back), number(rate), number(burst), Integer.toString(source),
+      instance, number(want), number(back), number(rate), number(burst), source.code(),
       Long.toString(remaining), Integer.toString(inFlight), Long.toString(pauseMicros),
       flag(resume), Long.toString(idleMillis), Long.toString(aliveMicros),
       Long.toString(aheadMicros), flag(refused), channel, Long.toString(probeEveryMicros),
@@ -40,7 +40,7 @@ record LeaseRequest(String instance, double want, double back, double rate, doub
 
   /** A request that asks nothing and tells nothing: loads the script and the classes. */
   static LeaseRequest warmUp(String instance) {
-    return new LeaseRequest(instance, 0, 0, -1, -1, 0, -1, 0, -1, false, 1000, 1_000_000, 0, false,
+    return new LeaseRequest(instance, 0, 0, -1, -1, PaceSource.NONE, -1, 0, -1, false, 1000, 1_000_000, 0, false,
         "", 0, false);
   }
 

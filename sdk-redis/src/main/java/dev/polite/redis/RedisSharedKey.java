@@ -67,7 +67,7 @@ final class RedisSharedKey implements SharedKey {
   private double back;
   private double myRate = NONE;
   private double myBurst = NONE;
-  private int mySource;
+  private PaceSource mySource = PaceSource.NONE;
   private long remaining = NONE;
   private long pauseToTell = NONE;
   private boolean resumeToTell;
@@ -125,7 +125,7 @@ final class RedisSharedKey implements SharedKey {
         return alone(cost, now);
       }
     }
-    if (fleetRate <= 0 && mySource == 0) {
+    if (fleetRate <= 0 && mySource == PaceSource.NONE) {
       // No pace anywhere in the fleet: calls go, but not on news older than leaseFor (a pause
       // another instance met, a pace it learned): one call a leaseFor waits for a refresh.
       if (asking == null && since(lastHeardAt, now) >= settings.leaseForNanos()) {
@@ -276,12 +276,12 @@ final class RedisSharedKey implements SharedKey {
     if (Double.isInfinite(rate) || rate <= 0) {
       myRate = NONE;
       myBurst = NONE;
-      mySource = 0;
+      mySource = PaceSource.NONE;
       return;
     }
     myRate = rate;
     myBurst = burst;
-    mySource = advertised ? 2 : 1;
+    mySource = advertised ? PaceSource.ADVERTISED : PaceSource.DISCOVERED;
     if (fleetRate <= 0) {
       askSoon(now); // the fleet learns it now, and this key starts leasing
     }
