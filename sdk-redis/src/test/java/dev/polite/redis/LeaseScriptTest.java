@@ -10,8 +10,14 @@ import dev.polite.demo.internal.RedisProcess;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import java.nio.charset.StandardCharsets;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -62,6 +68,22 @@ class LeaseScriptTest {
 
   private LeaseAnswer ask(String instance, double want) throws Exception {
     return lease(instance, want, 0, -1, -1, NONE, -1, 0, -1, false);
+  }
+
+  @Test
+  void theScriptReadsEveryArgumentTheRequestSendsAndNoOther() throws Exception {
+    String text;
+    try (var in = LeaseScript.class.getResourceAsStream("lease.lua")) {
+      text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    Set<Integer> read = new TreeSet<>();
+    Matcher argv = Pattern.compile("ARGV\\[(\\d+)]").matcher(text);
+    while (argv.find()) {
+      read.add(Integer.parseInt(argv.group(1)));
+    }
+    int sent = LeaseRequest.warmUp("a").toArgs().length;
+    assertThat(read).containsExactlyElementsOf(
+        IntStream.rangeClosed(1, sent).boxed().toList());
   }
 
   @Test
