@@ -43,12 +43,6 @@ final class RedisSharedKey implements SharedKey {
    * 4 callers each queues about 1.6 s at 20/s), few enough that a pace cut leaves no long debt.
    */
   private static final long LEND_AHEAD = 4;
-  /**
-   * The longest pause told to the fleet, in microseconds: 365 days, the longest delay the sdk's
-   * headers believe. A custom dialect's or SharedKey caller's larger figure (Long.MAX_VALUE) is
-   * cut to it rather than wrap in the sums below or in the script.
-   */
-  static final long MAX_PAUSE_MICROS = 365L * 24 * 3600 * 1_000_000;
 
   private final RedisSharedState fleet;
   private final RedisSharedState.Settings settings;
@@ -56,8 +50,8 @@ final class RedisSharedKey implements SharedKey {
   private final Ticker ticker;
   private final Runnable onNews;
 
-  private volatile long pausedUntil = Long.MIN_VALUE; // read on every step: no lock for it
-  private volatile boolean pauseForRefusal;
+  /** Read on every step, without the lock; written only by {@link #hold}. */
+  private volatile FleetPause pause = FleetPause.NONE;
 
   // guarded by this
   private Lease lease = Lease.NONE;
@@ -102,9 +96,9 @@ final class RedisSharedKey implements SharedKey {
     if (wait == 0 || wait == AWAIT) {
       // An answer can come back before its handler is even attached (a busy machine), and is then
       // read right here: one that says the fleet is paused holds this call back too.
-      long pause = pauseLeft(now);
-      if (pause > 0) {
-        return pause;
+      long held = pauseLeft(now);
+      if (held > 0) {
+        return held;
       }
     }
     if (wait == AWAIT && asking == null) {
@@ -232,8 +226,7 @@ final class RedisSharedKey implements SharedKey {
 
   @Override
   public long pauseLeft(long now) {
-    long until = pausedUntil;
-    return until > now ? until - now : 0;
+    return pause.left(now);
   }
 
   /**
@@ -243,8 +236,8 @@ final class RedisSharedKey implements SharedKey {
    */
   @Override
   public synchronized long probe(double cost, long everyNanos, long now) {
-    long pause = pauseLeft(now);
-    if (pause == 0 || fleet.isFallingBack()) {
+    long held = pauseLeft(now);
+    if (held == 0 || fleet.isFallingBack()) {
       return 0;
     }
     probeEveryNanos = everyNanos;
@@ -256,9 +249,9 @@ final class RedisSharedKey implements SharedKey {
       return 0;
     }
     if (now < probeNotBefore) {
-      return Math.min(pause, probeNotBefore - now);
+      return Math.min(held, probeNotBefore - now);
     }
-    return asking != null ? AWAIT : pause;
+    return asking != null ? AWAIT : held;
   }
 
   @Override
@@ -268,7 +261,7 @@ final class RedisSharedKey implements SharedKey {
 
   @Override
   public boolean pauseForRefusal() {
-    return pauseForRefusal;
+    return pause.forRefusal();
   }
 
   @Override
@@ -289,12 +282,12 @@ final class RedisSharedKey implements SharedKey {
 
   @Override
   public synchronized void paused(long pauseNanos, boolean refused, long now) {
-    long micros = Math.min(MAX_PAUSE_MICROS, Math.max(0, pauseNanos / 1000));
-    long until = later(now, micros * 1000);
-    if (until <= pausedUntil) {
+    long micros = FleetPause.cut(pauseNanos / 1000);
+    FleetPause longer = pause.heldFor(now, micros);
+    if (!longer.outlasts(pause)) {
       return; // the fleet said as much already
     }
-    pausedUntil = until;
+    hold(longer);
     probeNotBefore = Long.MIN_VALUE; // new evidence: the script says when it may be re-verified
     pauseToTell = Math.max(pauseToTell, micros);
     refusalToTell |= refused;
@@ -308,7 +301,7 @@ final class RedisSharedKey implements SharedKey {
   public synchronized void resumed(long now) {
     resumeToTell = true;
     pauseToTell = NONE;
-    pausedUntil = Long.MIN_VALUE;
+    hold(pause.over());
     proberUntil = Long.MIN_VALUE;
     probeNotBefore = Long.MIN_VALUE;
     askSoon(now);
@@ -327,15 +320,14 @@ final class RedisSharedKey implements SharedKey {
   void heardPause(long micros, boolean refused) {
     synchronized (this) {
       if (micros == 0) {
-        pausedUntil = Long.MIN_VALUE;
+        hold(pause.over());
         probeNotBefore = Long.MIN_VALUE;
       } else {
-        long until = later(ticker.read(), Math.min(MAX_PAUSE_MICROS, micros) * 1000);
-        if (until <= pausedUntil) {
+        FleetPause heard = FleetPause.of(ticker.read(), micros, refused);
+        if (!heard.outlasts(pause)) {
           return;
         }
-        pausedUntil = until;
-        pauseForRefusal = refused;
+        hold(heard);
         back += lease.surrender();
       }
     }
@@ -452,15 +444,15 @@ final class RedisSharedKey implements SharedKey {
     alive = answer.alive();
     if (answer.pauseMicros() > 0) {
       back += lease.surrender();
-      pausedUntil = later(receivedAt, Math.min(MAX_PAUSE_MICROS, answer.pauseMicros()) * 1000);
-      pauseForRefusal = answer.pauseForRefusal();
+      hold(FleetPause.of(receivedAt, answer.pauseMicros(), answer.pauseForRefusal()));
       if (answer.prober()) {
-        proberUntil = later(receivedAt, probeEveryNanos); // the script's grant lasts as long
+        // The script's grant lasts as long as a pause stands unverified.
+        proberUntil = FleetPause.later(receivedAt, probeEveryNanos);
       } else if (answer.probeWaitMicros() > 0) {
-        probeNotBefore = later(receivedAt, Math.min(MAX_PAUSE_MICROS, answer.probeWaitMicros()) * 1000);
+        probeNotBefore = FleetPause.after(receivedAt, answer.probeWaitMicros());
       }
     } else {
-      pausedUntil = Long.MIN_VALUE;
+      hold(pause.over());
     }
     if (answer.granted() > 0) {
       back += lease.surrender();
@@ -468,10 +460,12 @@ final class RedisSharedKey implements SharedKey {
     }
   }
 
-  /** {@code now + nanos}, saturated: a pause of Long.MAX_VALUE must not wrap into the past. */
-  private static long later(long now, long nanos) {
-    long sum = now + nanos;
-    return ((now ^ sum) & (nanos ^ sum)) < 0 ? Long.MAX_VALUE : sum;
+  /**
+   * The one writer of the key's pause. Its callers decide what is news: this instance's own pause
+   * and one published by the fleet only ever lengthen it; the fleet's answer, or a probe's, sets it.
+   */
+  private void hold(FleetPause next) {
+    pause = next;
   }
 
   /** Nanoseconds from {@code then} (or forever, if never) to {@code now}. */
