@@ -9,15 +9,17 @@ import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One key's share of a {@link RedisSharedState}: the units it has leased, what it will tell the
- * fleet with its next request, and what it last heard.
+ * One key's share of a {@link RedisSharedState}: the units it has leased ({@link Lease}), what it
+ * will tell the fleet with its next request ({@link Outbox}), and what it last heard (the fleet's
+ * pace, and its pause as a {@link FleetPause}).
  *
  * <h2>Never waiting under the key's lock</h2>
  * {@link #take} answers from the lease it holds. When the lease cannot cover a call it sends one
  * request in the background and answers {@link #AWAIT}; the answer, or the time-out, runs the
  * key's news callback, and the call's next step finds the new lease (or the key pacing alone).
  * Only one request per key is in flight; whatever this instance has to tell the fleet meanwhile
- * (units to give back, a pause, the server's remaining count) rides on the next one.
+ * (units to give back, a pause, the server's remaining count) waits in its outbox and rides on
+ * the next one.
  *
  * <h2>Pacing alone</h2>
  * While its {@link RedisSharedState} cannot reach Redis, the key paces on a local bucket at its
@@ -58,14 +60,10 @@ final class RedisSharedKey implements SharedKey {
   private @Nullable Ask asking;
   private long lastAskAt = Long.MIN_VALUE;
   private long lastHeardAt = Long.MIN_VALUE;
-  private double back;
+  private final Outbox outbox = new Outbox();
   private double myRate = NONE;
   private double myBurst = NONE;
   private PaceSource mySource = PaceSource.NONE;
-  private long remaining = NONE;
-  private long pauseToTell = NONE;
-  private boolean resumeToTell;
-  private boolean refusalToTell;
   private int inFlight;
   private double fleetRate;
   private double fleetBurst;
@@ -130,7 +128,7 @@ final class RedisSharedKey implements SharedKey {
       }
       return asking == null || fleet.isFallingBack() ? 0 : AWAIT;
     }
-    back += lease.expire(now, settings.validityNanos());
+    outbox.giveBack(lease.expire(now, settings.validityNanos()));
     if (!lease.covers(cost) && cost > mostLent()) {
       // No lease can ever cover this call: asking again would be answered the same, round trip
       // after round trip until the call's max wait. Refused at once, on what the fleet said
@@ -144,7 +142,7 @@ final class RedisSharedKey implements SharedKey {
       return fleet.isFallingBack() ? alone(cost, now) : AWAIT;
     }
     if (!lease.covers(cost) && asking == null) {
-      back += lease.surrender();
+      outbox.giveBack(lease.surrender());
       ask(want(cost, sendRate), now); // may be answered at once: the lease is read after it
     }
     if (fleet.isFallingBack()) {
@@ -289,18 +287,16 @@ final class RedisSharedKey implements SharedKey {
     }
     hold(longer);
     probeNotBefore = Long.MIN_VALUE; // new evidence: the script says when it may be re-verified
-    pauseToTell = Math.max(pauseToTell, micros);
-    refusalToTell |= refused;
+    outbox.paused(micros, refused);
     if (refused) {
-      back += lease.surrender(); // leased at a pace the server just refused
+      outbox.giveBack(lease.surrender()); // leased at a pace the server just refused
       askSoon(now);
     }
   }
 
   @Override
   public synchronized void resumed(long now) {
-    resumeToTell = true;
-    pauseToTell = NONE;
+    outbox.resumed();
     hold(pause.over());
     proberUntil = Long.MIN_VALUE;
     probeNotBefore = Long.MIN_VALUE;
@@ -309,7 +305,7 @@ final class RedisSharedKey implements SharedKey {
 
   @Override
   public synchronized void remaining(long remaining, int inFlight, long now) {
-    this.remaining = Math.max(0, remaining);
+    outbox.remaining(remaining);
     this.inFlight = inFlight;
   }
 
@@ -328,7 +324,7 @@ final class RedisSharedKey implements SharedKey {
           return;
         }
         hold(heard);
-        back += lease.surrender();
+        outbox.giveBack(lease.surrender());
       }
     }
     onNews.run();
@@ -337,8 +333,8 @@ final class RedisSharedKey implements SharedKey {
   @Override
   public synchronized void leave() {
     fleet.left(keys[0], this);
-    back += lease.surrender();
-    if (back > 0) {
+    outbox.giveBack(lease.surrender());
+    if (outbox.givesBack()) {
       askSoon(ticker.read());
     }
   }
@@ -357,18 +353,14 @@ final class RedisSharedKey implements SharedKey {
   /** @param probe whether to ask to be the instance that re-verifies the fleet's pause */
   private void ask(double want, boolean probe, long now) {
     lastAskAt = now;
-    String[] args = new LeaseRequest(settings.instanceId(), want, back, myRate, myBurst, mySource,
-        remaining, inFlight, pauseToTell, resumeToTell, settings.idleExpiryMillis(),
-        settings.aliveWindowMicros(), aheadMicros(), refusalToTell,
-        fleet.pauseChannel(), probeEveryNanos / 1000, probe).toArgs();
-    Ask ask = new Ask(back, pauseToTell, refusalToTell, resumeToTell, remaining);
-    back = 0;
-    pauseToTell = NONE;
-    refusalToTell = false;
-    resumeToTell = false;
-    remaining = NONE;
+    LeaseRequest request = new LeaseRequest(settings.instanceId(), want, outbox.back(), myRate,
+        myBurst, mySource, outbox.remaining(), inFlight, outbox.pauseMicros(), outbox.resume(),
+        settings.idleExpiryMillis(), settings.aliveWindowMicros(), aheadMicros(), outbox.refused(),
+        fleet.pauseChannel(), probeEveryNanos / 1000, probe);
+    outbox.sent();
+    Ask ask = new Ask(request);
     asking = ask;
-    CompletableFuture<LeaseAnswer> answer = fleet.lease(keys, args);
+    CompletableFuture<LeaseAnswer> answer = fleet.lease(keys, request.toArgs());
     ask.neverSent = answer.isCompletedExceptionally(); // refused before it left: no connection
     // A late answer's units are this instance's, though it stopped waiting: they go back.
     answer.thenAccept(a -> late(ask, a));
@@ -386,12 +378,12 @@ final class RedisSharedKey implements SharedKey {
         Throwable cause = failure.getCause() != null ? failure.getCause() : failure;
         ask.timedOut = cause instanceof TimeoutException;
         if (ask.neverSent) {
-          ask.restore(this); // never reached Redis: tell it next time
+          outbox.unsent(ask.request); // never reached Redis: tell it next time
         }
         fleet.unreachable(cause);
         retries++;
-        back += lease.surrender(); // what the fleet decides meanwhile is unknown here
-        if (pauseToTell != NONE || resumeToTell) {
+        outbox.giveBack(lease.surrender()); // what the fleet decides meanwhile is unknown here
+        if (outbox.holdsPauseNews()) {
           tellLater(); // no call may come to carry it: this instance may have given up
         }
       } else if (answer != null) {
@@ -399,7 +391,7 @@ final class RedisSharedKey implements SharedKey {
         retries = 0;
         lastHeardAt = ticker.read();
         install(answer, lastHeardAt);
-        if (pauseToTell != NONE || resumeToTell) {
+        if (outbox.holdsPauseNews()) {
           ask(0, ticker.read()); // news that came while this request was out
         } else if (fleet.isFallingBack() && ++confirms < RedisSharedState.REJOIN_AFTER) {
           // In time, but not yet enough in a row to rejoin: confirm now, not at the next call
@@ -418,7 +410,7 @@ final class RedisSharedKey implements SharedKey {
   private void tellLater() {
     CompletableFuture.delayedExecutor(retryDelay(), TimeUnit.NANOSECONDS).execute(() -> {
       synchronized (this) {
-        if (asking == null && !fleet.isClosed() && (pauseToTell != NONE || resumeToTell)) {
+        if (asking == null && !fleet.isClosed() && (outbox.holdsPauseNews())) {
           ask(0, ticker.read());
         }
       }
@@ -433,7 +425,7 @@ final class RedisSharedKey implements SharedKey {
   private void late(Ask ask, LeaseAnswer answer) {
     synchronized (this) {
       if (ask.timedOut) {
-        back += answer.granted();
+        outbox.giveBack(answer.granted());
       }
     }
   }
@@ -443,7 +435,7 @@ final class RedisSharedKey implements SharedKey {
     fleetBurst = answer.burst();
     alive = answer.alive();
     if (answer.pauseMicros() > 0) {
-      back += lease.surrender();
+      outbox.giveBack(lease.surrender());
       hold(FleetPause.of(receivedAt, answer.pauseMicros(), answer.pauseForRefusal()));
       if (answer.prober()) {
         // The script's grant lasts as long as a pause stands unverified.
@@ -455,7 +447,7 @@ final class RedisSharedKey implements SharedKey {
       hold(pause.over());
     }
     if (answer.granted() > 0) {
-      back += lease.surrender();
+      outbox.giveBack(lease.surrender());
       lease = new Lease(receivedAt, answer.before(), fleetRate, answer.granted());
     }
   }
@@ -481,30 +473,12 @@ final class RedisSharedKey implements SharedKey {
 
   /** One request in flight, and what it carried, in case it never left. */
   private static final class Ask {
-    final double back;
-    final long pause;
-    final boolean refusal;
-    final boolean resume;
-    final long remaining;
+    final LeaseRequest request;
     volatile boolean timedOut;
     boolean neverSent;
 
-    Ask(double back, long pause, boolean refusal, boolean resume, long remaining) {
-      this.back = back;
-      this.pause = pause;
-      this.refusal = refusal;
-      this.resume = resume;
-      this.remaining = remaining;
-    }
-
-    void restore(RedisSharedKey key) {
-      key.back += back;
-      key.pauseToTell = Math.max(key.pauseToTell, pause);
-      key.refusalToTell |= refusal;
-      key.resumeToTell |= resume;
-      if (key.remaining == NONE) {
-        key.remaining = remaining;
-      }
+    Ask(LeaseRequest request) {
+      this.request = request;
     }
   }
 }
