@@ -47,52 +47,39 @@ final class Outbox {
     return pauseMicros != NONE || resume;
   }
 
+  /** Whether it holds units to give back. */
   boolean givesBack() {
     return back > 0;
   }
 
-  double back() {
-    return back;
-  }
-
-  /** The server's remaining count; -1 when none is news. */
-  long remaining() {
-    return remaining;
-  }
-
-  /** The pause to tell, in microseconds; -1 when none. */
-  long pauseMicros() {
-    return pauseMicros;
-  }
-
-  boolean refused() {
-    return refused;
-  }
-
-  boolean resume() {
-    return resume;
-  }
-
-  /** Everything was put on a request: nothing left to tell. */
-  void sent() {
+  /** Everything it holds, for one request; the outbox is empty after. */
+  News take() {
+    News news = new News(back, remaining, pauseMicros, refused, resume);
     back = 0;
     remaining = NONE;
     pauseMicros = NONE;
     refused = false;
     resume = false;
+    return news;
   }
 
   /**
-   * A request that never reached Redis: its news is told with the next one, merged with what
+   * News taken for a request that never reached Redis: told with the next one, merged with what
    * came since (a newer remaining count wins).
    */
-  void unsent(LeaseRequest request) {
-    back += request.back();
-    pauseMicros = Math.max(pauseMicros, request.pauseMicros());
-    refused |= request.refused();
-    resume |= request.resume();
+  void unsent(News news) {
+    back += news.back;
+    pauseMicros = Math.max(pauseMicros, news.pauseMicros);
+    refused |= news.refused;
+    resume |= news.resume;
     if (remaining == NONE) {
-      remaining = request.remaining();
+      remaining = news.remaining;
     }
   }
+
+  /**
+   * What one request carries, as {@link LeaseRequest} names it: {@code remaining} and
+   * {@code pauseMicros} are -1 when they are no news.
+   */
+  record News(double back, long remaining, long pauseMicros, boolean refused, boolean resume) {}
 }

@@ -353,12 +353,12 @@ final class RedisSharedKey implements SharedKey {
   /** @param probe whether to ask to be the instance that re-verifies the fleet's pause */
   private void ask(double want, boolean probe, long now) {
     lastAskAt = now;
-    LeaseRequest request = new LeaseRequest(settings.instanceId(), want, outbox.back(), myRate,
-        myBurst, mySource, outbox.remaining(), inFlight, outbox.pauseMicros(), outbox.resume(),
-        settings.idleExpiryMillis(), settings.aliveWindowMicros(), aheadMicros(), outbox.refused(),
+    Outbox.News news = outbox.take();
+    LeaseRequest request = new LeaseRequest(settings.instanceId(), want, news.back(), myRate,
+        myBurst, mySource, news.remaining(), inFlight, news.pauseMicros(), news.resume(),
+        settings.idleExpiryMillis(), settings.aliveWindowMicros(), aheadMicros(), news.refused(),
         fleet.pauseChannel(), probeEveryNanos / 1000, probe);
-    outbox.sent();
-    Ask ask = new Ask(request);
+    Ask ask = new Ask(news);
     asking = ask;
     CompletableFuture<LeaseAnswer> answer = fleet.lease(keys, request.toArgs());
     ask.neverSent = answer.isCompletedExceptionally(); // refused before it left: no connection
@@ -378,7 +378,7 @@ final class RedisSharedKey implements SharedKey {
         Throwable cause = failure.getCause() != null ? failure.getCause() : failure;
         ask.timedOut = cause instanceof TimeoutException;
         if (ask.neverSent) {
-          outbox.unsent(ask.request); // never reached Redis: tell it next time
+          outbox.unsent(ask.news); // never reached Redis: tell it next time
         }
         fleet.unreachable(cause);
         retries++;
@@ -473,12 +473,12 @@ final class RedisSharedKey implements SharedKey {
 
   /** One request in flight, and what it carried, in case it never left. */
   private static final class Ask {
-    final LeaseRequest request;
+    final Outbox.News news;
     volatile boolean timedOut;
     boolean neverSent;
 
-    Ask(LeaseRequest request) {
-      this.request = request;
+    Ask(Outbox.News news) {
+      this.news = news;
     }
   }
 }
