@@ -2,7 +2,6 @@ package dev.polite.redis;
 
 import dev.polite.SharedKey;
 import dev.polite.Ticker;
-import dev.polite.TokenBucket;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -22,11 +21,11 @@ import org.jspecify.annotations.Nullable;
  * the next one.
  *
  * <h2>Pacing alone</h2>
- * While its {@link RedisSharedState} cannot reach Redis, the key paces on a local bucket at its
- * share of the fleet's last known pace and burst (over the instances last seen alive), and asks
- * again (for no units) 50 ms after a failure, doubling up to {@code retryEvery}; an answer in time
- * is confirmed by another ask at once, until the state has had enough answers in time in a row
- * to rejoin the fleet. Units an answer grants after its time-out are given back.
+ * While its {@link RedisSharedState} cannot reach Redis, the key paces on a
+ * {@link FallbackBucket} at its share of the fleet's last known pace and burst, and asks again
+ * (for no units) 50 ms after a failure, doubling up to {@code retryEvery}; an answer in time is
+ * confirmed by another ask at once, until the state has had enough answers in time in a row to
+ * rejoin the fleet. Units an answer grants after its time-out are given back.
  *
  * <p>Thread-safe: guarded by its own lock, which is never held while the key's callback runs.
  */
@@ -68,7 +67,7 @@ final class RedisSharedKey implements SharedKey {
   private double fleetRate;
   private double fleetBurst;
   private int alive = 1;
-  private @Nullable TokenBucket alone;
+  private final FallbackBucket fallback = new FallbackBucket();
   private int retries;
   /** Asks chained on answers in time since this key's last call while falling back. */
   private int confirms;
@@ -204,22 +203,7 @@ final class RedisSharedKey implements SharedKey {
 
   /** This key's share of the fleet's pace, while Redis is away. */
   private long alone(double cost, long now) {
-    if (fleetRate <= 0) {
-      return 0;
-    }
-    double rate = fleetRate / alive;
-    double burst = Math.max(cost, fleetBurst / alive);
-    TokenBucket bucket = alone;
-    if (bucket == null || bucket.rate() != rate || bucket.capacity() != burst) {
-      // Empty: what the fleet spent just now is unknown here, so no burst on top of it.
-      bucket = TokenBucket.empty(rate, burst, now);
-      alone = bucket;
-    }
-    long wait = bucket.waitFor(cost, now);
-    if (wait == 0) {
-      bucket.reserve(cost, now);
-    }
-    return wait;
+    return fallback.take(cost, fleetRate, fleetBurst, alive, now);
   }
 
   @Override
