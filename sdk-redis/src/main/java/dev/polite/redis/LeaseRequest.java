@@ -23,9 +23,9 @@ package dev.polite.redis;
  * @param probe whether this instance asks to send that call
  */
 record LeaseRequest(String instance, double want, double back, double rate, double burst,
-    PaceSource source, long remaining, int inFlight, long pauseMicros, boolean resume, long idleMillis,
-    long aliveMicros, long aheadMicros, boolean refused, String channel, long probeEveryMicros,
-    boolean probe) {
+    PaceSource source, long remaining, int inFlight, long pauseMicros, boolean resume,
+    long idleMillis, long aliveMicros, long aheadMicros, boolean refused, String channel,
+    long probeEveryMicros, boolean probe) {
 
   /**
    * The script's {@code ARGV}, in the one order it reads them: each line names the local that

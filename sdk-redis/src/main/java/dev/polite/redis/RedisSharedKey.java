@@ -438,7 +438,8 @@ final class RedisSharedKey implements SharedKey {
 
   /**
    * The one writer of the key's pause. Its callers decide what is news: this instance's own pause
-   * and one published by the fleet only ever lengthen it; the fleet's answer, or a probe's, sets it.
+   * and one published by the fleet only ever lengthen it; the fleet's answer, or a probe's end,
+   * sets it.
    */
   private void hold(FleetPause next) {
     pause = next;
