@@ -1,15 +1,15 @@
 package dev.polite.redis;
 
 /**
- * What one run of the lease script is told (see {@code lease.lua}, whose {@code ARGV} is this
- * record's components in order): the one place the script's positional arguments are spelled.
+ * What one run of the lease script is told (see {@code lease.lua}): the one place the script's
+ * positional arguments are spelled, in {@link #toArgs}. Its answer is {@link LeaseAnswer}.
  *
  * @param instance this instance's id
  * @param want units asked for; 0 to tell news only
  * @param back units given back (leased and not spent)
  * @param rate the pace this instance learned, units a second; -1 when none
  * @param burst that pace's burst; -1 when none
- * @param source where {@code rate} came from: 0 none, 1 discovered, 2 advertised
+ * @param source where {@code rate} came from
  * @param remaining the server's last remaining count; -1 when none is news
  * @param inFlight this instance's calls on the wire
  * @param pauseMicros a pause this instance began or lengthened; -1 when none
@@ -23,25 +23,43 @@ package dev.polite.redis;
  * @param probe whether this instance asks to send that call
  */
 record LeaseRequest(String instance, double want, double back, double rate, double burst,
-    int source, long remaining, int inFlight, long pauseMicros, boolean resume, long idleMillis,
-    long aliveMicros, long aheadMicros, boolean refused, String channel, long probeEveryMicros,
-    boolean probe) {
+    PaceSource source, long remaining, int inFlight, long pauseMicros, boolean resume,
+    long idleMillis, long aliveMicros, long aheadMicros, boolean refused, String channel,
+    long probeEveryMicros, boolean probe) {
 
-  /** The script's {@code ARGV}. */
+  /**
+   * The script's {@code ARGV}, in the one order it reads them: each line names the local that
+   * {@code lease.lua} reads it into (LeaseScriptTest checks that the script reads each, no more).
+   */
   String[] toArgs() {
     return new String[] {
-      instance, number(want), number(back), number(rate), number(burst), Integer.toString(source),
-      Long.toString(remaining), Integer.toString(inFlight), Long.toString(pauseMicros),
-      flag(resume), Long.toString(idleMillis), Long.toString(aliveMicros),
-      Long.toString(aheadMicros), flag(refused), channel, Long.toString(probeEveryMicros),
-      flag(probe),
+      instance,                         // ARGV[1]  id
+      number(want),                     // ARGV[2]  want
+      number(back),                     // ARGV[3]  back
+      number(rate),                     // ARGV[4]  myRate
+      number(burst),                    // ARGV[5]  myBurst
+      source.code(),                    // ARGV[6]  mySrc
+      Long.toString(remaining),         // ARGV[7]  remaining
+      Integer.toString(inFlight),       // ARGV[8]  mine
+      Long.toString(pauseMicros),       // ARGV[9]  pause
+      flag(resume),                     // ARGV[10] resume
+      Long.toString(idleMillis),        // ARGV[11] idle
+      Long.toString(aliveMicros),       // ARGV[12] aliveWindow
+      Long.toString(aheadMicros),       // ARGV[13] ahead
+      flag(refused),                    // ARGV[14] refused
+      channel,                          // ARGV[15] channel
+      Long.toString(probeEveryMicros),  // ARGV[16] probeEvery
+      flag(probe),                      // ARGV[17] probe
     };
   }
 
-  /** A request that asks nothing and tells nothing: loads the script and the classes. */
+  /**
+   * A request that asks nothing and tells nothing, on a key of its own: sent once at connect so
+   * that the first decision a call waits for is not the one that loads the classes.
+   */
   static LeaseRequest warmUp(String instance) {
-    return new LeaseRequest(instance, 0, 0, -1, -1, 0, -1, 0, -1, false, 1000, 1_000_000, 0, false,
-        "", 0, false);
+    return new LeaseRequest(instance, 0, 0, -1, -1, PaceSource.NONE, -1, 0, -1, false, 1000,
+        1_000_000, 0, false, "", 0, false);
   }
 
   private static String flag(boolean value) {

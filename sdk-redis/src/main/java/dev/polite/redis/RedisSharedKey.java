@@ -2,29 +2,30 @@ package dev.polite.redis;
 
 import dev.polite.SharedKey;
 import dev.polite.Ticker;
-import dev.polite.TokenBucket;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One key's share of a {@link RedisSharedState}: the units it has leased, what it will tell the
- * fleet with its next request, and what it last heard.
+ * One key's share of a {@link RedisSharedState}: the units it has leased ({@link Lease}), what it
+ * will tell the fleet with its next request ({@link Outbox}), and what it last heard (the fleet's
+ * pace, and its pause as a {@link FleetPause}).
  *
  * <h2>Never waiting under the key's lock</h2>
  * {@link #take} answers from the lease it holds. When the lease cannot cover a call it sends one
  * request in the background and answers {@link #AWAIT}; the answer, or the time-out, runs the
  * key's news callback, and the call's next step finds the new lease (or the key pacing alone).
  * Only one request per key is in flight; whatever this instance has to tell the fleet meanwhile
- * (units to give back, a pause, the server's remaining count) rides on the next one.
+ * (units to give back, a pause, the server's remaining count) waits in its outbox and rides on
+ * the next one.
  *
  * <h2>Pacing alone</h2>
- * While its {@link RedisSharedState} cannot reach Redis, the key paces on a local bucket at its
- * share of the fleet's last known pace and burst (over the instances last seen alive), and asks
- * again (for no units) 50 ms after a failure, doubling up to {@code retryEvery}; an answer in time
- * is confirmed by another ask at once, until the state has had enough answers in time in a row
- * to rejoin the fleet. Units an answer grants after its time-out are given back.
+ * While its {@link RedisSharedState} cannot reach Redis, the key paces on a
+ * {@link FallbackBucket} at its share of the fleet's last known pace and burst, and asks again
+ * (for no units) 50 ms after a failure, doubling up to {@code retryEvery}; an answer in time is
+ * confirmed by another ask at once, until the state has had enough answers in time in a row to
+ * rejoin the fleet. Units an answer grants after its time-out are given back.
  *
  * <p>Thread-safe: guarded by its own lock, which is never held while the key's callback runs.
  */
@@ -43,12 +44,6 @@ final class RedisSharedKey implements SharedKey {
    * 4 callers each queues about 1.6 s at 20/s), few enough that a pace cut leaves no long debt.
    */
   private static final long LEND_AHEAD = 4;
-  /**
-   * The longest pause told to the fleet, in microseconds: 365 days, the longest delay the sdk's
-   * headers believe. A custom dialect's or SharedKey caller's larger figure (Long.MAX_VALUE) is
-   * cut to it rather than wrap in the sums below or in the script.
-   */
-  static final long MAX_PAUSE_MICROS = 365L * 24 * 3600 * 1_000_000;
 
   private final RedisSharedState fleet;
   private final RedisSharedState.Settings settings;
@@ -56,27 +51,23 @@ final class RedisSharedKey implements SharedKey {
   private final Ticker ticker;
   private final Runnable onNews;
 
-  private volatile long pausedUntil = Long.MIN_VALUE; // read on every step: no lock for it
-  private volatile boolean pauseForRefusal;
+  /** Read on every step, without the lock; written only by {@link #hold}. */
+  private volatile FleetPause pause = FleetPause.NONE;
 
   // guarded by this
   private Lease lease = Lease.NONE;
   private @Nullable Ask asking;
   private long lastAskAt = Long.MIN_VALUE;
   private long lastHeardAt = Long.MIN_VALUE;
-  private double back;
+  private final Outbox outbox = new Outbox();
   private double myRate = NONE;
   private double myBurst = NONE;
-  private int mySource;
-  private long remaining = NONE;
-  private long pauseToTell = NONE;
-  private boolean resumeToTell;
-  private boolean refusalToTell;
+  private PaceSource mySource = PaceSource.NONE;
   private int inFlight;
   private double fleetRate;
   private double fleetBurst;
   private int alive = 1;
-  private @Nullable TokenBucket alone;
+  private final FallbackBucket fallback = new FallbackBucket();
   private int retries;
   /** Asks chained on answers in time since this key's last call while falling back. */
   private int confirms;
@@ -102,9 +93,9 @@ final class RedisSharedKey implements SharedKey {
     if (wait == 0 || wait == AWAIT) {
       // An answer can come back before its handler is even attached (a busy machine), and is then
       // read right here: one that says the fleet is paused holds this call back too.
-      long pause = pauseLeft(now);
-      if (pause > 0) {
-        return pause;
+      long held = pauseLeft(now);
+      if (held > 0) {
+        return held;
       }
     }
     if (wait == AWAIT && asking == null) {
@@ -125,7 +116,7 @@ final class RedisSharedKey implements SharedKey {
         return alone(cost, now);
       }
     }
-    if (fleetRate <= 0 && mySource == 0) {
+    if (fleetRate <= 0 && mySource == PaceSource.NONE) {
       // No pace anywhere in the fleet: calls go, but not on news older than leaseFor (a pause
       // another instance met, a pace it learned): one call a leaseFor waits for a refresh.
       if (asking == null && since(lastHeardAt, now) >= settings.leaseForNanos()) {
@@ -136,7 +127,7 @@ final class RedisSharedKey implements SharedKey {
       }
       return asking == null || fleet.isFallingBack() ? 0 : AWAIT;
     }
-    back += lease.expire(now, settings.validityNanos());
+    outbox.giveBack(lease.expire(now, settings.validityNanos()));
     if (!lease.covers(cost) && cost > mostLent()) {
       // No lease can ever cover this call: asking again would be answered the same, round trip
       // after round trip until the call's max wait. Refused at once, on what the fleet said
@@ -150,7 +141,7 @@ final class RedisSharedKey implements SharedKey {
       return fleet.isFallingBack() ? alone(cost, now) : AWAIT;
     }
     if (!lease.covers(cost) && asking == null) {
-      back += lease.surrender();
+      outbox.giveBack(lease.surrender());
       ask(want(cost, sendRate), now); // may be answered at once: the lease is read after it
     }
     if (fleet.isFallingBack()) {
@@ -212,28 +203,12 @@ final class RedisSharedKey implements SharedKey {
 
   /** This key's share of the fleet's pace, while Redis is away. */
   private long alone(double cost, long now) {
-    if (fleetRate <= 0) {
-      return 0;
-    }
-    double rate = fleetRate / alive;
-    double burst = Math.max(cost, fleetBurst / alive);
-    TokenBucket bucket = alone;
-    if (bucket == null || bucket.rate() != rate || bucket.capacity() != burst) {
-      // Empty: what the fleet spent just now is unknown here, so no burst on top of it.
-      bucket = TokenBucket.empty(rate, burst, now);
-      alone = bucket;
-    }
-    long wait = bucket.waitFor(cost, now);
-    if (wait == 0) {
-      bucket.reserve(cost, now);
-    }
-    return wait;
+    return fallback.take(cost, fleetRate, fleetBurst, alive, now);
   }
 
   @Override
   public long pauseLeft(long now) {
-    long until = pausedUntil;
-    return until > now ? until - now : 0;
+    return pause.left(now);
   }
 
   /**
@@ -243,8 +218,8 @@ final class RedisSharedKey implements SharedKey {
    */
   @Override
   public synchronized long probe(double cost, long everyNanos, long now) {
-    long pause = pauseLeft(now);
-    if (pause == 0 || fleet.isFallingBack()) {
+    long held = pauseLeft(now);
+    if (held == 0 || fleet.isFallingBack()) {
       return 0;
     }
     probeEveryNanos = everyNanos;
@@ -256,9 +231,9 @@ final class RedisSharedKey implements SharedKey {
       return 0;
     }
     if (now < probeNotBefore) {
-      return Math.min(pause, probeNotBefore - now);
+      return Math.min(held, probeNotBefore - now);
     }
-    return asking != null ? AWAIT : pause;
+    return asking != null ? AWAIT : held;
   }
 
   @Override
@@ -268,7 +243,7 @@ final class RedisSharedKey implements SharedKey {
 
   @Override
   public boolean pauseForRefusal() {
-    return pauseForRefusal;
+    return pause.forRefusal();
   }
 
   @Override
@@ -276,12 +251,12 @@ final class RedisSharedKey implements SharedKey {
     if (Double.isInfinite(rate) || rate <= 0) {
       myRate = NONE;
       myBurst = NONE;
-      mySource = 0;
+      mySource = PaceSource.NONE;
       return;
     }
     myRate = rate;
     myBurst = burst;
-    mySource = advertised ? 2 : 1;
+    mySource = advertised ? PaceSource.ADVERTISED : PaceSource.DISCOVERED;
     if (fleetRate <= 0) {
       askSoon(now); // the fleet learns it now, and this key starts leasing
     }
@@ -289,26 +264,24 @@ final class RedisSharedKey implements SharedKey {
 
   @Override
   public synchronized void paused(long pauseNanos, boolean refused, long now) {
-    long micros = Math.min(MAX_PAUSE_MICROS, Math.max(0, pauseNanos / 1000));
-    long until = later(now, micros * 1000);
-    if (until <= pausedUntil) {
+    long micros = FleetPause.cut(pauseNanos / 1000);
+    FleetPause longer = pause.heldFor(now, micros);
+    if (!longer.outlasts(pause)) {
       return; // the fleet said as much already
     }
-    pausedUntil = until;
+    hold(longer);
     probeNotBefore = Long.MIN_VALUE; // new evidence: the script says when it may be re-verified
-    pauseToTell = Math.max(pauseToTell, micros);
-    refusalToTell |= refused;
+    outbox.paused(micros, refused);
     if (refused) {
-      back += lease.surrender(); // leased at a pace the server just refused
+      outbox.giveBack(lease.surrender()); // leased at a pace the server just refused
       askSoon(now);
     }
   }
 
   @Override
   public synchronized void resumed(long now) {
-    resumeToTell = true;
-    pauseToTell = NONE;
-    pausedUntil = Long.MIN_VALUE;
+    outbox.resumed();
+    hold(pause.over());
     proberUntil = Long.MIN_VALUE;
     probeNotBefore = Long.MIN_VALUE;
     askSoon(now);
@@ -316,7 +289,7 @@ final class RedisSharedKey implements SharedKey {
 
   @Override
   public synchronized void remaining(long remaining, int inFlight, long now) {
-    this.remaining = Math.max(0, remaining);
+    outbox.remaining(remaining);
     this.inFlight = inFlight;
   }
 
@@ -327,16 +300,15 @@ final class RedisSharedKey implements SharedKey {
   void heardPause(long micros, boolean refused) {
     synchronized (this) {
       if (micros == 0) {
-        pausedUntil = Long.MIN_VALUE;
+        hold(pause.over());
         probeNotBefore = Long.MIN_VALUE;
       } else {
-        long until = later(ticker.read(), Math.min(MAX_PAUSE_MICROS, micros) * 1000);
-        if (until <= pausedUntil) {
+        FleetPause heard = FleetPause.of(ticker.read(), micros, refused);
+        if (!heard.outlasts(pause)) {
           return;
         }
-        pausedUntil = until;
-        pauseForRefusal = refused;
-        back += lease.surrender();
+        hold(heard);
+        outbox.giveBack(lease.surrender());
       }
     }
     onNews.run();
@@ -345,8 +317,8 @@ final class RedisSharedKey implements SharedKey {
   @Override
   public synchronized void leave() {
     fleet.left(keys[0], this);
-    back += lease.surrender();
-    if (back > 0) {
+    outbox.giveBack(lease.surrender());
+    if (outbox.givesBack()) {
       askSoon(ticker.read());
     }
   }
@@ -365,18 +337,14 @@ final class RedisSharedKey implements SharedKey {
   /** @param probe whether to ask to be the instance that re-verifies the fleet's pause */
   private void ask(double want, boolean probe, long now) {
     lastAskAt = now;
-    String[] args = new LeaseRequest(settings.instanceId(), want, back, myRate, myBurst, mySource,
-        remaining, inFlight, pauseToTell, resumeToTell, settings.idleExpiryMillis(),
-        settings.aliveWindowMicros(), aheadMicros(), refusalToTell,
-        fleet.pauseChannel(), probeEveryNanos / 1000, probe).toArgs();
-    Ask ask = new Ask(back, pauseToTell, refusalToTell, resumeToTell, remaining);
-    back = 0;
-    pauseToTell = NONE;
-    refusalToTell = false;
-    resumeToTell = false;
-    remaining = NONE;
+    Outbox.News news = outbox.take();
+    LeaseRequest request = new LeaseRequest(settings.instanceId(), want, news.back(), myRate,
+        myBurst, mySource, news.remaining(), inFlight, news.pauseMicros(), news.resume(),
+        settings.idleExpiryMillis(), settings.aliveWindowMicros(), aheadMicros(), news.refused(),
+        fleet.pauseChannel(), probeEveryNanos / 1000, probe);
+    Ask ask = new Ask(news);
     asking = ask;
-    CompletableFuture<LeaseAnswer> answer = fleet.lease(keys, args);
+    CompletableFuture<LeaseAnswer> answer = fleet.lease(keys, request.toArgs());
     ask.neverSent = answer.isCompletedExceptionally(); // refused before it left: no connection
     // A late answer's units are this instance's, though it stopped waiting: they go back.
     answer.thenAccept(a -> late(ask, a));
@@ -394,12 +362,12 @@ final class RedisSharedKey implements SharedKey {
         Throwable cause = failure.getCause() != null ? failure.getCause() : failure;
         ask.timedOut = cause instanceof TimeoutException;
         if (ask.neverSent) {
-          ask.restore(this); // never reached Redis: tell it next time
+          outbox.unsent(ask.news); // never reached Redis: tell it next time
         }
         fleet.unreachable(cause);
         retries++;
-        back += lease.surrender(); // what the fleet decides meanwhile is unknown here
-        if (pauseToTell != NONE || resumeToTell) {
+        outbox.giveBack(lease.surrender()); // what the fleet decides meanwhile is unknown here
+        if (outbox.holdsPauseNews()) {
           tellLater(); // no call may come to carry it: this instance may have given up
         }
       } else if (answer != null) {
@@ -407,7 +375,7 @@ final class RedisSharedKey implements SharedKey {
         retries = 0;
         lastHeardAt = ticker.read();
         install(answer, lastHeardAt);
-        if (pauseToTell != NONE || resumeToTell) {
+        if (outbox.holdsPauseNews()) {
           ask(0, ticker.read()); // news that came while this request was out
         } else if (fleet.isFallingBack() && ++confirms < RedisSharedState.REJOIN_AFTER) {
           // In time, but not yet enough in a row to rejoin: confirm now, not at the next call
@@ -426,7 +394,7 @@ final class RedisSharedKey implements SharedKey {
   private void tellLater() {
     CompletableFuture.delayedExecutor(retryDelay(), TimeUnit.NANOSECONDS).execute(() -> {
       synchronized (this) {
-        if (asking == null && !fleet.isClosed() && (pauseToTell != NONE || resumeToTell)) {
+        if (asking == null && !fleet.isClosed() && (outbox.holdsPauseNews())) {
           ask(0, ticker.read());
         }
       }
@@ -441,7 +409,7 @@ final class RedisSharedKey implements SharedKey {
   private void late(Ask ask, LeaseAnswer answer) {
     synchronized (this) {
       if (ask.timedOut) {
-        back += answer.granted();
+        outbox.giveBack(answer.granted());
       }
     }
   }
@@ -451,27 +419,30 @@ final class RedisSharedKey implements SharedKey {
     fleetBurst = answer.burst();
     alive = answer.alive();
     if (answer.pauseMicros() > 0) {
-      back += lease.surrender();
-      pausedUntil = later(receivedAt, Math.min(MAX_PAUSE_MICROS, answer.pauseMicros()) * 1000);
-      pauseForRefusal = answer.pauseForRefusal();
+      outbox.giveBack(lease.surrender());
+      hold(FleetPause.of(receivedAt, answer.pauseMicros(), answer.pauseForRefusal()));
       if (answer.prober()) {
-        proberUntil = later(receivedAt, probeEveryNanos); // the script's grant lasts as long
+        // The script's grant lasts as long as a pause stands unverified.
+        proberUntil = FleetPause.later(receivedAt, probeEveryNanos);
       } else if (answer.probeWaitMicros() > 0) {
-        probeNotBefore = later(receivedAt, Math.min(MAX_PAUSE_MICROS, answer.probeWaitMicros()) * 1000);
+        probeNotBefore = FleetPause.after(receivedAt, answer.probeWaitMicros());
       }
     } else {
-      pausedUntil = Long.MIN_VALUE;
+      hold(pause.over());
     }
     if (answer.granted() > 0) {
-      back += lease.surrender();
+      outbox.giveBack(lease.surrender());
       lease = new Lease(receivedAt, answer.before(), fleetRate, answer.granted());
     }
   }
 
-  /** {@code now + nanos}, saturated: a pause of Long.MAX_VALUE must not wrap into the past. */
-  private static long later(long now, long nanos) {
-    long sum = now + nanos;
-    return ((now ^ sum) & (nanos ^ sum)) < 0 ? Long.MAX_VALUE : sum;
+  /**
+   * The one writer of the key's pause. Its callers decide what is news: this instance's own pause
+   * and one published by the fleet only ever lengthen it; the fleet's answer, or a probe's end,
+   * sets it.
+   */
+  private void hold(FleetPause next) {
+    pause = next;
   }
 
   /** Nanoseconds from {@code then} (or forever, if never) to {@code now}. */
@@ -487,30 +458,12 @@ final class RedisSharedKey implements SharedKey {
 
   /** One request in flight, and what it carried, in case it never left. */
   private static final class Ask {
-    final double back;
-    final long pause;
-    final boolean refusal;
-    final boolean resume;
-    final long remaining;
+    final Outbox.News news;
     volatile boolean timedOut;
     boolean neverSent;
 
-    Ask(double back, long pause, boolean refusal, boolean resume, long remaining) {
-      this.back = back;
-      this.pause = pause;
-      this.refusal = refusal;
-      this.resume = resume;
-      this.remaining = remaining;
-    }
-
-    void restore(RedisSharedKey key) {
-      key.back += back;
-      key.pauseToTell = Math.max(key.pauseToTell, pause);
-      key.refusalToTell |= refusal;
-      key.resumeToTell |= resume;
-      if (key.remaining == NONE) {
-        key.remaining = remaining;
-      }
+    Ask(Outbox.News news) {
+      this.news = news;
     }
   }
 }

@@ -5,12 +5,11 @@
 --         answer named), prober and probeUntil (who re-verifies it, and until when);
 --         f:<instance> = calls that instance has on the wire, p:<instance> = the pace it discovered
 -- KEYS[2] the instances seen recently (sorted set, scored by the last time each asked)
--- ARGV    instance, want, back, rate, burst, src, remaining, inFlight, pause, resume,
---         idleMillis, aliveMicros, aheadMicros, refused (whether the pause is for a refusal),
---         channel (where a pause begun, lengthened or ended is published: "<KEYS[1]> <micros left>
---         <refused>", so that instances spending a lease hear it now, not at their next request),
---         probeEvery (how long a pause stands before one call may re-verify it: the max wait),
---         probe (whether this instance asks to send that call). LeaseRequest spells them.
+-- ARGV    what LeaseRequest.toArgs() sends, in its order: each of its lines names the local below
+--         that reads it (id, want, back, myRate, myBurst, mySrc, ..., probe), and LeaseRequest's
+--         comment says what each one means. mySrc is PaceSource's code: 0 none, 1 discovered,
+--         2 advertised. A pause begun, lengthened or ended is published on channel as
+--         "<KEYS[1]> <micros left> <refused>", so that instances spending a lease hear it now.
 --
 -- Times are microseconds of Redis's TIME. The bucket may go into debt: a lease of more units than
 -- the bucket holds is granted, and the caller spends unit j no sooner than (j - before) / rate
