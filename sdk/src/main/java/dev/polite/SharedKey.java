@@ -16,6 +16,13 @@ public interface SharedKey {
   long AWAIT = -1;
 
   /**
+   * What {@link #take} answers for a call whose cost the fleet can never lend (more than its
+   * budget ever holds at once): the call is refused at once, with a {@link RateLimitedException}
+   * that says so, instead of waiting for tokens that will not come.
+   */
+  long NEVER = Long.MAX_VALUE;
+
+  /**
    * Takes the fleet's tokens for one call that is otherwise free to go.
    *
    * @param cost the call's cost, in the key's units
@@ -23,7 +30,8 @@ public interface SharedKey {
    *     how many tokens to lease at once
    * @param inFlight this instance's calls to the key let go and not yet answered
    * @return 0 when the tokens are the call's (it goes now); else the nanoseconds until they fall
-   *     due, or {@link #AWAIT} when only the store's answer (or its time-out) can tell
+   *     due, {@link #AWAIT} when only the store's answer (or its time-out) can tell, or
+   *     {@link #NEVER} when they never will
    */
   long take(double cost, double sendRate, int inFlight, long now);
 

@@ -34,11 +34,6 @@ final class RedisSharedKey implements SharedKey {
   private static final long FIRST_RETRY_NANOS = 50_000_000L;
   private static final long RECHECK_NANOS = 1_000_000L;
   /**
-   * What {@link #take} answers for a call no lease can ever cover: a wait longer than any call
-   * may wait, so the sdk refuses it at once (RateLimitedException) rather than let it wait.
-   */
-  static final long NEVER = Long.MAX_VALUE;
-  /**
    * How many batches' time ahead the fleet's bucket lends, in leaseFor: enough for every
    * instance of a busy fleet to hold its batch while the one before it spends (a fleet of 8 with
    * 4 callers each queues about 1.6 s at 20/s), few enough that a pace cut leaves no long debt.
@@ -133,7 +128,7 @@ final class RedisSharedKey implements SharedKey {
       // after round trip until the call's max wait. Refused at once, on what the fleet said
       // within leaseFor; older news is refreshed first (for no units: the pace may have grown).
       if (since(lastHeardAt, now) < settings.leaseForNanos()) {
-        return NEVER;
+        return SharedKey.NEVER; // no lease can ever cover it: the sdk refuses the call at once
       }
       if (asking == null) {
         ask(0, now);

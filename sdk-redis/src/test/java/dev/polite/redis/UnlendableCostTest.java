@@ -41,7 +41,8 @@ class UnlendableCostTest {
       Request costly = new Request.Builder().url(url).tag(RequestCost.class, RequestCost.of(20)).build();
       long trips = state.roundTrips();
       long start = System.nanoTime();
-      assertThatThrownBy(() -> client.newCall(costly).execute()).isInstanceOf(RateLimitedException.class);
+      assertThatThrownBy(() -> client.newCall(costly).execute()).isInstanceOf(RateLimitedException.class)
+          .hasMessageContaining("the fleet can never lend a cost of 20.0");
       Duration took = Duration.ofNanos(System.nanoTime() - start);
       assertThat(state.roundTrips() - trips).as("round trips for the costly call").isLessThanOrEqualTo(2);
       // Its own bucket holds it for about a second first; the max wait (6 s) is far off.

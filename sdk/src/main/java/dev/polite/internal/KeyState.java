@@ -295,6 +295,11 @@ public final class KeyState {
         if (sleep == SharedKey.AWAIT) {
           return awaitSignal(attempt, patience, now, onSignal, "no answer yet from the shared state");
         }
+        if (sleep == SharedKey.NEVER) {
+          release(attempt, now);
+          throw refused(attempt.call, "the fleet can never lend a cost of " + attempt.cost
+              + ", more than its budget holds at once");
+        }
       } else if (model.gateClosed()) {
         return awaitSignal(attempt, patience, now, onSignal, "no answer yet from a call already in flight");
       } else {
@@ -546,11 +551,18 @@ public final class KeyState {
   }
 
   private RateLimitedException tooLong(CallContext call, @Nullable Duration wait, String why) {
+    return refused(call, why + (wait == null ? " and the call may wait no longer"
+        : "; that needs a wait of " + wait + ", more than the call may wait"), wait);
+  }
+
+  private RateLimitedException refused(CallContext call, String why) {
+    return refused(call, why, null);
+  }
+
+  private RateLimitedException refused(CallContext call, String why, @Nullable Duration wait) {
     model.notify(l -> l.gaveUp(call, GiveUpReason.WAIT_TOO_LONG, wait == null ? Duration.ZERO : wait));
-    String message = "polite: not sending to " + key() + ": " + why
-        + (wait == null ? " and the call may wait no longer" : "; that needs a wait of " + wait
-            + ", more than the call may wait");
-    return new RateLimitedException(key(), wait, model.lastSignals(), message);
+    return new RateLimitedException(key(), wait, model.lastSignals(),
+        "polite: not sending to " + key() + ": " + why);
   }
 
   /** Where {@code attempt} stands at this key, for diagnostics. */

@@ -1,6 +1,7 @@
 package dev.polite.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.polite.CallContext;
 import dev.polite.KeySnapshot;
@@ -8,6 +9,7 @@ import dev.polite.PoliteListener;
 import dev.polite.PoliteConfig;
 import dev.polite.PoliteInterceptor;
 import dev.polite.RateLimitPolicy;
+import dev.polite.RateLimitedException;
 import dev.polite.RateLimitSignals;
 import dev.polite.SharedKey;
 import dev.polite.SharedState;
@@ -199,6 +201,30 @@ class KeyStatesTest {
     assertThat(joined.get()).isEqualTo(1);
     assertThat(left.get()).isZero();
     assertThat(heard).containsExactly("added k", "the other call has it");
+  }
+
+  @Test
+  void aCallTheFleetCanNeverLendIsRefusedAtOnceAndHoldsNothing() {
+    SharedState fleet = (key, t, onNews) -> new NeverLends();
+    KeyState state = new KeyStates(config(sleeper, fleet)).get("k");
+    assertThatThrownBy(() -> state.acquire(new Acquisition(context("k", 50), 0), patience(sleeper)))
+        .isInstanceOf(RateLimitedException.class)
+        .hasMessageContaining("the fleet can never lend a cost of 50.0");
+    assertThat(state.snapshot().inFlight()).isZero();
+    assertThat(now.get()).as("no time was spent waiting").isEqualTo(1_000_000_000L);
+  }
+
+  /** A fleet that can never lend a call its tokens. */
+  private record NeverLends() implements SharedKey {
+    @Override public long take(double cost, double sendRate, int inFlight, long now) { return NEVER; }
+    @Override public long pauseLeft(long now) { return 0; }
+    @Override public boolean pauseForRefusal() { return false; }
+    @Override public int instances() { return 2; }
+    @Override public void paceLearned(double rate, double burst, boolean advertised, long now) {}
+    @Override public void paused(long pauseNanos, boolean refused, long now) {}
+    @Override public void resumed(long now) {}
+    @Override public void remaining(long remaining, int inFlight, long now) {}
+    @Override public void leave() {}
   }
 
   /** A fleet's handle that only counts leaving. */
