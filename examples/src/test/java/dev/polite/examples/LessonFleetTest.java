@@ -19,7 +19,7 @@ class LessonFleetTest {
 
   @Test
   void sharedRowsStayUnderTheLimitAndNoCallFailsWhenRedisIsKilled() {
-    Cli cli = Cli.run("fleet", "--instances", "4", "--seconds", "4", "--headers", "ietf", "--json");
+    Cli cli = Cli.run("fleet", "--instances", "4", "--seconds", "4", "--headers", "ietf", "--in-process", "--json");
 
     assertThat(cli.exit).as(cli.toString()).isZero();
     JsonNode result = cli.lastJson();

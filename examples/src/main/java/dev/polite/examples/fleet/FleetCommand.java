@@ -28,23 +28,27 @@ import picocli.CommandLine.Spec;
  * each P runs three rows against a fresh in-process demo server (token bucket, 20 a second, burst
  * 20): {@code alone} (P independent instances, today's behaviour), {@code shared} (P instances on
  * one {@code RedisSharedState} budget) and {@code shared, Redis killed} (Redis killed at mid-run
- * and restarted on the same port). The P instances are isolated client instances in this one
- * process, not processes: each has its own OkHttpClient, PoliteInterceptor and Redis connection.
+ * and restarted on the same port). The P instances are P child JVMs ({@link ProcessFleet}, one
+ * instance each, started and stopped by the command, as a fleet is in production), or, with
+ * {@code --in-process} (for tests), isolated client instances in this one process: each its own
+ * OkHttpClient, PoliteInterceptor and Redis connection either way.
  *
- * <p>Usage: {@code java -jar polite-examples.jar fleet --instances 1,4,8 --headers ietf,none [--json]}
+ * <p>Usage: {@code java -jar polite-examples.jar fleet --instances 1,4,8,16 --headers ietf,none [--in-process] [--json]}
  */
 @Command(name = "fleet",
     description = {"P polite client instances of C threads each on one limit (a demo server at 20/s, burst 20, "
         + "fresh per row), for each P and header style: alone (P independent instances), shared (one budget on "
-        + "polite-redis), and shared with Redis killed at mid-run and restarted 3 s later. The instances are isolated "
-        + "in this one process (each its own OkHttpClient, PoliteInterceptor and Redis connection). Starts "
-        + "redis-server from the PATH.",
+        + "polite-redis), and shared with Redis killed at mid-run and restarted 3 s later. Each instance is a child "
+        + "JVM of its own (its own OkHttpClient, PoliteInterceptor and Redis connection), started, warmed up and "
+        + "stopped by the command; --in-process runs them all in this JVM instead. Starts redis-server from the PATH.",
         "Prints a table (or, with --json, one JSON object with a rows array as the last line)."},
     usageHelpAutoWidth = true, sortOptions = false)
 public final class FleetCommand implements Callable<Integer> {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String ISOLATION = "isolated client instances in one process: each its own OkHttpClient "
+  private static final String IN_PROCESS = "isolated client instances in one process: each its own OkHttpClient "
       + "(dispatcher, connection pool), PoliteInterceptor and, shared, RedisSharedState connection";
+  private static final String PROCESSES = "separate JVM processes, one instance each (its own OkHttpClient, "
+      + "PoliteInterceptor and, shared, RedisSharedState), started and warmed up before the clock starts";
 
   @Spec
   CommandSpec spec;
@@ -69,6 +73,15 @@ public final class FleetCommand implements Callable<Integer> {
       description = "The server's header styles, comma-separated (default: ${DEFAULT-VALUE}).")
   List<HeaderStyle> headers;
 
+  @Option(names = "--in-process",
+      description = "Run the P instances in this JVM instead of P child JVMs (faster; for tests).")
+  boolean inProcess;
+
+  @Option(names = "--child-jvm-options", paramLabel = "OPTIONS",
+      description = "The child JVMs' options, space-separated (default: the ones ProcessFleet names: "
+          + "-Xmx64m -XX:+UseSerialGC -XX:TieredStopAtLevel=1).")
+  @Nullable String childJvmOptions;
+
   @Option(names = "--json", description = "Print one JSON object (the rows in an array) instead of the table.")
   boolean json;
 
@@ -77,10 +90,14 @@ public final class FleetCommand implements Callable<Integer> {
     validate();
     PrintWriter out = spec.commandLine().getOut();
     Duration length = Duration.ofSeconds(seconds);
+    FleetRun.Launch launch = inProcess ? FleetRun.Launch.IN_PROCESS : FleetRun.Launch.processes(
+        childJvmOptions == null ? ProcessFleet.JVM_OPTIONS : List.of(childJvmOptions.trim().split("\\s+")));
+    String isolation = inProcess ? IN_PROCESS : PROCESSES
+        + (childJvmOptions == null ? "" : "; JVM options " + childJvmOptions.trim());
     text(out, String.format(Locale.ROOT, "fleet: a demo server at %d/s, burst %d (token bucket; every instance is "
         + "127.0.0.1, one key), fresh per row; P instances x %d threads, closed loop, %d s per row", FleetRun.LIMIT,
         FleetRun.BURST, threads, seconds));
-    text(out, "  P = " + ISOLATION + ".");
+    text(out, "  P = " + isolation + ".");
     text(out, String.format(Locale.ROOT, "  shared, Redis killed: redis-server SIGKILLed at %.1f s, restarted empty on "
         + "the same port %.1f s later.", seconds / 2.0, FleetRun.outage(length).toMillis() / 1000.0));
     text(out, "");
@@ -88,11 +105,13 @@ public final class FleetCommand implements Callable<Integer> {
     List<FleetRow> rows = new ArrayList<>();
     List<Map<String, @Nullable Object>> jsonRows = new ArrayList<>();
     try (LocalRedis redis = LocalRedis.start()) {
-      warmUp(redis);
+      if (inProcess) {
+        warmUp(redis); // a child JVM warms itself up before it says it is ready
+      }
       for (HeaderStyle style : headers) {
         for (int p : instances) {
           for (FleetMode mode : FleetMode.values()) {
-            FleetRow row = new FleetRun(style, mode, p, threads, length, redis).run();
+            FleetRow row = new FleetRun(style, mode, p, threads, length, redis, launch).run();
             rows.add(row);
             FleetRow alone = aloneOf(rows, row);
             List<String> misses = FleetTargets.misses(row, alone);
@@ -120,7 +139,7 @@ public final class FleetCommand implements Callable<Integer> {
       all.put("threads", threads);
       all.put("seconds", seconds);
       all.put("steady_from_seconds", FleetRun.STEADY_FROM.toSeconds());
-      all.put("instances_are", ISOLATION);
+      all.put("instances_are", isolation);
       all.put("rows", jsonRows);
       out.println(JSON.writeValueAsString(all));
     }

@@ -58,6 +58,11 @@ final class FleetInstance implements AutoCloseable {
     return shared == null ? 0 : shared.roundTrips();
   }
 
+  /** Whether this instance shares the fleet's budget through Redis. */
+  boolean isShared() {
+    return shared != null;
+  }
+
   /** Whether this instance paces alone now because Redis did not answer in time; false alone. */
   boolean isFallingBack() {
     return shared != null && shared.isFallingBack();

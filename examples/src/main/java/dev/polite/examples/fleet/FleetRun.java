@@ -7,27 +7,18 @@ import dev.polite.demo.StatsSnapshot;
 import dev.polite.examples.lessons.LocalRedis;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import okhttp3.Request;
-import okhttp3.Response;
 import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.Jedis;
 
 /**
  * One row of {@code fleet}: a fresh demo server (token bucket, 20 a second, burst 20, so its
- * stats start at 0), P isolated {@link FleetInstance}s of C worker threads each, every thread
- * making GETs in a closed loop (the next call as soon as the last one ends) for D seconds. Then
- * no new call starts; those still running are let finish for up to {@link #DRAIN}, and the rest
- * are cancelled and counted as cut, not failed.
+ * stats start at 0) in this JVM, and P instances of C worker threads each, every thread making
+ * GETs in a closed loop for D seconds ({@link InstanceLoad}), either as P child JVMs
+ * ({@link ProcessFleet}) or in this one ({@link InProcessFleet}). The instances are started and
+ * ready first; the clock starts for all together, and Redis is emptied just before it.
  *
  * <p>Steady state is the run from {@link #STEADY_FROM} to D: the starting burst and the first
  * answers (from which polite learns the limit) fall before it. Throughput and round trips per
@@ -37,7 +28,7 @@ import redis.clients.jedis.Jedis;
  * same port {@link #outage} later (3 s, or less for a run shorter than 7 s, so that it is back
  * half a second before the run ends).
  *
- * <p>Usage: {@code FleetRow row = new FleetRun(HeaderStyle.IETF, FleetMode.SHARED, 4, 4, Duration.ofSeconds(8), redis).run();}
+ * <p>Usage: {@code FleetRow row = new FleetRun(HeaderStyle.IETF, FleetMode.SHARED, 4, 4, Duration.ofSeconds(8), redis, launch).run();}
  */
 final class FleetRun {
   /** The server's limit: 20 a second. */
@@ -50,9 +41,23 @@ final class FleetRun {
   static final Duration DRAIN = Duration.ofSeconds(10);
   private static final Duration OUTAGE = Duration.ofSeconds(3);
   private static final Duration BACK_BEFORE_END = Duration.ofMillis(500);
-  private static final int FAILURES_KEPT = 3;
-  /** How often the instances are asked whether they pace alone for want of Redis. */
-  private static final Duration FALLBACK_SAMPLE = Duration.ofMillis(50);
+
+  /**
+   * How a row's instances run: as child JVMs with these options, or (null options) in this JVM.
+   *
+   * @param jvmOptions the children's JVM options; null for the one-JVM mode
+   */
+  record Launch(@Nullable List<String> jvmOptions) {
+    static final Launch IN_PROCESS = new Launch(null);
+
+    static Launch processes(List<String> jvmOptions) {
+      return new Launch(List.copyOf(jvmOptions));
+    }
+
+    boolean inProcess() {
+      return jvmOptions == null;
+    }
+  }
 
   private final HeaderStyle headers;
   private final FleetMode mode;
@@ -60,24 +65,14 @@ final class FleetRun {
   private final int threads;
   private final Duration length;
   private final @Nullable LocalRedis redis;
-
-  private final AtomicLong ok = new AtomicLong();
-  private final AtomicLong refusedToCaller = new AtomicLong();
-  private final AtomicLong failed = new AtomicLong();
-  private final AtomicLong cut = new AtomicLong();
-  private final ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
-  private final CallDurations durations = new CallDurations();
-  private final AtomicBoolean stopping = new AtomicBoolean();
-  private final AtomicBoolean cutting = new AtomicBoolean();
-  private final AtomicLong samples = new AtomicLong();
-  private final AtomicLong fallingBack = new AtomicLong();
+  private final Launch launch;
 
   /**
    * @param redis the fleet's Redis; needed by the shared modes, unused alone
    * @throws IllegalArgumentException for a shared mode without Redis, or a run under 2 s
    */
   FleetRun(HeaderStyle headers, FleetMode mode, int instances, int threads, Duration length,
-      @Nullable LocalRedis redis) {
+      @Nullable LocalRedis redis, Launch launch) {
     if (mode.shared() && redis == null) {
       throw new IllegalArgumentException(mode.label() + " needs a Redis");
     }
@@ -91,6 +86,7 @@ final class FleetRun {
     this.threads = threads;
     this.length = length;
     this.redis = redis;
+    this.launch = launch;
   }
 
   /**
@@ -102,143 +98,63 @@ final class FleetRun {
     return room.compareTo(OUTAGE) < 0 ? room : OUTAGE;
   }
 
-  /** Runs the row and returns what it measured; takes D plus the drain. */
+  /** Runs the row and returns what it measured; takes the start-up, D and the drain. */
   FleetRow run() throws IOException, InterruptedException {
-    if (mode.shared()) {
-      emptyRedis(); // every shared row starts from a blank budget, as its server does
-    }
     try (DemoServer server = DemoServer.builder().algorithm(Algorithm.TOKEN_BUCKET).limit(LIMIT)
-        .window(Duration.ofSeconds(1)).burst(BURST).headers(headers).start()) {
-      Request request = new Request.Builder().url(server.url() + "/api/items").get().build();
-      List<FleetInstance> fleet = new ArrayList<>();
-      try {
-        for (int i = 0; i < instances; i++) {
-          fleet.add(mode.shared() ? FleetInstance.shared(redisUri(), threads) : FleetInstance.alone(threads));
-        }
-        return measure(server, fleet, request);
-      } finally {
-        for (FleetInstance instance : fleet) {
-          instance.close();
-        }
+        .window(Duration.ofSeconds(1)).burst(BURST).headers(headers).start();
+        LaunchedFleet fleet = launch(server.url().toString())) {
+      if (mode.shared()) {
+        emptyRedis(); // every shared row starts from a blank budget, as its server does
       }
+      return measure(server, fleet);
     }
   }
 
-  private FleetRow measure(DemoServer server, List<FleetInstance> fleet, Request request)
-      throws IOException, InterruptedException {
-    CountDownLatch ended = new CountDownLatch(instances * threads);
-    List<Thread> workers = new ArrayList<>();
-    for (FleetInstance instance : fleet) {
-      for (int t = 0; t < threads; t++) {
-        Thread worker = new Thread(() -> {
-          try {
-            loop(instance, request);
-          } finally {
-            ended.countDown();
-          }
-        }, "fleet-" + workers.size());
-        worker.setDaemon(true);
-        workers.add(worker);
-      }
+  /** Starts the row's instances and returns once they are ready. */
+  LaunchedFleet launch(String serverUrl) throws IOException, InterruptedException {
+    String redisUri = mode.shared() ? redis().uri() : null;
+    List<String> options = launch.jvmOptions();
+    if (options == null) {
+      Request request = new Request.Builder().url(serverUrl + "/api/items").get().build();
+      return new InProcessFleet(instances, threads, redisUri, length, request);
     }
+    return new ProcessFleet(instances, threads, redisUri, length, serverUrl, options);
+  }
+
+  private FleetRow measure(DemoServer server, LaunchedFleet fleet) throws IOException, InterruptedException {
     long start = System.nanoTime();
-    workers.forEach(Thread::start);
-    // Sampled rather than counted: the shared state tells whether it falls back now, not how often.
-    ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(runnable -> {
-      Thread thread = new Thread(runnable, "fleet-fallback-sampler");
-      thread.setDaemon(true);
-      return thread;
-    });
-    if (mode.shared()) {
-      sampler.scheduleAtFixedRate(() -> sample(fleet), 0, FALLBACK_SAMPLE.toMillis(), TimeUnit.MILLISECONDS);
-    }
-
-    Mark steadyStart;
-    Mark steadyEnd;
+    fleet.go();
+    InstanceLoad.sleepUntil(start, STEADY_FROM);
+    long admittedAtStart = server.stats().admitted();
+    double startSeconds = seconds(start);
     String outage = null;
-    try {
-      sleepUntil(start, STEADY_FROM);
-      steadyStart = mark(server, fleet, start);
-      if (mode.killsRedis()) {
-        Duration killAt = length.dividedBy(2);
-        Duration backAt = killAt.plus(outage(length));
-        sleepUntil(start, killAt);
-        double killed = seconds(start);
-        redis().kill();
-        sleepUntil(start, backAt);
-        redis().restart();
-        outage = String.format(Locale.ROOT, "%.1f-%.1f s", killed, seconds(start));
-      }
-      sleepUntil(start, length);
-      steadyEnd = mark(server, fleet, start);
-    } finally {
-      sampler.shutdownNow();
-      stopping.set(true); // also when the run broke off: no worker may loop on after it
+    if (mode.killsRedis()) {
+      Duration killAt = length.dividedBy(2);
+      Duration backAt = killAt.plus(outage(length));
+      InstanceLoad.sleepUntil(start, killAt);
+      double killed = seconds(start);
+      redis().kill();
+      InstanceLoad.sleepUntil(start, backAt);
+      redis().restart();
+      outage = String.format(Locale.ROOT, "%.1f-%.1f s", killed, seconds(start));
     }
-
-    if (!ended.await(DRAIN.toMillis(), TimeUnit.MILLISECONDS)) {
-      cutting.set(true); // what throws from here on was cancelled by us, not failed
-      fleet.forEach(FleetInstance::cancelAll);
-      if (!ended.await(5, TimeUnit.SECONDS)) {
-        workers.forEach(Thread::interrupt);
-        ended.await(5, TimeUnit.SECONDS);
-      }
-    }
+    InstanceLoad.sleepUntil(start, length);
+    long admittedAtEnd = server.stats().admitted();
+    double steadySeconds = seconds(start) - startSeconds;
+    InstanceReport report = fleet.await();
     StatsSnapshot stats = server.stats();
-    long roundTrips = roundTrips(fleet);
-    long calls = ok.get() + refusedToCaller.get() + failed.get();
-    double steadySeconds = steadyEnd.seconds - steadyStart.seconds;
-    long steadyCalls = steadyEnd.calls - steadyStart.calls;
-    return new FleetRow(headers.cliName(), mode, instances, threads, length.toMillis() / 1000.0, ok.get(),
-        refusedToCaller.get(), failed.get(), cut.get(), stats.admitted(), stats.rejected(),
-        (steadyEnd.admitted - steadyStart.admitted) / steadySeconds / LIMIT, roundTrips,
-        mode.shared() ? perCall(roundTrips, calls) : null,
-        mode.shared() ? perCall(steadyEnd.roundTrips - steadyStart.roundTrips, steadyCalls) : null,
-        durations.percentileMillis(99), mode.shared() && samples.get() > 0 ? fallingBack.get() / (double) samples.get() : null,
-        outage, List.copyOf(failures));
-  }
-
-  private void sample(List<FleetInstance> fleet) {
-    for (FleetInstance instance : fleet) {
-      samples.incrementAndGet();
-      if (instance.isFallingBack()) {
-        fallingBack.incrementAndGet();
-      }
+    CallDurations durations = new CallDurations();
+    for (long nanos : report.durationsNanos()) {
+      durations.add(nanos);
     }
-  }
-
-  /** One worker: a call, then the next, until the run stops. */
-  private void loop(FleetInstance instance, Request request) {
-    while (!stopping.get()) {
-      long start = System.nanoTime();
-      try (Response response = instance.client().newCall(request).execute()) {
-        response.body().bytes(); // read it all, so the connection goes back to the pool
-        (response.isSuccessful() ? ok : refusedToCaller).incrementAndGet();
-        durations.add(System.nanoTime() - start);
-      } catch (IOException | RuntimeException e) {
-        if (cutting.get()) {
-          cut.incrementAndGet();
-          return;
-        }
-        failed.incrementAndGet();
-        durations.add(System.nanoTime() - start);
-        if (failures.size() < FAILURES_KEPT) {
-          failures.add(e.getClass().getSimpleName() + ": " + e.getMessage());
-        }
-      }
-    }
-  }
-
-  /** What the counters said at one moment, for the steady-state differences. */
-  private record Mark(double seconds, long calls, long admitted, long roundTrips) {}
-
-  private Mark mark(DemoServer server, List<FleetInstance> fleet, long start) {
-    return new Mark(seconds(start), ok.get() + refusedToCaller.get() + failed.get(), server.stats().admitted(),
-        roundTrips(fleet));
-  }
-
-  private static long roundTrips(List<FleetInstance> fleet) {
-    return fleet.stream().mapToLong(FleetInstance::roundTrips).sum();
+    return new FleetRow(headers.cliName(), mode, instances, threads, length.toMillis() / 1000.0, report.ok(),
+        report.refusedToCaller(), report.failed(), report.cut(), stats.admitted(), stats.rejected(),
+        (admittedAtEnd - admittedAtStart) / steadySeconds / LIMIT, report.roundTrips(),
+        mode.shared() ? perCall(report.roundTrips(), report.calls()) : null,
+        mode.shared() ? perCall(report.steadyRoundTrips(), report.steadyCalls()) : null,
+        durations.percentileMillis(99),
+        mode.shared() && report.samples() > 0 ? report.fallingBack() / (double) report.samples() : null,
+        outage, report.failures());
   }
 
   private static @Nullable Double perCall(long roundTrips, long calls) {
@@ -249,22 +165,11 @@ final class FleetRun {
     return (System.nanoTime() - start) / 1e9;
   }
 
-  private static void sleepUntil(long start, Duration at) throws InterruptedException {
-    long left = start + at.toNanos() - System.nanoTime();
-    if (left > 0) {
-      TimeUnit.NANOSECONDS.sleep(left);
-    }
-  }
-
   private LocalRedis redis() {
     if (redis == null) {
       throw new IllegalStateException(mode.label() + " needs a Redis");
     }
     return redis;
-  }
-
-  private String redisUri() {
-    return redis().uri();
   }
 
   private void emptyRedis() {
