@@ -18,6 +18,11 @@ final class CallDurations {
     nanos.add(durationNanos);
   }
 
+  /** Every duration recorded, in nanoseconds, for a child process to send its parent. */
+  long[] nanos() {
+    return nanos.stream().mapToLong(Long::longValue).toArray();
+  }
+
   /** How many calls were recorded. */
   int count() {
     return nanos.size();
@@ -28,7 +33,7 @@ final class CallDurations {
    * above which that share of the calls lie), or 0 when no call was recorded.
    */
   double percentileMillis(double percentile) {
-    long[] sorted = nanos.stream().mapToLong(Long::longValue).toArray();
+    long[] sorted = nanos();
     if (sorted.length == 0) {
       return 0;
     }

@@ -39,7 +39,7 @@ final class InstanceLoad {
   private final AtomicLong failed = new AtomicLong();
   private final AtomicLong cut = new AtomicLong();
   private final ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
-  private final ConcurrentLinkedQueue<Long> durations = new ConcurrentLinkedQueue<>();
+  private final CallDurations durations = new CallDurations();
   private final AtomicBoolean stopping = new AtomicBoolean();
   private final AtomicBoolean cutting = new AtomicBoolean();
   private final AtomicLong samples = new AtomicLong();
@@ -99,7 +99,7 @@ final class InstanceLoad {
     }
     boolean anyShared = instances.stream().anyMatch(FleetInstance::isShared);
     return new InstanceReport(ok.get(), refusedToCaller.get(), failed.get(), cut.get(),
-        durations.stream().mapToLong(Long::longValue).toArray(), roundTrips(),
+        durations.nanos(), roundTrips(),
         steadyEnd[0] - steadyStart[0], steadyEnd[1] - steadyStart[1],
         anyShared ? samples.get() : 0, fallingBack.get(), List.copyOf(failures));
   }
