@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import okhttp3.Request;
 import org.jspecify.annotations.Nullable;
 
@@ -19,6 +21,7 @@ import org.jspecify.annotations.Nullable;
 final class InProcessFleet implements LaunchedFleet {
   private final List<FleetInstance> instances = new ArrayList<>();
   private final InstanceLoad load;
+  private final Duration within;
   private @Nullable CompletableFuture<InstanceReport> report;
 
   /** @param redisUri the fleet's Redis, or null for instances alone */
@@ -32,6 +35,7 @@ final class InProcessFleet implements LaunchedFleet {
       throw e;
     }
     this.load = new InstanceLoad(this.instances, threads, length, request);
+    this.within = ProcessFleet.reportWithin(length);
   }
 
   @Override
@@ -40,9 +44,7 @@ final class InProcessFleet implements LaunchedFleet {
     Thread runner = new Thread(() -> {
       try {
         future.complete(load.run());
-      } catch (InterruptedException e) {
-        future.completeExceptionally(e);
-      } catch (RuntimeException e) {
+      } catch (Throwable e) { // an Error too: await() must hear of it rather than wait on
         future.completeExceptionally(e);
       }
     }, "fleet-in-process");
@@ -57,9 +59,11 @@ final class InProcessFleet implements LaunchedFleet {
       throw new IllegalStateException("await() before go()");
     }
     try {
-      return report.get();
+      return report.get(within.toNanos(), TimeUnit.NANOSECONDS);
     } catch (ExecutionException e) {
       throw new IOException("the in-process fleet broke off", e.getCause());
+    } catch (TimeoutException e) {
+      throw new IOException("the in-process fleet did not end within " + within.toSeconds() + " s of go");
     }
   }
 

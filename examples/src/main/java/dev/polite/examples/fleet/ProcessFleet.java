@@ -90,12 +90,21 @@ final class ProcessFleet implements LaunchedFleet {
 
   @Override
   public InstanceReport await() throws IOException, InterruptedException {
-    Duration within = length.plus(FleetRun.DRAIN).plusSeconds(40); // the drain, the cancel, a loaded machine
+    Duration within = reportWithin(length);
     List<InstanceReport> reports = new ArrayList<>();
     for (ChildJvm child : children) {
       reports.add(JSON.readValue(child.awaitLine("report", within), InstanceReport.class));
     }
     return InstanceReport.merge(reports);
+  }
+
+  /**
+   * How long after {@code go} a fleet of runs of {@code length} may take to report: the run, its
+   * drain, the 5 s + 5 s that cancelling and interrupting may take after it, and 30 s for a
+   * loaded machine.
+   */
+  static Duration reportWithin(Duration length) {
+    return length.plus(FleetRun.DRAIN).plusSeconds(40);
   }
 
   @Override
