@@ -68,8 +68,9 @@ public interface SharedKey {
    *
    * @param everyNanos the caller's max wait: how long a pause stands before it is re-verified
    * @return 0 when the call goes as the fleet's probe; {@link #AWAIT} when only the store's answer
-   *     can tell; else the nanoseconds until this instance may ask again (another instance
-   *     probes, or the pause is younger than {@code everyNanos} in the fleet's eyes)
+   *     can tell; else how long the call would wait, the fleet's pause left (another instance
+   *     probes, or the pause is younger than {@code everyNanos} in the fleet's eyes), so that it
+   *     fails fast
    */
   default long probe(double cost, long everyNanos, long now) {
     return 0;

@@ -2,7 +2,7 @@ package dev.polite.redis;
 
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -31,7 +31,7 @@ final class LeaseScript {
   }
 
   /** Runs the script: {@code keys} are the key's state and its instances, {@code args} as it reads them. */
-  CompletableFuture<LeaseAnswer> run(RedisAsyncCommands<String, String> redis, String[] keys,
+  CompletableFuture<LeaseAnswer> run(RedisScriptingAsyncCommands<String, String> redis, String[] keys,
       String[] args) {
     roundTrips.incrementAndGet();
     CompletableFuture<List<Object>> bySha = redis.<List<Object>>evalsha(sha, ScriptOutputType.MULTI,
@@ -46,7 +46,7 @@ final class LeaseScript {
   }
 
   /** Sends the script's text ahead of its first use; Redis keeps it until restarted or flushed. */
-  void load(RedisAsyncCommands<String, String> redis) {
+  void load(RedisScriptingAsyncCommands<String, String> redis) {
     roundTrips.incrementAndGet();
     redis.scriptLoad(text);
   }

@@ -100,14 +100,14 @@ final class RedisSharedKey implements SharedKey {
   }
 
   private long decide(double cost, double sendRate, int inFlight, long now) {
-    if (fleet.isFallingBack()) {
+    if (pacingAlone()) {
       if (asking == null && since(lastAskAt, now) >= retryDelay()) {
         // Asks for no units: the answer tells whether Redis is back in time (and the news), and
         // the fleet's schedule holds no batch for a key that goes on pacing alone meanwhile.
         confirms = 0;
         ask(0, now);
       }
-      if (fleet.isFallingBack()) {
+      if (pacingAlone()) {
         return alone(cost, now);
       }
     }
@@ -120,7 +120,7 @@ final class RedisSharedKey implements SharedKey {
         this.inFlight = inFlight + 1;
         ask(0, now);
       }
-      return asking == null || fleet.isFallingBack() ? 0 : AWAIT;
+      return asking == null || pacingAlone() ? 0 : AWAIT;
     }
     outbox.giveBack(lease.expire(now, settings.validityNanos()));
     if (!lease.covers(cost) && cost > mostLent()) {
@@ -133,13 +133,13 @@ final class RedisSharedKey implements SharedKey {
       if (asking == null) {
         ask(0, now);
       }
-      return fleet.isFallingBack() ? alone(cost, now) : AWAIT;
+      return pacingAlone() ? alone(cost, now) : AWAIT;
     }
     if (!lease.covers(cost) && asking == null) {
       outbox.giveBack(lease.surrender());
       ask(want(cost, sendRate), now); // may be answered at once: the lease is read after it
     }
-    if (fleet.isFallingBack()) {
+    if (pacingAlone()) {
       return alone(cost, now); // the request failed at once: no connection
     }
     if (lease.covers(cost)) {
@@ -214,7 +214,7 @@ final class RedisSharedKey implements SharedKey {
   @Override
   public synchronized long probe(double cost, long everyNanos, long now) {
     long held = pauseLeft(now);
-    if (held == 0 || fleet.isFallingBack()) {
+    if (held == 0 || pacingAlone()) {
       return 0;
     }
     probeEveryNanos = everyNanos;
@@ -226,7 +226,11 @@ final class RedisSharedKey implements SharedKey {
       return 0;
     }
     if (now < probeNotBefore) {
-      return Math.min(held, probeNotBefore - now);
+      // Another instance probes, or the fleet's pause is younger than a max wait: this call
+      // fails fast with the pause's rest. Waiting for its turn instead, it could ask again just
+      // as the prober's grant ran out and before the prober's answer reached Redis, and send a
+      // second probe for the fleet.
+      return held;
     }
     return asking != null ? AWAIT : held;
   }
@@ -337,7 +341,7 @@ final class RedisSharedKey implements SharedKey {
         myBurst, mySource, news.remaining(), inFlight, news.pauseMicros(), news.resume(),
         settings.idleExpiryMillis(), settings.aliveWindowMicros(), aheadMicros(), news.refused(),
         fleet.pauseChannel(), probeEveryNanos / 1000, probe);
-    Ask ask = new Ask(news);
+    Ask ask = new Ask(news, fleet.nodeOf(keys[0]));
     asking = ask;
     CompletableFuture<LeaseAnswer> answer = fleet.lease(keys, request.toArgs());
     ask.neverSent = answer.isCompletedExceptionally(); // refused before it left: no connection
@@ -359,20 +363,20 @@ final class RedisSharedKey implements SharedKey {
         if (ask.neverSent) {
           outbox.unsent(ask.news); // never reached Redis: tell it next time
         }
-        fleet.unreachable(cause);
+        fleet.unreachable(ask.node, cause);
         retries++;
         outbox.giveBack(lease.surrender()); // what the fleet decides meanwhile is unknown here
         if (outbox.holdsPauseNews()) {
           tellLater(); // no call may come to carry it: this instance may have given up
         }
       } else if (answer != null) {
-        fleet.reached();
+        fleet.reached(ask.node);
         retries = 0;
         lastHeardAt = ticker.read();
         install(answer, lastHeardAt);
         if (outbox.holdsPauseNews()) {
           ask(0, ticker.read()); // news that came while this request was out
-        } else if (fleet.isFallingBack() && ++confirms < RedisSharedState.REJOIN_AFTER) {
+        } else if (pacingAlone() && ++confirms < RedisSharedState.REJOIN_AFTER) {
           // In time, but not yet enough in a row to rejoin: confirm now, not at the next call
           // (a key calling once a second would otherwise stay alone for seconds). At most
           // REJOIN_AFTER asks a call, so another key's failures cannot keep this one asking.
@@ -440,6 +444,11 @@ final class RedisSharedKey implements SharedKey {
     pause = next;
   }
 
+  /** Whether this key paces alone now: its Redis node did not answer in time. */
+  private boolean pacingAlone() {
+    return fleet.isFallingBack(keys[0]);
+  }
+
   /** Nanoseconds from {@code then} (or forever, if never) to {@code now}. */
   private static long since(long then, long now) {
     return then == Long.MIN_VALUE ? Long.MAX_VALUE : now - then;
@@ -454,11 +463,14 @@ final class RedisSharedKey implements SharedKey {
   /** One request in flight, and what it carried, in case it never left. */
   private static final class Ask {
     final Outbox.News news;
+    /** The node it went to: its outcome tells about that node only. */
+    final String node;
     volatile boolean timedOut;
     boolean neverSent;
 
-    Ask(Outbox.News news) {
+    Ask(Outbox.News news, String node) {
       this.news = news;
+      this.node = node;
     }
   }
 }

@@ -3,13 +3,7 @@ package dev.polite.redis;
 import dev.polite.SharedKey;
 import dev.polite.SharedState;
 import dev.polite.Ticker;
-import io.lettuce.core.ClientOptions;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisConnectionException;
-import io.lettuce.core.RedisURI;
-import io.lettuce.core.TimeoutOptions;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
@@ -20,6 +14,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.Objects;
@@ -31,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -85,14 +81,13 @@ import org.slf4j.LoggerFactory;
 public final class RedisSharedState implements SharedState, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger("dev.polite.redis");
 
-  private final RedisURI uri;
   private final ClientResources resources;
-  private final RedisClient client;
+  private final RedisLink link;
   private final Settings settings;
   private final AtomicLong roundTrips = new AtomicLong();
   private final LeaseScript script = new LeaseScript(roundTrips);
   private final AtomicBoolean connecting = new AtomicBoolean();
-  private volatile @Nullable StatefulRedisConnection<String, String> connection;
+  private volatile RedisLink.@Nullable Commands connection;
   private volatile @Nullable StatefulRedisPubSubConnection<String, String> pauses;
   private final Map<String, Set<RedisSharedKey>> listening = new ConcurrentHashMap<>();
   /**
@@ -112,14 +107,19 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
    */
   static final int REJOIN_AFTER = 5;
 
+  /** Whether any node is in {@link #downNodes}: read on every step, without the lock. */
   private volatile boolean down;
-  /** Keys went alone or came back: how often, each a line in the log. Guards {@link #inTime}. */
+  /** Keys went alone or came back: how often, each a line in the log. Guards {@link #downNodes}. */
   private final AtomicLong transitions = new AtomicLong();
-  private int inTime; // answers in time in a row since the keys went alone; guarded by transitions
+  /**
+   * The nodes whose keys pace alone, each with its answers in time in a row since (one node for
+   * one server; a Cluster's failed master and its keys only, while the other masters' keys go on
+   * sharing). Guarded by {@link #transitions}.
+   */
+  private final Map<String, Integer> downNodes = new HashMap<>();
   private volatile boolean closed;
 
-  private RedisSharedState(RedisURI uri, Settings settings) {
-    this.uri = uri;
+  private RedisSharedState(Function<ClientResources, RedisLink> link, Settings settings) {
     this.settings = settings;
     // Lettuce's own reconnect delay (doubling from 1 ms, as its default) but at most retryEvery,
     // not its default 30 s: the state's one connection is the only one, so after a long outage
@@ -128,14 +128,7 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
         .reconnectDelay(() -> Delay.exponential(Duration.ZERO, Duration.ofNanos(settings.retryEveryNanos),
             2, TimeUnit.MILLISECONDS))
         .build();
-    this.client = RedisClient.create(resources, uri);
-    client.setOptions(ClientOptions.builder()
-        .autoReconnect(true)
-        // A command for a Redis that is away fails at once: its caller falls back now, rather
-        // than queueing behind a reconnect.
-        .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-        .timeoutOptions(TimeoutOptions.enabled(Duration.ofSeconds(1)))
-        .build());
+    this.link = link.apply(resources);
   }
 
   /**
@@ -158,7 +151,7 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
    * <pre>{@code RedisSharedState.builder("redis://redis:6379").timeout(Duration.ofMillis(50)).build()}</pre>
    */
   public static Builder builder(String redisUri) {
-    return new Builder(RedisURI.create(Objects.requireNonNull(redisUri, "redisUri")));
+    return new Builder(RedisLink.parse(Objects.requireNonNull(redisUri, "redisUri")));
   }
 
   @Override
@@ -188,16 +181,32 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
     return roundTrips.get();
   }
 
-  /** Whether keys pace alone now, because Redis did not answer in time. */
+  /** Whether keys pace alone now (all, or a failed Cluster node's), because Redis did not answer in time. */
   public boolean isFallingBack() {
     return down;
+  }
+
+  /** Whether the key whose state is at {@code redisKey} paces alone now: its node did not answer in time. */
+  boolean isFallingBack(String redisKey) {
+    if (!down) {
+      return false;
+    }
+    String node = link.nodeOf(redisKey);
+    synchronized (transitions) {
+      return downNodes.containsKey(node);
+    }
+  }
+
+  /** The node a request for {@code redisKey} goes to now, to be told with its outcome. */
+  String nodeOf(String redisKey) {
+    return link.nodeOf(redisKey);
   }
 
   /** Closes the connection; keys fall back to pacing alone. */
   @Override
   public void close() {
     closed = true;
-    StatefulRedisConnection<String, String> c = connection;
+    RedisLink.Commands c = connection;
     connection = null;
     if (c != null) {
       c.close();
@@ -207,7 +216,7 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
     if (p != null) {
       p.close();
     }
-    client.shutdown(0, 2, TimeUnit.SECONDS);
+    link.shutdown();
     resources.shutdown(0, 2, TimeUnit.SECONDS); // the client's, but not owned by it
   }
 
@@ -230,55 +239,71 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
    * @param keys the key's two Redis keys
    */
   CompletableFuture<LeaseAnswer> lease(String[] keys, String[] args) {
-    StatefulRedisConnection<String, String> c = connection;
+    RedisLink.Commands c = connection;
     if (c == null) {
       connectInBackground(); // never connected yet (or the first connect is still under way)
-      return CompletableFuture.failedFuture(new RedisConnectionException("not connected to " + uri));
+      return CompletableFuture.failedFuture(new RedisConnectionException("not connected to " + link));
     }
     if (!c.isOpen()) {
       // Lettuce reconnects this connection by itself: another one beside it would be a second
       // connection for the life of the state, one more per outage.
-      return CompletableFuture.failedFuture(new RedisConnectionException("reconnecting to " + uri));
+      return CompletableFuture.failedFuture(new RedisConnectionException("reconnecting to " + link));
     }
     // Not timed out here: the key times out a copy, so that an answer after it still reaches the
     // key and the units it granted go back. Lettuce's command timeout bounds how late it may be.
-    return script.run(c.async(), keys, args);
+    return script.run(c.scripting(), keys, args);
   }
 
   /**
-   * An answer came within the timeout: once {@link #REJOIN_AFTER} have in a row, keys that pace
-   * alone rejoin the fleet. Logged once.
+   * An answer from {@code node} came within the timeout: once {@link #REJOIN_AFTER} have in a
+   * row, that node's keys rejoin the fleet. A node that no longer serves any key (a Cluster's
+   * failed master, its slots taken over) stops holding keys alone. Logged once, when no node does.
    */
-  void reached() {
+  void reached(String node) {
     synchronized (transitions) {
-      if (!down || ++inTime < REJOIN_AFTER) {
+      if (!down) {
+        return;
+      }
+      Integer inTime = downNodes.get(node);
+      if (inTime != null) {
+        if (inTime + 1 < REJOIN_AFTER) {
+          downNodes.put(node, inTime + 1);
+        } else {
+          downNodes.remove(node);
+        }
+      }
+      downNodes.keySet().removeIf(other -> !link.serves(other));
+      if (!downNodes.isEmpty()) {
         return;
       }
       down = false;
-      inTime = 0;
       transitions.incrementAndGet();
     }
-    log.info("polite: Redis at {} answers in time again; keys rejoin the fleet's budget", uri);
+    log.info("polite: Redis at {} answers in time again; keys rejoin the fleet's budget", link);
   }
 
   /**
-   * A request failed or timed out: keys pace alone from now until Redis has answered in time
-   * {@link #REJOIN_AFTER} times in a row. Logged once, as they go.
+   * A request to {@code node} failed or timed out: that node's keys pace alone from now until it
+   * has answered in time {@link #REJOIN_AFTER} times in a row. Logged once, as the first node goes.
    */
-  void unreachable(Throwable cause) {
+  void unreachable(String node, Throwable cause) {
     synchronized (transitions) {
-      inTime = 0;
-      if (down || closed) {
+      if (closed) {
         return;
       }
+      boolean first = downNodes.isEmpty();
+      downNodes.put(node, 0);
       down = true;
+      if (!first) {
+        return;
+      }
       transitions.incrementAndGet();
     }
     String why = cause instanceof TimeoutException
         ? "did not answer within " + settings.timeoutNanos / 1_000_000 + " ms"
         : "cannot be reached (" + cause + ")";
     log.warn("polite: Redis at {} {}; each key paces alone at its share of the fleet's pace until "
-        + "it answers in time again", uri, why);
+        + "it answers in time again", link, why);
   }
 
   /**
@@ -289,13 +314,13 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
    *
    * @return the attempt, or null when none was started
    */
-  private @Nullable CompletableFuture<StatefulRedisConnection<String, String>> connectInBackground() {
+  private @Nullable CompletableFuture<RedisLink.Commands> connectInBackground() {
     if (closed || connection != null || !connecting.compareAndSet(false, true)) {
       return null;
     }
-    CompletableFuture<StatefulRedisConnection<String, String>> attempt;
+    CompletableFuture<RedisLink.Commands> attempt;
     try {
-      attempt = client.connectAsync(StringCodec.UTF8, uri).toCompletableFuture()
+      attempt = link.connect()
           .thenApply(c -> {
             connected(c);
             return c;
@@ -309,34 +334,34 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
   }
 
   private void connectNow() {
-    CompletableFuture<StatefulRedisConnection<String, String>> attempt = connectInBackground();
+    CompletableFuture<RedisLink.Commands> attempt = connectInBackground();
     if (attempt == null) {
       return;
     }
     try {
-      StatefulRedisConnection<String, String> c = attempt.get(settings.connectWait.toNanos(),
+      RedisLink.Commands c = attempt.get(settings.connectWait.toNanos(),
           TimeUnit.NANOSECONDS);
       // One lease on a key of its own, waited for here: the first decision a call waits for is
       // then not the one that loads Lettuce's and polite's classes (tens of ms, past the timeout).
       String tag = settings.prefix + "{warm-up}";
-      script.run(c.async(), new String[] {tag + ":state", tag + ":alive"},
+      script.run(c.scripting(), new String[] {tag + ":state", tag + ":alive"},
           LeaseRequest.warmUp(settings.instanceId).toArgs())
           .get(settings.connectWait.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (ExecutionException e) {
-      unreachable(e.getCause() != null ? e.getCause() : e);
+      unreachable("", e.getCause() != null ? e.getCause() : e);
     } catch (Exception e) {
-      unreachable(e); // a timeout: the connect goes on, adopted when it lands
+      unreachable("", e); // a timeout: the connect goes on, adopted when it lands
     }
   }
 
-  private void connected(StatefulRedisConnection<String, String> c) {
+  private void connected(RedisLink.Commands c) {
     if (closed) {
       c.close();
       return;
     }
-    script.load(c.async()); // so that the first lease, timed, is not the one that sends the text
+    script.load(c.scripting()); // so that the first lease, timed, is not the one that sends the text
     connection = c;
     if (closed) { // closed as it landed: close() may have read the field before it was set
       connection = null;
@@ -344,7 +369,7 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
       return;
     }
     if (pauses == null) {
-      client.connectPubSubAsync(StringCodec.UTF8, uri).whenComplete((p, failure) -> {
+      link.connectPubSub().whenComplete((p, failure) -> {
         if (failure == null) {
           listen(p);
         }
@@ -409,7 +434,7 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
 
   @Override
   public String toString() {
-    return "RedisSharedState{" + uri + (down ? ", falling back" : "") + '}';
+    return "RedisSharedState{" + link + (down ? ", falling back" : "") + '}';
   }
 
   /** The settings every key of one shared state reads. */
@@ -423,7 +448,7 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
    * <pre>{@code RedisSharedState.builder("redis://redis:6379").prefix("billing:").build()}</pre>
    */
   public static final class Builder {
-    private final RedisURI uri;
+    private final Function<ClientResources, RedisLink> link;
     private Duration timeout = Duration.ofMillis(20);
     private String prefix = "polite:";
     private Duration leaseFor = Duration.ofSeconds(2);
@@ -434,8 +459,8 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
     private Duration connectWait = Duration.ofSeconds(1);
     private String instanceId = randomId();
 
-    private Builder(RedisURI uri) {
-      this.uri = uri;
+    private Builder(Function<ClientResources, RedisLink> link) {
+      this.link = link;
     }
 
     /** The longest a call waits for Redis before its key paces alone. Default 20 ms. */
@@ -515,7 +540,7 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
 
     /** The shared state, connected (or trying to be, if Redis is not there yet). */
     public RedisSharedState build() {
-      RedisSharedState state = new RedisSharedState(uri, new Settings(timeout.toNanos(), prefix,
+      RedisSharedState state = new RedisSharedState(link, new Settings(timeout.toNanos(), prefix,
           leaseFor.toNanos(), validity.toNanos(), idleExpiry.toMillis(), aliveWindow.toNanos() / 1000,
           retryEvery.toNanos(), connectWait, instanceId));
       if (connectWait.isZero()) {

@@ -26,6 +26,12 @@ final class FleetRun {
   /** Runs {@code instances x threads} callers for {@code length}, then returns. */
   static FleetRun run(URI url, int instances, int threads, Duration length,
       Supplier<SharedState> sharedState) throws InterruptedException {
+    return run(List.of(url), instances, threads, length, sharedState);
+  }
+
+  /** As {@link #run(URI, int, int, Duration, Supplier)}, each instance's thread t calling {@code urls[t % n]}. */
+  static FleetRun run(List<URI> urls, int instances, int threads, Duration length,
+      Supplier<SharedState> sharedState) throws InterruptedException {
     FleetRun run = new FleetRun();
     long end = System.nanoTime() + length.toNanos();
     List<Thread> callers = new ArrayList<>();
@@ -37,6 +43,7 @@ final class FleetRun {
           .build();
       clients.add(client);
       for (int t = 0; t < threads; t++) {
+        URI url = urls.get(t % urls.size());
         Thread caller = new Thread(() -> run.loop(client, url, end), "c" + i + "." + t);
         caller.start();
         callers.add(caller);

@@ -1,0 +1,111 @@
+package dev.polite.redis;
+
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
+/**
+ * The Redis a {@link RedisSharedState} talks to, one server ({@link ServerLink}) or a Cluster
+ * ({@link ClusterLink}), behind the little the state needs of it: a connection for the lease
+ * script, one subscribed to the pauses, and which node a key's commands go to, so that a node
+ * that fails sends only its own keys to pace alone.
+ *
+ * <p>Thread-safe.
+ */
+interface RedisLink {
+  /** What a node is called while a Cluster has no node for the slot: {@code "slot " + slot}. */
+  String UNCOVERED = "slot ";
+
+  /**
+   * Reads {@code uri} now and returns what makes its link: {@code redis://} or {@code rediss://}
+   * for one server (Lettuce's syntax), {@code redis-cluster://host:port,host:port} (or
+   * {@code rediss-cluster://}) for a Cluster, by any of its nodes (it finds the rest itself).
+   *
+   * @throws IllegalArgumentException for a URI Lettuce cannot read, or a cluster URI without a host
+   */
+  static Function<ClientResources, RedisLink> parse(String uri) {
+    for (String scheme : List.of("redis-cluster://", "rediss-cluster://")) {
+      if (uri.regionMatches(true, 0, scheme, 0, scheme.length())) {
+        List<RedisURI> seeds = seeds(uri.substring(scheme.length()),
+            scheme.startsWith("rediss") ? "rediss://" : "redis://");
+        return resources -> new ClusterLink(seeds, resources);
+      }
+    }
+    RedisURI server = RedisURI.create(uri);
+    return resources -> new ServerLink(server, resources);
+  }
+
+  /**
+   * {@code [user:password@]host:port,host:port[/db][?options]} as one Lettuce URI per host, each
+   * with the same credentials and options.
+   */
+  private static List<RedisURI> seeds(String rest, String scheme) {
+    int at = rest.lastIndexOf('@');
+    String credentials = at < 0 ? "" : rest.substring(0, at + 1);
+    String hostsAndAfter = rest.substring(at + 1);
+    int end = hostsAndAfter.length();
+    for (char c : new char[] {'/', '?'}) {
+      int i = hostsAndAfter.indexOf(c);
+      if (i >= 0) {
+        end = Math.min(end, i);
+      }
+    }
+    String after = hostsAndAfter.substring(end);
+    List<RedisURI> seeds = new ArrayList<>();
+    for (String host : hostsAndAfter.substring(0, end).split(",")) {
+      if (!host.isBlank()) {
+        seeds.add(RedisURI.create(scheme + credentials + host.strip() + after));
+      }
+    }
+    if (seeds.isEmpty()) {
+      throw new IllegalArgumentException("a redis-cluster:// URI names at least one host:port");
+    }
+    return seeds;
+  }
+
+  /** Opens a connection for the lease script; Lettuce reconnects it from then on. */
+  CompletableFuture<Commands> connect();
+
+  /** Opens a connection to subscribe to the pauses; Lettuce reconnects and resubscribes it. */
+  CompletableFuture<? extends StatefulRedisPubSubConnection<String, String>> connectPubSub();
+
+  /**
+   * The node that serves {@code redisKey} now: a Cluster node's id ({@link #UNCOVERED} and the
+   * slot while none does), or {@code ""} for one server and before the first connection.
+   */
+  String nodeOf(String redisKey);
+
+  /**
+   * Whether {@code node} still serves any key. A Cluster's failed master does not once its
+   * replica has taken its slots over; one server always does.
+   */
+  boolean serves(String node);
+
+  /** Closes the client: its connections and, within 2 s, its threads (not the resources'). */
+  void shutdown();
+
+  /**
+   * An open connection and the commands the script runs on: Lettuce's connection to one server,
+   * or its Cluster connection, which sends each command to the node of its key's slot.
+   *
+   * @param checkOpen whether {@link StatefulConnection#isOpen()} says if commands can go now (a
+   *     Cluster connection's is only that of the node it first reached)
+   */
+  record Commands(StatefulConnection<String, String> connection,
+      RedisScriptingAsyncCommands<String, String> scripting, boolean checkOpen) {
+    /** Whether commands can go now, as far as the connection knows. */
+    boolean isOpen() {
+      return !checkOpen || connection.isOpen();
+    }
+
+    void close() {
+      connection.close();
+    }
+  }
+}
