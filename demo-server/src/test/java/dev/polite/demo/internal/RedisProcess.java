@@ -85,11 +85,17 @@ public final class RedisProcess implements AutoCloseable {
     fail("redis-server did not answer on port " + port + " within 10 s");
   }
 
-  /** Stops redis-server and waits for it to exit. */
+  /**
+   * Stops redis-server (SIGTERM) and waits for it to exit; one that has not exited 5 s on is
+   * killed (SIGKILL). Never waits without end: a redis-server that closed its port but hangs in
+   * its shutdown would otherwise hold the test, and with it the build.
+   */
   public void stop() throws InterruptedException {
     if (process != null && process.isAlive()) {
       process.destroy();
-      process.waitFor();
+      if (!process.waitFor(5, java.util.concurrent.TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor(5, java.util.concurrent.TimeUnit.SECONDS);
+      }
     }
   }
 
@@ -112,7 +118,7 @@ public final class RedisProcess implements AutoCloseable {
     if (process != null && process.isAlive()) {
       process.destroyForcibly();
       try {
-        process.waitFor();
+        process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt(); // the process is killed; only the wait is cut short
       }
