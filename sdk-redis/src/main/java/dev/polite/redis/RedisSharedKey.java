@@ -294,7 +294,7 @@ final class RedisSharedKey implements SharedKey {
 
   /**
    * A pause the fleet published as it began ({@code micros} left; 0 when a probe ended it): held
-   * from now, and the lease given back, as when an answer carries it.
+   * from now, and, for a refusal, the lease given back, as when an answer carries it.
    */
   void heardPause(long micros, boolean refused) {
     synchronized (this) {
@@ -307,7 +307,9 @@ final class RedisSharedKey implements SharedKey {
           return;
         }
         hold(heard);
-        outbox.giveBack(lease.surrender());
+        if (refused) {
+          outbox.giveBack(lease.surrender()); // leased at a pace the server just refused
+        }
       }
     }
     onNews.run();
@@ -418,7 +420,14 @@ final class RedisSharedKey implements SharedKey {
     fleetBurst = answer.burst();
     alive = answer.alive();
     if (answer.pauseMicros() > 0) {
-      outbox.giveBack(lease.surrender());
+      if (answer.pauseForRefusal()) {
+        outbox.giveBack(lease.surrender()); // leased at a pace the server just refused
+      }
+      // A spent quota keeps the lease: it is the ordinary rhythm of a fleet at its pace (the
+      // server's count reaches 0 with a reset of one token's time, again and again), and giving
+      // every instance's lease back at each one sent all of them to Redis at its end, about a
+      // round trip per call. The pause holds the units until it ends; those it outlasts by more
+      // than the validity go back as usual.
       hold(FleetPause.of(receivedAt, answer.pauseMicros(), answer.pauseForRefusal()));
       if (answer.prober()) {
         // The script's grant lasts as long as a pause stands unverified.
