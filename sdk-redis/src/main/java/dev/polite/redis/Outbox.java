@@ -6,6 +6,13 @@ package dev.polite.redis;
  * remaining count. Only one request per key is in flight, so news that comes meanwhile waits
  * here and rides on the next one; news on a request that never left comes back here.
  *
+ * <p>A pause waits here as its end, not its length: the script holds the fleet for the length it
+ * is told from when it hears it, so a length told late would hold the fleet again, as long again,
+ * from the moment this instance's own pause ended (a spent quota's second, told by the first call
+ * after it, paused every instance for another second). Told, a pause is what is left of it; a
+ * spent quota's that is over is no news, and a refusal's is told as over (its pace cut still
+ * stands).
+ *
  * <p>Not thread-safe: its key's lock guards it.
  */
 final class Outbox {
@@ -13,7 +20,8 @@ final class Outbox {
 
   private double back;
   private long remaining = NONE;
-  private long pauseMicros = NONE;
+  /** The pause's end, in ticker nanoseconds, or {@link Long#MIN_VALUE} when there is none to tell. */
+  private long pauseUntil = Long.MIN_VALUE;
   private boolean refused;
   private boolean resume;
 
@@ -27,16 +35,16 @@ final class Outbox {
     remaining = Math.max(0, count);
   }
 
-  /** A pause this instance began or lengthened: the longest one goes, a refusal's cause with it. */
-  void paused(long micros, boolean forRefusal) {
-    pauseMicros = Math.max(pauseMicros, micros);
+  /** A pause this instance began or lengthened, to {@code until}: the latest end goes, a refusal's cause with it. */
+  void paused(long until, boolean forRefusal) {
+    pauseUntil = Math.max(pauseUntil, until);
     refused |= forRefusal;
   }
 
   /** A probe found the pause over: that, not the pause, is the news now. */
   void resumed() {
     resume = true;
-    pauseMicros = NONE;
+    pauseUntil = Long.MIN_VALUE;
   }
 
   /**
@@ -44,7 +52,7 @@ final class Outbox {
    * it (this instance may have given up on the key).
    */
   boolean holdsPauseNews() {
-    return pauseMicros != NONE || resume;
+    return pauseUntil != Long.MIN_VALUE || resume;
   }
 
   /** Whether it holds units to give back. */
@@ -52,15 +60,27 @@ final class Outbox {
     return back > 0;
   }
 
-  /** Everything it holds, for one request; the outbox is empty after. */
-  News take() {
-    News news = new News(back, remaining, pauseMicros, refused, resume);
+  /** Everything it holds, for one request sent at {@code now}; the outbox is empty after. */
+  News take(long now) {
+    News news = new News(back, remaining, pauseUntil, microsLeft(now), refused, resume);
     back = 0;
     remaining = NONE;
-    pauseMicros = NONE;
+    pauseUntil = Long.MIN_VALUE;
     refused = false;
     resume = false;
     return news;
+  }
+
+  /** What is left at {@code now} of the pause to tell, in microseconds; {@link #NONE} when no news. */
+  private long microsLeft(long now) {
+    if (pauseUntil == Long.MIN_VALUE) {
+      return NONE;
+    }
+    long left = pauseUntil - now;
+    if (left > 0) {
+      return FleetPause.cut((left + 999) / 1000);
+    }
+    return refused ? 0 : NONE;
   }
 
   /**
@@ -69,7 +89,7 @@ final class Outbox {
    */
   void unsent(News news) {
     back += news.back;
-    pauseMicros = Math.max(pauseMicros, news.pauseMicros);
+    pauseUntil = Math.max(pauseUntil, news.pauseUntil);
     refused |= news.refused;
     resume |= news.resume;
     if (remaining == NONE) {
@@ -79,7 +99,8 @@ final class Outbox {
 
   /**
    * What one request carries, as {@link LeaseRequest} names it: {@code remaining} and
-   * {@code pauseMicros} are -1 when they are no news.
+   * {@code pauseMicros} (what was left of the pause when it was sent) are -1 when they are no
+   * news; {@code pauseUntil} is the pause's end, kept for a request that never left.
    */
-  record News(double back, long remaining, long pauseMicros, boolean refused, boolean resume) {}
+  record News(double back, long remaining, long pauseUntil, long pauseMicros, boolean refused, boolean resume) {}
 }

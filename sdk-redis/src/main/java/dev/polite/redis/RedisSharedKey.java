@@ -270,11 +270,13 @@ final class RedisSharedKey implements SharedKey {
     }
     hold(longer);
     probeNotBefore = Long.MIN_VALUE; // new evidence: the script says when it may be re-verified
-    outbox.paused(micros, refused);
+    outbox.paused(FleetPause.after(now, micros), refused);
     if (refused) {
       outbox.giveBack(lease.surrender()); // leased at a pace the server just refused
-      askSoon(now);
     }
+    // Told now, a spent quota too: the next call would come only once the pause is over, and
+    // the other instances would go on sending into the spent quota until then.
+    askSoon(now);
   }
 
   @Override
@@ -338,7 +340,7 @@ final class RedisSharedKey implements SharedKey {
   /** @param probe whether to ask to be the instance that re-verifies the fleet's pause */
   private void ask(double want, boolean probe, long now) {
     lastAskAt = now;
-    Outbox.News news = outbox.take();
+    Outbox.News news = outbox.take(now);
     LeaseRequest request = new LeaseRequest(settings.instanceId(), want, news.back(), myRate,
         myBurst, mySource, news.remaining(), inFlight, news.pauseMicros(), news.resume(),
         settings.idleExpiryMillis(), settings.aliveWindowMicros(), aheadMicros(), news.refused(),
