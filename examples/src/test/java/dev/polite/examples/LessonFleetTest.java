@@ -42,10 +42,10 @@ class LessonFleetTest {
     assertThat(alone.get("targets_missed").isNull()).as("alone has no targets").isTrue();
 
     JsonNode shared = rows.get(1);
-    // 0 is the target, and most runs meet it; some fall into the pause rhythm a spent quota sets
-    // and draw a few refusals (sdk-redis/README.md, "The misses"; a CI run saw 5 of 86). This
-    // bound catches a fleet that spends the budget once per instance: four instances alone draw
-    // 18 to 20 % of the server's decisions.
+    // 0 is the target, and most runs meet it; a loaded machine's late Redis answers send
+    // instances to pace alone for a while, and they may draw a few refusals (sdk-redis/README.md,
+    // "The misses"). This bound catches a fleet that spends the budget once per instance: four
+    // instances alone draw 18 to 20 % of the server's decisions.
     long calls = shared.get("calls").asLong();
     assertThat(shared.get("rejected").asLong()).as("shared with headers: 0 is the target; %s", shared)
         .isLessThanOrEqualTo(Math.max(3, calls / 10));

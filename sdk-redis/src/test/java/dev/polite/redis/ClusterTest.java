@@ -2,12 +2,10 @@ package dev.polite.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.polite.PoliteInterceptor;
 import dev.polite.SharedKey;
 import dev.polite.Ticker;
 import dev.polite.demo.DemoServer;
 import dev.polite.demo.HeaderStyle;
-import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,8 +15,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import okhttp3.OkHttpClient;
-import okhttp3.Request;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -103,7 +99,7 @@ class ClusterTest {
     assertThat(otherServer.stats().rejected()).as("refused, the other key").isLessThanOrEqualTo(3);
     int successor = cluster.awaitFailover(victimKey, victim, Duration.ofSeconds(20));
     for (RedisSharedState state : states) {
-      awaitRejoined(state, victimServer);
+      FleetTest.awaitRejoined(state, victimServer, Duration.ofSeconds(20));
       // One WARN as the master went, one INFO as its replica answered: no flapping between them,
       // though the other master's key answered in time all along.
       assertThat(state.transitions()).as("lines logged going alone and coming back").isLessThanOrEqualTo(2);
@@ -138,17 +134,5 @@ class ClusterTest {
     URI url = server.url();
     String key = url.getScheme() + "://" + url.getHost() + ":" + url.getPort();
     return PREFIX + "{" + RedisSharedState.hex("SHA-256", key).substring(0, 32) + "}:state";
-  }
-
-  /** Calls on through {@code state} until it has heard every node in time again (at most 20 s of calls). */
-  private static void awaitRejoined(RedisSharedState state, DemoServer server) throws IOException {
-    OkHttpClient client = new OkHttpClient.Builder()
-        .addInterceptor(PoliteInterceptor.builder().sharedState(state).build()).build();
-    Request request = new Request.Builder().url(server.url().resolve("/api/rejoin").toString()).build();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (state.isFallingBack() && System.nanoTime() < deadline) {
-      client.newCall(request).execute().close(); // polite paces these: no spinning
-    }
-    assertThat(state.isFallingBack()).as("rejoined").isFalse();
   }
 }

@@ -191,12 +191,16 @@ class FleetTest {
     }
   }
 
-  /** Calls on, through the state, until it has heard Redis again (at most 10 s of calls). */
   private static void awaitRejoined(RedisSharedState state, DemoServer server) throws IOException {
+    awaitRejoined(state, server, Duration.ofSeconds(10));
+  }
+
+  /** Calls on, through the state, until it has heard every Redis node in time again (at most {@code most} of calls). */
+  static void awaitRejoined(RedisSharedState state, DemoServer server, Duration most) throws IOException {
     OkHttpClient client = new OkHttpClient.Builder()
         .addInterceptor(PoliteInterceptor.builder().sharedState(state).build()).build();
     Request request = new Request.Builder().url(server.url().resolve("/api/rejoin").toString()).build();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    long deadline = System.nanoTime() + most.toNanos();
     while (state.isFallingBack() && System.nanoTime() < deadline) {
       client.newCall(request).execute().close(); // polite paces these: no spinning
     }

@@ -2,15 +2,13 @@ package dev.polite.redis;
 
 import static org.assertj.core.api.Assertions.fail;
 
+import dev.polite.demo.internal.RedisProcess;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.SlotHash;
-import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,8 +44,8 @@ final class RedisCluster implements AutoCloseable {
 
   /** Starts six nodes, makes them a cluster of three masters with a replica each, and waits until it is ok. */
   static RedisCluster start() throws IOException, InterruptedException {
-    Path server = onPath("redis-server");
-    Path cli = onPath("redis-cli");
+    Path server = RedisProcess.findOnPath("redis-server");
+    Path cli = RedisProcess.findOnPath("redis-cli");
     if (server == null || cli == null) {
       Assumptions.assumeFalse("1".equals(System.getenv("POLITE_SKIP_REDIS_TESTS")),
           "POLITE_SKIP_REDIS_TESTS=1: skipping the Redis tests");
@@ -60,7 +58,7 @@ final class RedisCluster implements AutoCloseable {
         cluster.nodes.add(launch(server, freeClusterPort()));
       }
       for (Node node : cluster.nodes) {
-        awaitPong(node);
+        RedisProcess.awaitPong(node.process(), node.port(), node.dir().resolve("redis.log"));
       }
       List<String> create = new ArrayList<>(List.of(cli.toString(), "--cluster", "create"));
       cluster.nodes.forEach(node -> create.add("127.0.0.1:" + node.port()));
@@ -227,28 +225,6 @@ final class RedisCluster implements AutoCloseable {
     return new Node(port, process, dir);
   }
 
-  private static void awaitPong(Node node) throws IOException, InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    while (System.nanoTime() < deadline) {
-      if (!node.process().isAlive()) {
-        fail("redis-server exited: " + Files.readString(node.dir().resolve("redis.log")));
-      }
-      try (Socket socket = new Socket()) {
-        socket.connect(new InetSocketAddress("127.0.0.1", node.port()), 100);
-        socket.setSoTimeout(500);
-        socket.getOutputStream().write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
-        byte[] reply = new byte[7];
-        if (socket.getInputStream().read(reply) > 0
-            && new String(reply, StandardCharsets.US_ASCII).startsWith("+PONG")) {
-          return;
-        }
-      } catch (IOException notYet) {
-        Thread.sleep(20);
-      }
-    }
-    fail("redis-server did not answer on port " + node.port() + " within 10 s");
-  }
-
   /**
    * A port that is free, and whose cluster bus port (10000 above it) is too: drawn below the
    * kernel's ephemeral range (32768 up), where a bus port 10000 higher still fits.
@@ -269,17 +245,6 @@ final class RedisCluster implements AutoCloseable {
     } catch (IOException taken) {
       return false;
     }
-  }
-
-  private static Path onPath(String name) {
-    String path = System.getenv("PATH");
-    for (String dir : (path == null ? "" : path).split(File.pathSeparator)) {
-      Path candidate = Path.of(dir, name);
-      if (Files.isExecutable(candidate)) {
-        return candidate;
-      }
-    }
-    return null;
   }
 
   @Override

@@ -65,10 +65,19 @@ public final class RedisProcess implements AutoCloseable {
         .redirectErrorStream(true)
         .redirectOutput(dir.resolve("redis.log").toFile())
         .start();
+    awaitPong(process, port, dir.resolve("redis.log"));
+  }
+
+  /**
+   * Waits up to 10 s until the redis-server {@code process} answers PING on {@code port}; fails
+   * the test, quoting {@code log}, if it exits first or never answers. Also for polite-redis's
+   * cluster nodes.
+   */
+  public static void awaitPong(Process process, int port, Path log) throws IOException {
     long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
     while (System.nanoTime() < deadline) {
       if (!process.isAlive()) {
-        fail("redis-server exited: " + Files.readString(dir.resolve("redis.log")));
+        fail("redis-server exited: " + Files.readString(log));
       }
       try (Socket socket = new Socket()) {
         socket.connect(new InetSocketAddress("127.0.0.1", port), 100);
@@ -125,7 +134,8 @@ public final class RedisProcess implements AutoCloseable {
     }
   }
 
-  private static Path findOnPath(String name) {
+  /** The executable {@code name} on the PATH, or null. */
+  public static @org.jspecify.annotations.Nullable Path findOnPath(String name) {
     String path = System.getenv("PATH");
     if (path == null) {
       return null;

@@ -56,7 +56,7 @@ public final class FleetCommand implements Callable<Integer> {
   @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
   boolean help;
 
-  @Option(names = "--instances", paramLabel = "P", split = ",", defaultValue = "1,4,8",
+  @Option(names = "--instances", paramLabel = "P", split = ",", defaultValue = "1,4,8,16",
       description = "Client instances per row, comma-separated (default: ${DEFAULT-VALUE}).")
   List<Integer> instances;
 
@@ -65,7 +65,7 @@ public final class FleetCommand implements Callable<Integer> {
   int threads;
 
   @Option(names = "--seconds", paramLabel = "D", defaultValue = "7",
-      description = "Length of each row's run, at least 2 (default: ${DEFAULT-VALUE}; 18 rows, about 3 minutes).")
+      description = "Length of each row's run, at least 2 (default: ${DEFAULT-VALUE}; 24 rows, about 8 minutes).")
   int seconds;
 
   @Option(names = "--headers", paramLabel = "STYLE", split = ",", defaultValue = "ietf,none",
@@ -82,6 +82,11 @@ public final class FleetCommand implements Callable<Integer> {
           + "-Xmx64m -XX:+UseSerialGC -XX:TieredStopAtLevel=1).")
   @Nullable String childJvmOptions;
 
+  @Option(names = "--redis-timeout", paramLabel = "MS", defaultValue = "20",
+      description = "Each instance's RedisSharedState timeout, in milliseconds (default: ${DEFAULT-VALUE}, "
+          + "polite-redis's own).")
+  int redisTimeoutMillis;
+
   @Option(names = "--json", description = "Print one JSON object (the rows in an array) instead of the table.")
   boolean json;
 
@@ -90,14 +95,18 @@ public final class FleetCommand implements Callable<Integer> {
     validate();
     PrintWriter out = spec.commandLine().getOut();
     Duration length = Duration.ofSeconds(seconds);
-    FleetRun.Launch launch = inProcess ? FleetRun.Launch.IN_PROCESS : FleetRun.Launch.processes(
-        childJvmOptions == null ? ProcessFleet.JVM_OPTIONS : List.of(childJvmOptions.trim().split("\\s+")));
+    Duration redisTimeout = Duration.ofMillis(redisTimeoutMillis);
+    FleetRun.Launch launch = inProcess ? FleetRun.Launch.inProcess(redisTimeout) : FleetRun.Launch.processes(
+        childJvmOptions == null ? ProcessFleet.JVM_OPTIONS : List.of(childJvmOptions.trim().split("\\s+")),
+        redisTimeout);
     String isolation = inProcess ? IN_PROCESS : PROCESSES
         + (childJvmOptions == null ? "" : "; JVM options " + childJvmOptions.trim());
     text(out, String.format(Locale.ROOT, "fleet: a demo server at %d/s, burst %d (token bucket; every instance is "
         + "127.0.0.1, one key), fresh per row; P instances x %d threads, closed loop, %d s per row", FleetRun.LIMIT,
         FleetRun.BURST, threads, seconds));
     text(out, "  P = " + isolation + ".");
+    text(out, "  shared: each instance's RedisSharedState waits at most " + redisTimeoutMillis + " ms for Redis"
+        + (redisTimeoutMillis == 20 ? " (its default)." : " (--redis-timeout; the default is 20)."));
     text(out, String.format(Locale.ROOT, "  shared, Redis killed: redis-server SIGKILLed at %.1f s, restarted empty on "
         + "the same port %.1f s later.", seconds / 2.0, FleetRun.outage(length).toMillis() / 1000.0));
     text(out, "");
@@ -106,7 +115,7 @@ public final class FleetCommand implements Callable<Integer> {
     List<Map<String, @Nullable Object>> jsonRows = new ArrayList<>();
     try (LocalRedis redis = LocalRedis.start()) {
       if (inProcess) {
-        warmUp(redis); // a child JVM warms itself up before it says it is ready
+        warmUp(redis, redisTimeout); // a child JVM warms itself up before it says it is ready
       }
       for (HeaderStyle style : headers) {
         for (int p : instances) {
@@ -137,6 +146,7 @@ public final class FleetCommand implements Callable<Integer> {
       all.put("limit_per_second", FleetRun.LIMIT);
       all.put("burst", FleetRun.BURST);
       all.put("threads", threads);
+      all.put("redis_timeout_ms", redisTimeoutMillis);
       all.put("seconds", seconds);
       all.put("steady_from_seconds", FleetRun.STEADY_FROM.toSeconds());
       all.put("instances_are", isolation);
@@ -153,6 +163,9 @@ public final class FleetCommand implements Callable<Integer> {
     }
     if (threads < 1) {
       throw new ParameterException(spec.commandLine(), "--threads must be at least 1: " + threads);
+    }
+    if (redisTimeoutMillis < 1) {
+      throw new ParameterException(spec.commandLine(), "--redis-timeout must be at least 1 ms: " + redisTimeoutMillis);
     }
     if (seconds < 2) {
       throw new ParameterException(spec.commandLine(), "--seconds must be at least 2: " + seconds);
@@ -174,10 +187,10 @@ public final class FleetCommand implements Callable<Integer> {
    * A few calls through a throwaway alone and shared instance to an unlimited {@code /health},
    * so that no measured row pays the JVM's first use of OkHttp, polite and the Redis client.
    */
-  private static void warmUp(LocalRedis redis) throws IOException {
+  private static void warmUp(LocalRedis redis, Duration redisTimeout) throws IOException {
     try (DemoServer server = DemoServer.builder().start();
         FleetInstance alone = FleetInstance.alone(1);
-        FleetInstance shared = FleetInstance.shared(redis.uri(), 1)) {
+        FleetInstance shared = FleetInstance.shared(redis.uri(), 1, redisTimeout)) {
       Request health = new Request.Builder().url(server.url() + "/health").build();
       for (int i = 0; i < 10; i++) {
         for (FleetInstance instance : List.of(alone, shared)) {

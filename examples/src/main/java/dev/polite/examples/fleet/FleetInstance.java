@@ -2,6 +2,7 @@ package dev.polite.examples.fleet;
 
 import dev.polite.PoliteInterceptor;
 import dev.polite.redis.RedisSharedState;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import okhttp3.ConnectionPool;
 import okhttp3.Dispatcher;
@@ -14,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * polite's defaults, and, in the shared rows, its own {@link RedisSharedState} connection (so its
  * own instance id in Redis). Nothing but Redis and the server is shared between instances.
  *
- * <p>Usage: {@code try (FleetInstance one = FleetInstance.shared(redisUri, 4)) { one.client().newCall(request).execute(); }}
+ * <p>Usage: {@code try (FleetInstance one = FleetInstance.shared(redisUri, 4, Duration.ofMillis(20))) { one.client().newCall(request).execute(); }}
  */
 final class FleetInstance implements AutoCloseable {
   private final OkHttpClient client;
@@ -43,9 +44,12 @@ final class FleetInstance implements AutoCloseable {
     return new FleetInstance(threads, null);
   }
 
-  /** An instance on the fleet's budget in the Redis at {@code redisUri}, with a connection of its own. */
-  static FleetInstance shared(String redisUri, int threads) {
-    return new FleetInstance(threads, RedisSharedState.connect(redisUri));
+  /**
+   * An instance on the fleet's budget in the Redis at {@code redisUri}, with a connection of its
+   * own, waiting at most {@code redisTimeout} for each answer (polite-redis's default: 20 ms).
+   */
+  static FleetInstance shared(String redisUri, int threads, Duration redisTimeout) {
+    return new FleetInstance(threads, RedisSharedState.builder(redisUri).timeout(redisTimeout).build());
   }
 
   /** The instance's client, for its worker threads. */

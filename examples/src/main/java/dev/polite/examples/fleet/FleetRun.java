@@ -43,15 +43,22 @@ final class FleetRun {
   private static final Duration BACK_BEFORE_END = Duration.ofMillis(500);
 
   /**
-   * How a row's instances run: as child JVMs with these options, or (null options) in this JVM.
+   * How a row's instances run: as child JVMs with these options, or (null options) in this JVM,
+   * and how long their shared state waits for Redis.
    *
    * @param jvmOptions the children's JVM options; null for the one-JVM mode
+   * @param redisTimeout each instance's {@code RedisSharedState} timeout
    */
-  record Launch(@Nullable List<String> jvmOptions) {
-    static final Launch IN_PROCESS = new Launch(null);
+  record Launch(@Nullable List<String> jvmOptions, Duration redisTimeout) {
+    /** polite-redis's default timeout. */
+    static final Duration DEFAULT_REDIS_TIMEOUT = Duration.ofMillis(20);
 
-    static Launch processes(List<String> jvmOptions) {
-      return new Launch(List.copyOf(jvmOptions));
+    static Launch inProcess(Duration redisTimeout) {
+      return new Launch(null, redisTimeout);
+    }
+
+    static Launch processes(List<String> jvmOptions, Duration redisTimeout) {
+      return new Launch(List.copyOf(jvmOptions), redisTimeout);
     }
 
     boolean inProcess() {
@@ -116,9 +123,9 @@ final class FleetRun {
     List<String> options = launch.jvmOptions();
     if (options == null) {
       Request request = new Request.Builder().url(serverUrl + "/api/items").get().build();
-      return new InProcessFleet(instances, threads, redisUri, length, request);
+      return new InProcessFleet(instances, threads, redisUri, launch.redisTimeout(), length, request);
     }
-    return new ProcessFleet(instances, threads, redisUri, length, serverUrl, options);
+    return new ProcessFleet(instances, threads, redisUri, launch.redisTimeout(), length, serverUrl, options);
   }
 
   private FleetRow measure(DemoServer server, LaunchedFleet fleet) throws IOException, InterruptedException {

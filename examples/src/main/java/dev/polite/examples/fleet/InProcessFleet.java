@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
  * OkHttpClient, PoliteInterceptor and Redis connection): the fast mode, for tests. One JVM stands
  * in for P processes, so the JIT, the GC and the cores are shared.
  *
- * <p>Usage: {@code try (LaunchedFleet fleet = new InProcessFleet(4, 4, redisUri, length, request)) { ... }}
+ * <p>Usage: {@code try (LaunchedFleet fleet = new InProcessFleet(4, 4, redisUri, Duration.ofMillis(20), length, request)) { ... }}
  */
 final class InProcessFleet implements LaunchedFleet {
   private final List<FleetInstance> instances = new ArrayList<>();
@@ -25,10 +25,11 @@ final class InProcessFleet implements LaunchedFleet {
   private @Nullable CompletableFuture<InstanceReport> report;
 
   /** @param redisUri the fleet's Redis, or null for instances alone */
-  InProcessFleet(int instances, int threads, @Nullable String redisUri, Duration length, Request request) {
+  InProcessFleet(int instances, int threads, @Nullable String redisUri, Duration redisTimeout, Duration length,
+      Request request) {
     try {
       for (int i = 0; i < instances; i++) {
-        this.instances.add(redisUri != null ? FleetInstance.shared(redisUri, threads) : FleetInstance.alone(threads));
+        this.instances.add(redisUri != null ? FleetInstance.shared(redisUri, threads, redisTimeout) : FleetInstance.alone(threads));
       }
     } catch (RuntimeException e) {
       close();

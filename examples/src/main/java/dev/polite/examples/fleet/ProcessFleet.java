@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  * <p>No child outlives the row: {@link #close()} stops every one, and a shutdown hook kills them
  * if this JVM is stopped meanwhile; a child whose parent dies sees its stdin close and exits.
  *
- * <p>Usage: {@code try (LaunchedFleet fleet = new ProcessFleet(8, 4, redisUri, length, serverUrl, options)) { ... }}
+ * <p>Usage: {@code try (LaunchedFleet fleet = new ProcessFleet(8, 4, redisUri, Duration.ofMillis(20), length, serverUrl, options)) { ... }}
  */
 final class ProcessFleet implements LaunchedFleet {
   /**
@@ -41,12 +41,12 @@ final class ProcessFleet implements LaunchedFleet {
    * @param serverUrl the demo server's base URL
    * @param jvmOptions the children's JVM options, such as {@link #JVM_OPTIONS}
    */
-  ProcessFleet(int instances, int threads, @Nullable String redisUri, Duration length, String serverUrl,
-      List<String> jvmOptions) throws IOException, InterruptedException {
+  ProcessFleet(int instances, int threads, @Nullable String redisUri, Duration redisTimeout, Duration length,
+      String serverUrl, List<String> jvmOptions) throws IOException, InterruptedException {
     this.length = length;
     Runtime.getRuntime().addShutdownHook(killOnExit);
     try {
-      List<String> command = command(threads, redisUri, length, serverUrl, jvmOptions);
+      List<String> command = command(threads, redisUri, redisTimeout, length, serverUrl, jvmOptions);
       for (int i = 0; i < instances; i++) {
         children.add(ChildJvm.start(command));
       }
@@ -59,8 +59,8 @@ final class ProcessFleet implements LaunchedFleet {
     }
   }
 
-  private static List<String> command(int threads, @Nullable String redisUri, Duration length, String serverUrl,
-      List<String> jvmOptions) {
+  private static List<String> command(int threads, @Nullable String redisUri, Duration redisTimeout,
+      Duration length, String serverUrl, List<String> jvmOptions) {
     String java = ProcessHandle.current().info().command()
         .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     List<String> command = new ArrayList<>();
@@ -73,6 +73,7 @@ final class ProcessFleet implements LaunchedFleet {
     command.add(redisUri == null ? FleetChild.NO_REDIS : redisUri);
     command.add(Integer.toString(threads));
     command.add(Long.toString(length.toMillis()));
+    command.add(Long.toString(redisTimeout.toMillis()));
     return command;
   }
 

@@ -21,7 +21,7 @@ class ProcessFleetTest {
     try (DemoServer server = DemoServer.builder().algorithm(Algorithm.TOKEN_BUCKET).limit(20)
         .window(Duration.ofSeconds(1)).burst(20).headers(HeaderStyle.IETF).start()) {
       InstanceReport report;
-      try (ProcessFleet fleet = new ProcessFleet(2, 2, null, Duration.ofSeconds(2), server.url().toString(),
+      try (ProcessFleet fleet = new ProcessFleet(2, 2, null, Duration.ofMillis(20), Duration.ofSeconds(2), server.url().toString(),
           ProcessFleet.JVM_OPTIONS)) {
         handles = fleet.handles();
         assertThat(handles).hasSize(2).allMatch(ProcessHandle::isAlive);
