@@ -15,6 +15,7 @@ import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -69,6 +70,36 @@ final class ClusterLink implements RedisLink {
             .enablePeriodicRefresh(REFRESH_EVERY)
             .build())
         .build());
+  }
+
+  /**
+   * {@code [user:password@]host:port,host:port[/db][?options]} (a cluster URI after its scheme)
+   * as one Lettuce URI per host, each with the same credentials and options.
+   *
+   * @param scheme {@code redis://} or {@code rediss://}
+   */
+  static List<RedisURI> seeds(String rest, String scheme) {
+    int at = rest.lastIndexOf('@');
+    String credentials = at < 0 ? "" : rest.substring(0, at + 1);
+    String hostsAndAfter = rest.substring(at + 1);
+    int end = hostsAndAfter.length();
+    for (char c : new char[] {'/', '?'}) {
+      int i = hostsAndAfter.indexOf(c);
+      if (i >= 0) {
+        end = Math.min(end, i);
+      }
+    }
+    String after = hostsAndAfter.substring(end);
+    List<RedisURI> seeds = new ArrayList<>();
+    for (String host : hostsAndAfter.substring(0, end).split(",")) {
+      if (!host.isBlank()) {
+        seeds.add(RedisURI.create(scheme + credentials + host.strip() + after));
+      }
+    }
+    if (seeds.isEmpty()) {
+      throw new IllegalArgumentException("a redis-cluster:// URI names at least one host:port");
+    }
+    return seeds;
   }
 
   @Override

@@ -5,7 +5,6 @@ import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
@@ -32,41 +31,13 @@ interface RedisLink {
   static Function<ClientResources, RedisLink> parse(String uri) {
     for (String scheme : List.of("redis-cluster://", "rediss-cluster://")) {
       if (uri.regionMatches(true, 0, scheme, 0, scheme.length())) {
-        List<RedisURI> seeds = seeds(uri.substring(scheme.length()),
+        List<RedisURI> seeds = ClusterLink.seeds(uri.substring(scheme.length()),
             scheme.startsWith("rediss") ? "rediss://" : "redis://");
         return resources -> new ClusterLink(seeds, resources);
       }
     }
     RedisURI server = RedisURI.create(uri);
     return resources -> new ServerLink(server, resources);
-  }
-
-  /**
-   * {@code [user:password@]host:port,host:port[/db][?options]} as one Lettuce URI per host, each
-   * with the same credentials and options.
-   */
-  private static List<RedisURI> seeds(String rest, String scheme) {
-    int at = rest.lastIndexOf('@');
-    String credentials = at < 0 ? "" : rest.substring(0, at + 1);
-    String hostsAndAfter = rest.substring(at + 1);
-    int end = hostsAndAfter.length();
-    for (char c : new char[] {'/', '?'}) {
-      int i = hostsAndAfter.indexOf(c);
-      if (i >= 0) {
-        end = Math.min(end, i);
-      }
-    }
-    String after = hostsAndAfter.substring(end);
-    List<RedisURI> seeds = new ArrayList<>();
-    for (String host : hostsAndAfter.substring(0, end).split(",")) {
-      if (!host.isBlank()) {
-        seeds.add(RedisURI.create(scheme + credentials + host.strip() + after));
-      }
-    }
-    if (seeds.isEmpty()) {
-      throw new IllegalArgumentException("a redis-cluster:// URI names at least one host:port");
-    }
-    return seeds;
   }
 
   /** Opens a connection for the lease script; Lettuce reconnects it from then on. */

@@ -69,6 +69,12 @@ import org.slf4j.LoggerFactory;
  * logged once (one answer would not do: a Redis answering now in time and now not would flip the
  * fleet on every request). A late answer's units are given back. Redis never fails a call.
  *
+ * <h2>Redis Cluster</h2>
+ * {@code redis-cluster://host:port,host:port} reaches a cluster by any of its nodes (see
+ * {@code ClusterLink}). Pacing alone is per node: a failed master sends only its own keys to pace
+ * alone, keys on the others go on sharing, and the change is logged once as the first node goes
+ * and once when none is left.
+ *
  * <h2>What Redis holds</h2>
  * Per key, two entries under {@code prefix + "{" + digest + "}"}: the digest is SHA-256 of the key
  * (a key may name a credential; it is never written), and the braces are a Redis Cluster hash tag,
@@ -76,7 +82,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Thread-safe. One instance per process is enough; it holds two Redis connections (Lettuce's,
  * which reconnect by themselves: one for leases, one subscribed to the pauses the lease script
- * publishes as they begin) and Lettuce's threads until {@link #close()}.
+ * publishes as they begin; on a cluster, the lease connection is one per node) and Lettuce's
+ * threads until {@link #close()}.
  */
 public final class RedisSharedState implements SharedState, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger("dev.polite.redis");
@@ -138,6 +145,9 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
    * go on alone and it keeps trying.
    *
    * <pre>{@code PoliteInterceptor.builder().sharedState(RedisSharedState.connect("redis://redis:6379"))}</pre>
+   *
+   * <p>{@code redis-cluster://host:port,host:port} (or {@code rediss-cluster://}) for a Redis
+   * Cluster, by any of its nodes.
    *
    * @throws IllegalArgumentException for a URI Lettuce cannot read
    */
