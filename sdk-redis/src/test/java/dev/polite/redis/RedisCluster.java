@@ -9,7 +9,6 @@ import io.lettuce.core.cluster.SlotHash;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -63,10 +62,20 @@ final class RedisCluster implements AutoCloseable {
       List<String> create = new ArrayList<>(List.of(cli.toString(), "--cluster", "create"));
       cluster.nodes.forEach(node -> create.add("127.0.0.1:" + node.port()));
       create.addAll(List.of("--cluster-replicas", "1", "--cluster-yes"));
-      Process made = new ProcessBuilder(create).redirectErrorStream(true).start();
-      String said = new String(made.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      if (!made.waitFor(60, TimeUnit.SECONDS) || made.exitValue() != 0) {
-        fail("redis-cli --cluster create failed: " + said);
+      // Its output goes to a file, so that the wait below is bounded: a read of its pipe would
+      // block, uninterruptibly, for as long as it ran (it waits for the nodes to agree).
+      Path said = Files.createTempFile("polite-cluster-create", ".log");
+      try {
+        Process made = new ProcessBuilder(create).redirectErrorStream(true).redirectOutput(said.toFile()).start();
+        if (!made.waitFor(60, TimeUnit.SECONDS)) {
+          made.destroyForcibly();
+          fail("redis-cli --cluster create did not end within 60 s: " + Files.readString(said));
+        }
+        if (made.exitValue() != 0) {
+          fail("redis-cli --cluster create failed: " + Files.readString(said));
+        }
+      } finally {
+        Files.deleteIfExists(said);
       }
       cluster.awaitReady();
       return cluster;
