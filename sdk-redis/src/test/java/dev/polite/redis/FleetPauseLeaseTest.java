@@ -62,8 +62,10 @@ class FleetPauseLeaseTest {
     long trips = state.roundTrips();
     key.heardPause(TimeUnit.MILLISECONDS.toMicros(30), true);
     clock.addAndGet(40 * MILLI);
-    assertThat(key.take(1, 50, 0, clock.get())).as("no lease left: it asks the fleet again")
-        .isNotZero();
+    // No lease left: the call asks the fleet again. Its answer may already be in when take()
+    // returns (a fast Redis completes the request before its handler is attached), so the
+    // round trip is what tells, not the wait.
+    key.take(1, 50, 0, clock.get());
     assertThat(state.roundTrips()).as("a round trip for a new lease").isGreaterThan(trips);
   }
 }
