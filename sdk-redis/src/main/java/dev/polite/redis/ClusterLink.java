@@ -49,6 +49,8 @@ final class ClusterLink implements RedisLink {
   static final Duration REFRESH_AFTER = Duration.ofSeconds(1);
   /** A refresh without a trigger, for a change no command ran into (a replica added, say). */
   static final Duration REFRESH_EVERY = Duration.ofSeconds(10);
+  /** What a node is called while no node serves a slot: {@code "slot " + slot}. */
+  private static final String UNCOVERED = "slot ";
 
   private final List<RedisURI> seeds;
   private final RedisClusterClient client;

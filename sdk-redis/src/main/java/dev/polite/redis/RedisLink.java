@@ -18,9 +18,6 @@ import java.util.function.Function;
  * <p>Thread-safe.
  */
 interface RedisLink {
-  /** What a node is called while a Cluster has no node for the slot: {@code "slot " + slot}. */
-  String UNCOVERED = "slot ";
-
   /**
    * Reads {@code uri} now and returns what makes its link: {@code redis://} or {@code rediss://}
    * for one server (Lettuce's syntax), {@code redis-cluster://host:port,host:port} (or
@@ -47,7 +44,7 @@ interface RedisLink {
   CompletableFuture<? extends StatefulRedisPubSubConnection<String, String>> connectPubSub();
 
   /**
-   * The node that serves {@code redisKey} now: a Cluster node's id ({@link #UNCOVERED} and the
+   * The node that serves {@code redisKey} now: a Cluster node's id ({@code "slot "} and the
    * slot while none does), or {@code ""} for one server and before the first connection.
    */
   String nodeOf(String redisKey);
