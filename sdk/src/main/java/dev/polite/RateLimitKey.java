@@ -1,5 +1,6 @@
 package dev.polite;
 
+import dev.polite.internal.Origin;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -52,7 +53,7 @@ public interface RateLimitKey {
   }
 
   private static String origin(HttpUrl url) {
-    return url.scheme() + "://" + url.host() + ":" + url.port();
+    return Origin.of(url);
   }
 
   private static String digest(String value) {
