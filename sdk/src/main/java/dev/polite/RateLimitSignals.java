@@ -230,7 +230,7 @@ public final class RateLimitSignals {
     Builder b = new Builder();
     b.retryAfter = retryAfter;
     b.governing = governing;
-    b.policies.addAll(policies);
+    b.policies = policies;
     b.rejection = rejection;
     b.shouldRetry = shouldRetry;
     b.anomalous = anomalous;
@@ -293,7 +293,10 @@ public final class RateLimitSignals {
     // a headline setter copies it into `edited` once, and the edits win.
     private @Nullable RateLimitPolicy governing;
     private RateLimitPolicy.@Nullable Builder edited;
-    private final List<RateLimitPolicy> policies = new ArrayList<>(2);
+    // An immutable list is held as it is (a parse hands over one, and build()'s List.copyOf then
+    // returns it without a copy); addPolicy makes a list of its own to add to.
+    private List<RateLimitPolicy> policies = List.of();
+    private boolean policiesOwned;
     private boolean rejection;
     private @Nullable Boolean shouldRetry;
     private boolean anomalous;
@@ -355,14 +358,19 @@ public final class RateLimitSignals {
 
     /** Adds one reported policy. */
     public Builder addPolicy(RateLimitPolicy policy) {
-      policies.add(Objects.requireNonNull(policy, "policy"));
+      Objects.requireNonNull(policy, "policy");
+      if (!policiesOwned) {
+        policies = new ArrayList<>(policies);
+        policiesOwned = true;
+      }
+      policies.add(policy);
       return this;
     }
 
-    /** Replaces the reported policies. */
+    /** Replaces the reported policies (a copy; none may be null). */
     public Builder policies(List<RateLimitPolicy> policies) {
-      this.policies.clear();
-      this.policies.addAll(policies);
+      this.policies = List.copyOf(policies);
+      this.policiesOwned = false;
       return this;
     }
 

@@ -70,4 +70,22 @@ class RateLimitSignalsTest {
     assertThat(s.remaining()).hasValue(7);
     assertThat(s.advertisesRate()).as("no quota, no window").isFalse();
   }
+
+  @Test
+  void aBuilderNeverChangesTheSignalsItWasSeededWithNorAListItWasGiven() {
+    RateLimitPolicy day = RateLimitPolicy.builder("day").quota(1000).build();
+    RateLimitPolicy hour = RateLimitPolicy.builder("hour").quota(100).build();
+    java.util.List<RateLimitPolicy> given = new java.util.ArrayList<>(java.util.List.of(day));
+    RateLimitSignals seeded = RateLimitSignals.builder().policies(given).build();
+    given.add(hour);
+    assertThat(seeded.policies()).containsExactly(day);
+
+    RateLimitSignals more = seeded.toBuilder().addPolicy(hour).build();
+    assertThat(more.policies()).containsExactly(day, hour);
+    assertThat(seeded.policies()).containsExactly(day);
+
+    RateLimitSignals replaced = more.toBuilder().policies(java.util.List.of(hour)).addPolicy(day).build();
+    assertThat(replaced.policies()).containsExactly(hour, day);
+    assertThat(more.policies()).containsExactly(day, hour);
+  }
 }

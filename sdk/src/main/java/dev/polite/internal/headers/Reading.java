@@ -3,6 +3,7 @@ package dev.polite.internal.headers;
 import dev.polite.RateLimitPolicy;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -45,9 +46,12 @@ final class Reading {
   private @Nullable String bucket;
   private @Nullable String scope;
   private boolean global;
-  // a response reports one to four policies: the default capacity of 10 was 48 bytes of garbage per list
-  final List<RateLimitPolicy> policies = new ArrayList<>(4);
-  final List<String> policyDialects = new ArrayList<>(4);
+  // Most responses report one policy: it is kept alone, and handed on as an immutable list of
+  // one that the signals adopt without a copy. Lists are made only for a second one.
+  private @Nullable RateLimitPolicy firstPolicy;
+  private @Nullable String firstDialect;
+  private @Nullable List<RateLimitPolicy> policies;
+  private @Nullable List<String> policyDialects;
 
   Reading(ResponseHeaders headers, long nowMillis) {
     this.headers = headers;
@@ -115,16 +119,38 @@ final class Reading {
       anomaly();
       return;
     }
+    if (firstPolicy == null) {
+      firstPolicy = policy;
+      firstDialect = dialect;
+      return;
+    }
+    if (policies == null) {
+      policies = new ArrayList<>(4);
+      policyDialects = new ArrayList<>(4);
+      policies.add(firstPolicy);
+      policyDialects.add(firstDialect);
+    }
     policies.add(policy);
     policyDialects.add(dialect);
   }
 
+  /** Every policy reported, in the response's order. */
+  List<RateLimitPolicy> policies() {
+    if (policies != null) return policies;
+    return firstPolicy == null ? List.of() : List.of(firstPolicy);
+  }
+
+  /** The dialect that reported policy {@code i} of {@link #policies()}. */
+  String policyDialect(int i) {
+    return policyDialects != null ? policyDialects.get(i) : Objects.requireNonNull(firstDialect);
+  }
+
   /**
-   * The policies to pass on: all of them, or, past {@link #MAX_POLICIES} (flagged), the first ones
+   * The policies to pass on, of {@code policies} (this reading's): all of them, or, past {@link #MAX_POLICIES} (flagged), the first ones
    * in the response's order with the {@code governing} one (an index, or -1) always among them,
    * so that the cap never changes which policy paces or pauses.
    */
-  List<RateLimitPolicy> keptPolicies(int governing) {
+  List<RateLimitPolicy> keptPolicies(List<RateLimitPolicy> policies, int governing) {
     if (policies.size() <= MAX_POLICIES) return policies;
     anomaly();
     List<RateLimitPolicy> kept = new ArrayList<>(policies.subList(0, MAX_POLICIES));

@@ -151,14 +151,14 @@ public final class SignalsReader {
 
     RateLimitSignals.Builder b = RateLimitSignals.builder();
     String dialect = r.fallbackDialect();
-    List<RateLimitPolicy> policies = r.policies;
+    List<RateLimitPolicy> policies = r.policies();
     int governing = Governing.choose(policies); // among all, before the cap keeps some
-    b.policies(r.keptPolicies(governing));
+    b.policies(r.keptPolicies(policies, governing));
     if (governing >= 0) {
       b.governedBy(policies.get(governing));
-      dialect = r.policyDialects.get(governing);
+      dialect = r.policyDialect(governing);
     } else if (!policies.isEmpty()) {
-      dialect = r.policyDialects.get(0);
+      dialect = r.policyDialect(0);
     }
     b.bucket(r.bucket()).scope(r.scope()).global(r.global());
     if (r.retryAfterMillis() >= 0) b.retryAfter(Duration.ofMillis(r.retryAfterMillis()));
