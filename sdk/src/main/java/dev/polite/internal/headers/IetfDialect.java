@@ -78,7 +78,7 @@ final class IetfDialect {
     String policy = r.headers.joined(policyField);
     List<SfMember> policies = null;
     if (policy != null) {
-      policies = StructuredFields.list(policy);
+      policies = RecentPolicyFields.list(policy);
       if (policies == null) r.anomaly();
     }
     boolean named = policies != null && !policies.isEmpty() && policies.get(0).text() != null;
@@ -104,7 +104,8 @@ final class IetfDialect {
 
   private static boolean isEraE(List<SfMember> items) {
     if (items.isEmpty()) return false;
-    for (SfMember m : items) {
+    for (int k = 0, n = items.size(); k < n; k++) {
+      SfMember m = items.get(k);
       if (m.text() == null || !(m.hasParam("r") || m.hasParam("t"))) return false;
     }
     return true;
@@ -121,7 +122,8 @@ final class IetfDialect {
   private static void readEraE(Reading r, List<SfMember> items, @Nullable List<SfMember> policies, String dialect) {
     List<Quota> quotas = new ArrayList<>(4);
     if (policies != null) {
-      for (SfMember p : policies) {
+      for (int k = 0, n = policies.size(); k < n; k++) {
+        SfMember p = policies.get(k);
         String name = p.text();
         if (name == null) {
           r.anomaly();
@@ -141,7 +143,8 @@ final class IetfDialect {
       }
     }
     Map<String, Named> index = null;
-    for (SfMember item : items) {
+    for (int k = 0, n = items.size(); k < n; k++) {
+      SfMember item = items.get(k);
       String name = item.text();
       long remaining = nonNegative(r, item.param("r"));
       long reset = nonNegative(r, item.param("t"));
@@ -160,7 +163,7 @@ final class IetfDialect {
       if (reset >= 0) quota.resetMillis = r.kept(Plausible.delaySeconds(reset));
       if (q >= 0 && quota.quota < 0) quota.quota = q;
     }
-    for (Quota q : quotas) q.addTo(r, dialect);
+    for (int k = 0, n = quotas.size(); k < n; k++) quotas.get(k).addTo(r, dialect);
     if (r.bucket() == null && !quotas.isEmpty()) r.bucket(budgetOf(quotas));
     r.recognised(dialect);
   }
@@ -171,6 +174,10 @@ final class IetfDialect {
    * A server whose routes count against different budgets names different policies for them.
    */
   private static String budgetOf(List<Quota> quotas) {
+    if (quotas.size() == 1) { // most answers name one policy: its name, not a sorted join of one
+      Quota only = quotas.get(0);
+      return only.partitionKey == null ? only.name : only.name + ";pk=" + only.partitionKey;
+    }
     List<String> names = new ArrayList<>(quotas.size());
     for (Quota q : quotas) {
       names.add(q.partitionKey == null ? q.name : q.name + ";pk=" + q.partitionKey);
@@ -300,7 +307,8 @@ final class IetfDialect {
    * is absent). A scan, while there are few ({@link StructuredFields#SCAN}); {@link Named} past that.
    */
   private static @Nullable Quota find(List<Quota> quotas, String name, @Nullable String pk) {
-    for (Quota q : quotas) {
+    for (int k = 0, n = quotas.size(); k < n; k++) {
+      Quota q = quotas.get(k);
       if (q.name.equals(name) && (pk == null || q.partitionKey == null || pk.equals(q.partitionKey))) return q;
     }
     return null;
