@@ -53,9 +53,28 @@ final class Quota {
     RateLimitPolicy.Builder b = RateLimitPolicy.builder(name).unit(unit).partitionKey(partitionKey);
     if (quota >= 0) b.quota(quota);
     if (remaining >= 0) b.remaining(remaining);
-    if (windowMillis > 0) b.window(Duration.ofMillis(windowMillis));
-    if (resetMillis >= 0) b.reset(Duration.ofMillis(resetMillis));
+    if (windowMillis > 0) b.window(durationOf(windowMillis));
+    if (resetMillis >= 0) b.reset(durationOf(resetMillis));
     return b.build();
+  }
+
+  /**
+   * Whole seconds up to {@link #SHARED_SECONDS}, made once: the windows and resets most answers
+   * carry (the IETF fields and most vendors count in whole seconds, and windows of a second or a
+   * minute are the common ones), so that a policy read costs no Duration of its own for them.
+   */
+  private static final Duration[] WHOLE_SECONDS = new Duration[121];
+  private static final long SHARED_SECONDS = WHOLE_SECONDS.length - 1;
+
+  static {
+    for (int s = 0; s < WHOLE_SECONDS.length; s++) WHOLE_SECONDS[s] = Duration.ofSeconds(s);
+  }
+
+  static Duration durationOf(long millis) {
+    if (millis % 1000 == 0 && millis >= 0 && millis / 1000 <= SHARED_SECONDS) {
+      return WHOLE_SECONDS[(int) (millis / 1000)];
+    }
+    return Duration.ofMillis(millis);
   }
 
   /**
