@@ -8,6 +8,7 @@ import dev.polite.internal.Permit;
 import dev.polite.internal.RetryRules;
 import java.io.IOException;
 import java.util.Objects;
+import java.util.function.BooleanSupplier;
 import okhttp3.Call;
 import okhttp3.Response;
 import org.jspecify.annotations.Nullable;
@@ -22,7 +23,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Confined to one call: its thread, or its {@link PoliteCall}'s lock.
  */
-final class CallRun {
+final class CallRun implements BooleanSupplier {
   private final PoliteInterceptor polite;
   private final CallContext call;
   private final Patience patience;
@@ -77,6 +78,17 @@ final class CallRun {
     }
     state = spends;
     return permit == null || spends != granting;
+  }
+
+  /**
+   * Whether the call now spends another budget of its key than the one it waits at (its state's
+   * as last looked up), or its key was forgotten: a blocking wait for a permit then ends, and the
+   * call queues again ({@link dev.polite.internal.Acquisition#movedWhen}). The run is itself the
+   * check, so that waiting for a permit makes no object to ask it with.
+   */
+  @Override
+  public boolean getAsBoolean() {
+    return polite.stateOf(call, state) != state;
   }
 
   /**

@@ -162,8 +162,8 @@ public final class PoliteInterceptor implements Interceptor {
     Patience patience = run.patience();
     while (true) {
       KeyState waiting = run.state();
-      Permit permit = waiting.acquire(new Acquisition(call, patience.waited())
-          .movedWhen(() -> stateOf(call, waiting) != waiting), patience);
+      Permit permit = waiting.acquire(new Acquisition(call, patience.waited()).movedWhen(run),
+          patience);
       if (run.movedAfter(permit, waiting)) {
         continue; // an answer showed, while it waited, that the route spends another budget
       }
@@ -306,6 +306,9 @@ public final class PoliteInterceptor implements Interceptor {
    */
   RetryRules.Next next(RetryRules.CallRetries retries, Attempt attempt, KeyState state,
       CallContext call, Patience patience) {
+    if (!attempt.retryable()) {
+      return retries.done(); // most answers: no retry to weigh, so nothing to ask the key
+    }
     long at = attempt.at();
     RetryRules.Next next = retries.next(attempt, () -> state.waitEstimate(call.cost(), at),
         needed -> patience.allows(needed, at));

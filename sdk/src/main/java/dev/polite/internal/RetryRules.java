@@ -142,6 +142,16 @@ public final class RetryRules {
     }
 
     /**
+     * What follows an attempt that is not {@link Attempt#retryable()}: its answer is returned,
+     * and the key's retry budget earns its share. {@link #next} answers the same for such an
+     * attempt; a caller that knows it has one asks this, and makes nothing to ask the key with.
+     */
+    public Next done() {
+      budget.onSuccess();
+      return Next.DONE;
+    }
+
+    /**
      * What follows {@code attempt}: {@link Next#finish()} with no reason when it is the answer to
      * return, with a reason when polite gives up, or the delay before the next attempt.
      *
@@ -153,8 +163,7 @@ public final class RetryRules {
      */
     public Next next(Attempt attempt, LongSupplier keyWaitNanos, LongPredicate fits) {
       if (!attempt.retryable()) {
-        budget.onSuccess();
-        return Next.DONE;
+        return done();
       }
       if (Boolean.FALSE.equals(attempt.signals().shouldRetry())) {
         return giveUp(GiveUpReason.SERVER_SAID_NO, Duration.ZERO);
