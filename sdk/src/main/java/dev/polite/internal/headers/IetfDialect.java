@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
@@ -129,16 +130,30 @@ final class IetfDialect {
           r.anomaly();
           continue;
         }
-        long q = nonNegative(r, p.param("q"));
-        long w = nonNegative(r, p.param("w"));
+        // One pass over the parameters, each told by its name (a parse keeps one per name), not
+        // a lookup per name asked: a member has two or three of the four.
+        long q = -1;
+        long w = -1;
+        Object unit = null;
+        String pk = null;
+        List<SfMember> params = p.params();
+        for (int j = 0, m = params.size(); j < m; j++) {
+          SfMember param = params.get(j);
+          switch (Objects.requireNonNull(param.key())) {
+            case "q": q = nonNegative(r, param.value()); break;
+            case "w": w = nonNegative(r, param.value()); break;
+            case "qu": unit = param.value(); break;
+            case "pk": pk = partitionKey(param.value()); break;
+            default: break;
+          }
+        }
         if (q == BAD || w == BAD) continue;
         Quota quota = new Quota(name);
         quota.quota = q;
         quota.windowSeconds(r, w);
-        Object unit = p.param("qu");
         if (unit instanceof String) quota.unit = (String) unit;
         else if (unit instanceof SfMember.Token) quota.unit = ((SfMember.Token) unit).text();
-        quota.partitionKey = partitionKey(p);
+        quota.partitionKey = pk;
         quotas.add(quota);
       }
     }
@@ -146,11 +161,22 @@ final class IetfDialect {
     for (int k = 0, n = items.size(); k < n; k++) {
       SfMember item = items.get(k);
       String name = item.text();
-      long remaining = nonNegative(r, item.param("r"));
-      long reset = nonNegative(r, item.param("t"));
-      long q = nonNegative(r, item.param("q")); // the draft's own appendix puts q here
+      long remaining = -1;
+      long reset = -1;
+      long q = -1; // the draft's own appendix puts q here
+      String pk = null;
+      List<SfMember> params = item.params();
+      for (int j = 0, m = params.size(); j < m; j++) {
+        SfMember param = params.get(j);
+        switch (Objects.requireNonNull(param.key())) {
+          case "r": remaining = nonNegative(r, param.value()); break;
+          case "t": reset = nonNegative(r, param.value()); break;
+          case "q": q = nonNegative(r, param.value()); break;
+          case "pk": pk = partitionKey(param.value()); break;
+          default: break;
+        }
+      }
       if (name == null || remaining == BAD || reset == BAD || q == BAD) continue;
-      String pk = partitionKey(item);
       if (index == null && quotas.size() > StructuredFields.SCAN) index = Named.index(quotas);
       Quota quota = index == null ? find(quotas, name, pk) : Named.find(index, quotas, name, pk);
       if (quota == null) {
@@ -361,8 +387,8 @@ final class IetfDialect {
     }
   }
 
-  private static @Nullable String partitionKey(SfMember m) {
-    Object pk = m.param("pk");
+  /** A {@code pk} parameter's value as the key it names: a Byte Sequence's base64, else none. */
+  private static @Nullable String partitionKey(Object pk) {
     return pk instanceof SfMember.Bytes ? ((SfMember.Bytes) pk).base64() : null;
   }
 

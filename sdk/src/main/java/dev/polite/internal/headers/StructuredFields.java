@@ -198,7 +198,8 @@ final class StructuredFields {
       i++;
     }
     int digitsStart = i;
-    while (i < s.length() && Numbers.isDigit(s.charAt(i))) i++;
+    long v = 0; // read as it is scanned; past 15 digits (refused below) it may overflow unread
+    for (char c; i < s.length() && Numbers.isDigit(c = s.charAt(i)); i++) v = v * 10 + (c - '0');
     int whole = i - digitsStart;
     if (whole == 0) return null;
     if (i < s.length() && s.charAt(i) == '.') {
@@ -211,7 +212,6 @@ final class StructuredFields {
       return Double.parseDouble(s.substring(start, i));
     }
     if (whole > 15) return null;
-    long v = Numbers.digits(s, digitsStart, i);
     return negative ? -v : v;
   }
 
