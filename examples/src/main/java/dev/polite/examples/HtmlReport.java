@@ -1,5 +1,7 @@
 package dev.polite.examples;
 
+import dev.polite.examples.clients.ClientKind;
+import dev.polite.examples.clients.SentAttempt;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,6 +1,8 @@
 package dev.polite.examples;
 
 import dev.polite.PoliteListener;
+import dev.polite.examples.clients.ClientKind;
+import dev.polite.examples.clients.ClientKindConverter;
 import dev.polite.micrometer.PoliteMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import com.fasterxml.jackson.databind.JsonNode;

@@ -3,6 +3,8 @@ package dev.polite.examples;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.polite.examples.clients.AttemptCounter;
+import dev.polite.examples.clients.SentAttempt;
 import java.util.List;
 
 /**

@@ -1,5 +1,7 @@
 package dev.polite.examples;
 
+import dev.polite.examples.clients.ClientKind;
+import dev.polite.examples.clients.WarmUp;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

@@ -1,5 +1,7 @@
 package dev.polite.examples;
 
+import dev.polite.examples.clients.ClientKind;
+
 /**
  * One cell of the zoo, before it runs: which client sends how many calls, how many at once, to
  * which limiter.

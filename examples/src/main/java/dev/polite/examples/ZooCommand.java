@@ -3,6 +3,8 @@ package dev.polite.examples;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.polite.examples.clients.ClientKind;
+import dev.polite.examples.clients.ClientKindConverter;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package dev.polite.examples;
 
+import dev.polite.examples.clients.ClientKind;
 import java.util.List;
 
 /**

@@ -2,6 +2,7 @@ package dev.polite.examples;
 
 import dev.polite.demo.Algorithm;
 import dev.polite.demo.HeaderStyle;
+import dev.polite.examples.clients.ClientKind;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

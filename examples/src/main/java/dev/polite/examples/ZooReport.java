@@ -1,5 +1,6 @@
 package dev.polite.examples;
 
+import dev.polite.examples.clients.ClientKind;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

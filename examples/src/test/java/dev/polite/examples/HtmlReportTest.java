@@ -2,6 +2,8 @@ package dev.polite.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.polite.examples.clients.ClientKind;
+import dev.polite.examples.clients.SentAttempt;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

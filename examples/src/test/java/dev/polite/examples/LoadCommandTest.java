@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.polite.adaptive.Criticality;
 import dev.polite.adaptive.ThrottledLocallyException;
 import dev.polite.demo.DemoServer;
+import dev.polite.examples.clients.ClientKind;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;

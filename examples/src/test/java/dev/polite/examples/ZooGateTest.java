@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.polite.examples.clients.ClientKind;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

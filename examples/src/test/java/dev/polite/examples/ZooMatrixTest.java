@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import dev.polite.demo.Algorithm;
 import dev.polite.demo.HeaderStyle;
+import dev.polite.examples.clients.ClientKind;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -2,6 +2,7 @@ package dev.polite.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.polite.examples.clients.ClientKind;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;

@@ -1,4 +1,4 @@
-package dev.polite.examples;
+package dev.polite.examples.clients;
 
 import dev.failsafe.Failsafe;
 import dev.failsafe.FailsafeException;

@@ -1,5 +1,6 @@
-package dev.polite.examples;
+package dev.polite.examples.clients;
 
+import dev.polite.examples.Pause;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.random.RandomGenerator;

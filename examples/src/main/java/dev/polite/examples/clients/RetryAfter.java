@@ -1,4 +1,4 @@
-package dev.polite.examples;
+package dev.polite.examples.clients;
 
 import java.time.Duration;
 import java.time.ZonedDateTime;

@@ -1,6 +1,7 @@
-package dev.polite.examples;
+package dev.polite.examples.clients;
 
 import dev.polite.TokenBucket;
+import dev.polite.examples.Pause;
 import java.io.IOException;
 import java.time.Duration;
 import okhttp3.Interceptor;

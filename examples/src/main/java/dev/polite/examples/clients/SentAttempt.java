@@ -1,4 +1,4 @@
-package dev.polite.examples;
+package dev.polite.examples.clients;
 
 /**
  * One attempt the client put on the wire: when it left (nanoseconds after the run started) and

@@ -1,4 +1,4 @@
-package dev.polite.examples;
+package dev.polite.examples.clients;
 
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;

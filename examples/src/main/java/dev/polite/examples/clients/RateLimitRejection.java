@@ -1,4 +1,4 @@
-package dev.polite.examples;
+package dev.polite.examples.clients;
 
 import dev.polite.RateLimitHeaders;
 import okhttp3.Response;

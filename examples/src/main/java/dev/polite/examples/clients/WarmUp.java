@@ -1,4 +1,4 @@
-package dev.polite.examples;
+package dev.polite.examples.clients;
 
 import dev.polite.demo.DemoServer;
 import java.io.IOException;

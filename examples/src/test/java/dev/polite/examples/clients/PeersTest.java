@@ -1,7 +1,8 @@
-package dev.polite.examples;
+package dev.polite.examples.clients;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.polite.examples.Pause;
 import java.time.Duration;
 import java.util.SplittableRandom;
 import okhttp3.Headers;

@@ -1,4 +1,4 @@
-package dev.polite.examples;
+package dev.polite.examples.clients;
 
 import dev.polite.PoliteInterceptor;
 import dev.polite.PoliteListener;
@@ -15,7 +15,7 @@ import okhttp3.Interceptor;
  * do-it-yourself peer a competent user builds from Failsafe, polite with the defaults a new user
  * gets, and polite behind sdk-adaptive's throttle. The order is the order of
  * {@code load --client}'s list; {@code compare} runs its own five (see
- * {@link CompareCommand#CLIENTS}).
+ * {@code CompareCommand.CLIENTS}).
  *
  * <p>Usage: {@code List<Interceptor> chain = ClientKind.parse("paced").interceptors(4.5, 5);}
  */

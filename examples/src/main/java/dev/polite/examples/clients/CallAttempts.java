@@ -1,4 +1,4 @@
-package dev.polite.examples;
+package dev.polite.examples.clients;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import okhttp3.Request;
