@@ -7,6 +7,8 @@ import dev.polite.demo.HeaderStyle;
 import dev.polite.examples.clients.ClientKind;
 import dev.polite.examples.clients.ClientKindConverter;
 import dev.polite.examples.clients.WarmUp;
+import dev.polite.examples.load.LoadRunner;
+import dev.polite.examples.load.RunResult;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,6 +1,7 @@
 package dev.polite.examples;
 
 import dev.polite.examples.clients.ClientKind;
+import dev.polite.examples.load.RunResult;
 
 /**
  * One row of the comparison: which client, how the table names it, and what it achieved.

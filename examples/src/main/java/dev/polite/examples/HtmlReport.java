@@ -2,6 +2,7 @@ package dev.polite.examples;
 
 import dev.polite.examples.clients.ClientKind;
 import dev.polite.examples.clients.SentAttempt;
+import dev.polite.examples.load.RunResult;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

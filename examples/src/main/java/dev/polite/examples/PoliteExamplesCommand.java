@@ -3,6 +3,7 @@ package dev.polite.examples;
 import dev.polite.examples.fleet.FleetCommand;
 import dev.polite.examples.lessons.LessonsCommand;
 import dev.polite.examples.lessons.NodesCommand;
+import dev.polite.examples.load.LoadCommand;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;

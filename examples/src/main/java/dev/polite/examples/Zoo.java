@@ -2,6 +2,9 @@ package dev.polite.examples;
 
 import dev.polite.examples.clients.ClientKind;
 import dev.polite.examples.clients.WarmUp;
+import dev.polite.examples.load.LoadRunner;
+import dev.polite.examples.load.RunResult;
+import dev.polite.examples.load.UnreachableException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

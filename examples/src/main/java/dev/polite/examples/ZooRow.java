@@ -2,6 +2,7 @@ package dev.polite.examples;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.polite.examples.load.RunResult;
 import java.util.Locale;
 import java.util.OptionalLong;
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.polite.examples.clients.ClientKind;
 import dev.polite.examples.clients.SentAttempt;
+import dev.polite.examples.load.RunResult;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

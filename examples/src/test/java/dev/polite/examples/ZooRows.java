@@ -1,5 +1,6 @@
 package dev.polite.examples;
 
+import dev.polite.examples.load.RunResult;
 import java.util.List;
 import java.util.function.Function;
 

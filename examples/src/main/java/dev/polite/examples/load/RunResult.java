@@ -1,4 +1,4 @@
-package dev.polite.examples;
+package dev.polite.examples.load;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;

@@ -1,4 +1,4 @@
-package dev.polite.examples;
+package dev.polite.examples.load;
 
 /**
  * The server could not be reached at all (refused, unknown host, no route, connect timeout). It

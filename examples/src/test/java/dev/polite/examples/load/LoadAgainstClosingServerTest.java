@@ -1,8 +1,9 @@
-package dev.polite.examples;
+package dev.polite.examples.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.polite.examples.Cli;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -1,4 +1,4 @@
-package dev.polite.examples;
+package dev.polite.examples.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.polite.adaptive.Criticality;
 import dev.polite.adaptive.ThrottledLocallyException;
 import dev.polite.demo.DemoServer;
+import dev.polite.examples.Cli;
 import dev.polite.examples.clients.ClientKind;
 import java.net.ServerSocket;
 import java.time.Duration;

@@ -1,6 +1,7 @@
-package dev.polite.examples;
+package dev.polite.examples.load;
 
 import dev.polite.PoliteListener;
+import dev.polite.examples.ProgressLine;
 import dev.polite.examples.clients.ClientKind;
 import dev.polite.examples.clients.ClientKindConverter;
 import dev.polite.micrometer.PoliteMetrics;

@@ -1,4 +1,4 @@
-package dev.polite.examples;
+package dev.polite.examples.load;
 
 import okhttp3.HttpUrl;
 import picocli.CommandLine.ITypeConverter;
