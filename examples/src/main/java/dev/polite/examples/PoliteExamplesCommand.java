@@ -1,5 +1,6 @@
 package dev.polite.examples;
 
+import dev.polite.examples.compare.CompareCommand;
 import dev.polite.examples.fleet.FleetCommand;
 import dev.polite.examples.lessons.LessonsCommand;
 import dev.polite.examples.lessons.NodesCommand;

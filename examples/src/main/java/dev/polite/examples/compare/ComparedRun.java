@@ -1,4 +1,4 @@
-package dev.polite.examples;
+package dev.polite.examples.compare;
 
 import dev.polite.examples.clients.ClientKind;
 import dev.polite.examples.load.RunResult;

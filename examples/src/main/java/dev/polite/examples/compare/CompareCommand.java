@@ -1,9 +1,10 @@
-package dev.polite.examples;
+package dev.polite.examples.compare;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.polite.demo.Algorithm;
 import dev.polite.demo.DemoServer;
 import dev.polite.demo.HeaderStyle;
+import dev.polite.examples.ProgressLine;
 import dev.polite.examples.clients.ClientKind;
 import dev.polite.examples.clients.ClientKindConverter;
 import dev.polite.examples.clients.WarmUp;
