@@ -32,7 +32,8 @@ public final class Pause {
     }
   }
 
-  static void sleep(Duration duration) throws InterruptedIOException {
+  /** Sleeps for {@code duration} (not at all when it is not positive). */
+  public static void sleep(Duration duration) throws InterruptedIOException {
     long nanos = duration.toNanos();
     if (nanos <= 0) {
       return;

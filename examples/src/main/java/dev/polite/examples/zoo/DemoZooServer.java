@@ -1,9 +1,10 @@
-package dev.polite.examples;
+package dev.polite.examples.zoo;
 
 import dev.polite.demo.Algorithm;
 import dev.polite.demo.DemoServer;
 import dev.polite.demo.DemoServerConfig;
 import dev.polite.demo.HeaderStyle;
+import dev.polite.examples.HtmlPage;
 import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,9 +1,10 @@
-package dev.polite.examples;
+package dev.polite.examples.zoo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.polite.examples.Cli;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

@@ -1,8 +1,11 @@
-package dev.polite.examples;
+package dev.polite.examples.zoo;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.polite.examples.Executables;
+import dev.polite.examples.HtmlPage;
+import dev.polite.examples.ProgressLine;
 import dev.polite.examples.clients.ClientKind;
 import dev.polite.examples.clients.ClientKindConverter;
 import java.io.PrintWriter;

@@ -1,4 +1,4 @@
-package dev.polite.examples;
+package dev.polite.examples.zoo;
 
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;

@@ -1,5 +1,6 @@
-package dev.polite.examples;
+package dev.polite.examples.zoo;
 
+import dev.polite.examples.ProgressLine;
 import dev.polite.examples.clients.ClientKind;
 import dev.polite.examples.clients.WarmUp;
 import dev.polite.examples.load.LoadRunner;

@@ -1,4 +1,4 @@
-package dev.polite.examples;
+package dev.polite.examples.zoo;
 
 import dev.polite.examples.load.RunResult;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.polite.examples;
+package dev.polite.examples.zoo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;

@@ -1,4 +1,4 @@
-package dev.polite.examples;
+package dev.polite.examples.zoo;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;

@@ -1,5 +1,6 @@
-package dev.polite.examples;
+package dev.polite.examples.zoo;
 
+import dev.polite.examples.Pause;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;

@@ -1,8 +1,9 @@
-package dev.polite.examples;
+package dev.polite.examples.zoo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.polite.examples.Executables;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

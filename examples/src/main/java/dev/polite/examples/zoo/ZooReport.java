@@ -1,5 +1,6 @@
-package dev.polite.examples;
+package dev.polite.examples.zoo;
 
+import dev.polite.examples.HtmlPage;
 import dev.polite.examples.clients.ClientKind;
 import dev.polite.examples.load.RunResult;
 import java.io.IOException;

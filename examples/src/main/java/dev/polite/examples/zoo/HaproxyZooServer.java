@@ -1,4 +1,4 @@
-package dev.polite.examples;
+package dev.polite.examples.zoo;
 
 import java.io.IOException;
 import java.nio.file.Path;
