@@ -5,6 +5,7 @@ import dev.polite.examples.fleet.FleetCommand;
 import dev.polite.examples.lessons.LessonsCommand;
 import dev.polite.examples.lessons.NodesCommand;
 import dev.polite.examples.load.LoadCommand;
+import dev.polite.examples.overload.OverloadCommand;
 import dev.polite.examples.zoo.ZooCommand;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

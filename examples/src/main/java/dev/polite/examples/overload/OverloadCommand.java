@@ -1,7 +1,6 @@
-package dev.polite.examples;
+package dev.polite.examples.overload;
 
-import dev.polite.examples.overload.OverloadScenarios;
-import dev.polite.examples.overload.ScenarioRow;
+import dev.polite.examples.ProgressLine;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;

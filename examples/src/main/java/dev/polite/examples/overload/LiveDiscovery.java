@@ -1,4 +1,4 @@
-package dev.polite.examples;
+package dev.polite.examples.overload;
 
 import dev.polite.Aimd;
 import dev.polite.PoliteInterceptor;
@@ -8,9 +8,9 @@ import dev.polite.adaptive.Cubic;
 import dev.polite.demo.Algorithm;
 import dev.polite.demo.DemoServer;
 import dev.polite.demo.HeaderStyle;
+import dev.polite.examples.ProgressLine;
 import dev.polite.examples.clients.AttemptCounter;
 import dev.polite.examples.clients.SentAttempt;
-import dev.polite.examples.overload.ScenarioRow;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
