@@ -117,13 +117,13 @@ public final class LocalRedis implements AutoCloseable {
    * Freezes redis-server (SIGSTOP): the kernel still accepts connections for it, and nothing
    * answers, as a Redis that hangs or a host that drops packets. {@link #close()} thaws it first.
    */
-  void freeze() throws IOException, InterruptedException {
+  public void freeze() throws IOException, InterruptedException {
     signal("STOP");
     frozen = true;
   }
 
   /** Thaws a frozen redis-server (SIGCONT). */
-  void thaw() throws IOException, InterruptedException {
+  public void thaw() throws IOException, InterruptedException {
     signal("CONT");
     frozen = false;
   }

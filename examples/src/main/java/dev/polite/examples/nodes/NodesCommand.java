@@ -1,9 +1,12 @@
-package dev.polite.examples.lessons;
+package dev.polite.examples.nodes;
 
 import dev.polite.demo.Algorithm;
 import dev.polite.demo.DemoServer;
 import dev.polite.demo.DemoServerConfig;
 import dev.polite.demo.WhenDown;
+import dev.polite.examples.lessons.LessonOptions;
+import dev.polite.examples.lessons.LessonOutput;
+import dev.polite.examples.lessons.LocalRedis;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package dev.polite.examples.lessons;
+package dev.polite.examples.nodes;
 
 import java.io.IOException;
 import java.util.List;

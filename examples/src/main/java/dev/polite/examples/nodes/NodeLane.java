@@ -1,4 +1,4 @@
-package dev.polite.examples.lessons;
+package dev.polite.examples.nodes;
 
 import dev.polite.demo.DemoServer;
 import dev.polite.demo.DemoServerConfig;
