@@ -6,6 +6,7 @@ import dev.polite.demo.KeyStats;
 import dev.polite.demo.internal.MemoryStore;
 import dev.polite.demo.internal.Policy;
 import dev.polite.demo.internal.RateLimiter;
+import dev.polite.examples.LocalRedis;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -5,6 +5,7 @@ import dev.polite.demo.DemoServer;
 import dev.polite.demo.DemoServerConfig;
 import dev.polite.demo.internal.Policy;
 import dev.polite.demo.internal.RedisStore;
+import dev.polite.examples.LocalRedis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

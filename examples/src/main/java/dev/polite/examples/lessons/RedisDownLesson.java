@@ -7,6 +7,7 @@ import dev.polite.demo.WhenDown;
 import dev.polite.demo.internal.Decision;
 import dev.polite.demo.internal.Policy;
 import dev.polite.demo.internal.RedisStore;
+import dev.polite.examples.LocalRedis;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

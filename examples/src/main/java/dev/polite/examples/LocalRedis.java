@@ -1,6 +1,5 @@
-package dev.polite.examples.lessons;
+package dev.polite.examples;
 
-import dev.polite.examples.Executables;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -16,10 +15,10 @@ import java.util.stream.Stream;
 
 /**
  * A real {@code redis-server} from the {@code PATH} on a free loopback port, owned by one lesson
- * or command: no persistence, stopped (and its scratch directory removed) by {@link #close()},
- * which every user reaches through try-with-resources, failures included. It can also be killed
- * and started again on the same port ({@link #kill()}, {@link #restart()}), as an outage that
- * loses everything Redis held.
+ * or command ({@code lessons}, {@code nodes} and {@code fleet} start one): no persistence,
+ * stopped (and its scratch directory removed) by {@link #close()}, which every user reaches
+ * through try-with-resources, failures included. It can also be killed and started again on the
+ * same port ({@link #kill()}, {@link #restart()}), as an outage that loses everything Redis held.
  *
  * <p>Usage: {@code try (LocalRedis redis = LocalRedis.start()) { ... redis.port() ... }}
  */
@@ -97,7 +96,7 @@ public final class LocalRedis implements AutoCloseable {
   }
 
   /** A loopback port nothing listens on at this moment (where a stopped Redis would be). */
-  static int freePort() throws IOException {
+  public static int freePort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return socket.getLocalPort();
     }
