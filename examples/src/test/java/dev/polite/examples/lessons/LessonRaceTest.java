@@ -1,8 +1,9 @@
-package dev.polite.examples;
+package dev.polite.examples.lessons;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.polite.examples.Cli;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
