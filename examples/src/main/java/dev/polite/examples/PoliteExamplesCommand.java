@@ -27,7 +27,7 @@ import picocli.CommandLine.Spec;
         HelpCommand.class},
     versionProvider = ExamplesVersion.class,
     usageHelpAutoWidth = true)
-public final class PoliteExamplesCommand implements Callable<Integer> {
+final class PoliteExamplesCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 

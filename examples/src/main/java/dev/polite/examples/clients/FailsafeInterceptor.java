@@ -45,7 +45,7 @@ import okhttp3.Response;
  *
  * <p>Usage: {@code new OkHttpClient.Builder().addInterceptor(new FailsafeInterceptor(90, Duration.ofMinutes(1))).build()}
  */
-public final class FailsafeInterceptor implements Interceptor {
+final class FailsafeInterceptor implements Interceptor {
   /** Attempts in all, the first included, as the other peers. */
   public static final int MAX_ATTEMPTS = ClientKind.PEER_ATTEMPTS;
   /** How long a call waits for the rate limiter's permit before it fails. */

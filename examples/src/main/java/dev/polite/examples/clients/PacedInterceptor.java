@@ -15,7 +15,7 @@ import okhttp3.Response;
  *
  * <p>Usage: {@code new OkHttpClient.Builder().addInterceptor(new PacedInterceptor(4.5, 4)).build()}
  */
-public final class PacedInterceptor implements Interceptor {
+final class PacedInterceptor implements Interceptor {
   private final TokenBucket bucket;
 
   /**

@@ -12,7 +12,7 @@ import okhttp3.Response;
  *
  * <p>Usage: {@code if (RateLimitRejection.is(response)) { ... }}
  */
-public final class RateLimitRejection {
+final class RateLimitRejection {
   private RateLimitRejection() {}
 
   /** Whether {@code response} refuses the request because a rate limit is spent. */

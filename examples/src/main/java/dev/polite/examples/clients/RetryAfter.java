@@ -13,7 +13,7 @@ import okhttp3.Response;
  *
  * <p>Usage: {@code Duration wait = RetryAfter.of(response);}
  */
-public final class RetryAfter {
+final class RetryAfter {
   private RetryAfter() {}
 
   /** The delay the server asked for; zero when it named none. */

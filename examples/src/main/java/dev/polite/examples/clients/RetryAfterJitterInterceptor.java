@@ -16,7 +16,7 @@ import okhttp3.Response;
  *
  * <p>Usage: {@code new OkHttpClient.Builder().addInterceptor(new RetryAfterJitterInterceptor(6, new Random())).build()}
  */
-public final class RetryAfterJitterInterceptor implements Interceptor {
+final class RetryAfterJitterInterceptor implements Interceptor {
   private final int maxAttempts;
   private final RandomGenerator random;
 

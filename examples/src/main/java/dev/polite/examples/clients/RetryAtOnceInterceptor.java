@@ -12,7 +12,7 @@ import okhttp3.Response;
  *
  * <p>Usage: {@code new OkHttpClient.Builder().addInterceptor(new RetryAtOnceInterceptor(6)).build()}
  */
-public final class RetryAtOnceInterceptor implements Interceptor {
+final class RetryAtOnceInterceptor implements Interceptor {
   private final int maxAttempts;
 
   /** @param maxAttempts attempts in all, the first included; at least 1 */

@@ -12,4 +12,4 @@ import dev.polite.examples.load.RunResult;
  * @param label the row's label, numbered as in {@code compare}'s table
  * @param result the run's counts and attempts
  */
-public record ComparedRun(ClientKind kind, String label, RunResult result) {}
+record ComparedRun(ClientKind kind, String label, RunResult result) {}

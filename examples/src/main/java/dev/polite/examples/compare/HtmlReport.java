@@ -25,7 +25,7 @@ import java.util.Locale;
  *
  * <p>Usage: {@code HtmlReport.write(Path.of("polite-report.html"), runs, 5.0, 5);}
  */
-public final class HtmlReport {
+final class HtmlReport {
   private static final int WIDTH = 880;
   private static final int HEIGHT = 280;
   private static final int LEFT = 56;

@@ -49,7 +49,7 @@ import redis.clients.jedis.Jedis;
         + "a shared store read then written. Starts redis-server from the PATH.",
         "With --json: one object per measured thing (naive or demo server), the reference's figure in 'reference'."},
     usageHelpAutoWidth = true)
-public final class NaiveLesson implements Callable<Integer> {
+final class NaiveLesson implements Callable<Integer> {
   private static final int LIMIT = 10;
   private static final double WINDOW_SECONDS = 10;
   private static final long SECOND = 1_000_000_000L;

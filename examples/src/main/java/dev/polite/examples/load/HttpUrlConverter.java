@@ -10,7 +10,7 @@ import picocli.CommandLine.TypeConversionException;
  *
  * <p>Usage: {@code @Option(names = "--url", converter = HttpUrlConverter.class) HttpUrl url;}
  */
-public final class HttpUrlConverter implements ITypeConverter<HttpUrl> {
+final class HttpUrlConverter implements ITypeConverter<HttpUrl> {
   @Override
   public HttpUrl convert(String value) {
     HttpUrl url = HttpUrl.parse(value.trim());

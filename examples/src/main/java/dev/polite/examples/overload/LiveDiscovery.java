@@ -60,7 +60,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Usage: {@code ScenarioRow row = new LiveDiscovery(LiveDiscovery.Controller.CUBIC, 30).run(null).row();}
  */
-public final class LiveDiscovery {
+final class LiveDiscovery {
   /** The server's rate: 20 per second. */
   public static final int SERVER_RATE = 20;
   /** The server's burst: 5. */

@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Usage: {@code try (BareBackend app = BareBackend.start()) { int port = app.port(); }}
  */
-public final class BareBackend implements AutoCloseable {
+final class BareBackend implements AutoCloseable {
   private static final byte[] BODY = "{\"ok\":true}".getBytes(StandardCharsets.UTF_8);
 
   private final HttpServer server;

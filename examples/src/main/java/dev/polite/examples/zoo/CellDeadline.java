@@ -17,7 +17,7 @@ import okhttp3.Response;
  *
  * <p>Usage: {@code builder.addInterceptor(deadline); scheduler.schedule(deadline::cut, 20, SECONDS);}
  */
-public final class CellDeadline implements Interceptor {
+final class CellDeadline implements Interceptor {
   private final Set<Call> inFlight = ConcurrentHashMap.newKeySet();
   private volatile boolean cut;
 

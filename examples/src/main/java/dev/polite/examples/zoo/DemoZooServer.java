@@ -33,7 +33,7 @@ import okhttp3.HttpUrl;
  * @param clockSkew how far the server's clock runs ahead of ours (zero for none)
  * @param shape what the row adds to its algorithm and dialect ({@link Shape#PLAIN} for nothing)
  */
-public record DemoZooServer(String name, Algorithm algorithm, HeaderStyle headers, long limit, Duration window,
+record DemoZooServer(String name, Algorithm algorithm, HeaderStyle headers, long limit, Duration window,
     long capacity, Duration clockSkew, Shape shape) implements ZooServer {
 
   /**

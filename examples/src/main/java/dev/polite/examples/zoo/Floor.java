@@ -14,7 +14,7 @@ import java.time.Duration;
  *
  * <p>Usage: {@code double floor = Floor.tokenBucket(100, 20, 20.0); // 4.0 s}
  */
-public final class Floor {
+final class Floor {
   private Floor() {}
 
   /**

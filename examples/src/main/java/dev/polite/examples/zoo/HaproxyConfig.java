@@ -10,7 +10,7 @@ import java.time.Duration;
  *
  * <p>Usage: {@code String cfg = HaproxyConfig.render(frontendPort, backendPort, 20, Duration.ofSeconds(1));}
  */
-public final class HaproxyConfig {
+final class HaproxyConfig {
   private HaproxyConfig() {}
 
   /**

@@ -26,7 +26,7 @@ import java.util.stream.Stream;
  *
  * <p>Usage: {@code try (HaproxyProcess haproxy = HaproxyProcess.start(binary, app.port(), 20, Duration.ofSeconds(1))) { haproxy.port(); }}
  */
-public final class HaproxyProcess implements AutoCloseable {
+final class HaproxyProcess implements AutoCloseable {
   private static final Duration START_TIMEOUT = Duration.ofSeconds(10);
   private static final int START_ATTEMPTS = 3;
 

@@ -18,7 +18,7 @@ import okhttp3.HttpUrl;
  * @param limit requests per period above which it denies
  * @param period the span of its rate
  */
-public record HaproxyZooServer(Path binary, long limit, Duration period) implements ZooServer {
+record HaproxyZooServer(Path binary, long limit, Duration period) implements ZooServer {
 
   @Override
   public String name() {

@@ -25,7 +25,7 @@ import java.util.List;
  * @param slow whether the run took longer than the factor times the floor (for a spent quota,
  *     longer than its bound)
  */
-public record Verdict(int lost, int overQuota, boolean tooManyRejections, boolean slow) {
+record Verdict(int lost, int overQuota, boolean tooManyRejections, boolean slow) {
   /** The table's and the report's time target: 1.3 times the floor. */
   public static final double SLOW_FACTOR = 1.3;
   /** The CI gate's time target: twice the floor, slack enough for a busy CI machine. */

@@ -31,7 +31,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Usage: {@code List<ZooRow> rows = new Zoo(new OkHttpClient()).run(matrix.cells(), row -> {}, null);}
  */
-public final class Zoo {
+final class Zoo {
   /** A cell is cut after this many floors ... */
   public static final double CUT_FLOORS = 6;
   /** ... and never before this many seconds. */

@@ -13,7 +13,7 @@ import dev.polite.examples.clients.ClientKind;
  * @param concurrency calls in flight at once
  * @param requests calls in all
  */
-public record ZooCell(ClientKind client, ZooServer server, int concurrency, int requests) {
+record ZooCell(ClientKind client, ZooServer server, int concurrency, int requests) {
 
   public ZooCell {
     if (concurrency < 1) {

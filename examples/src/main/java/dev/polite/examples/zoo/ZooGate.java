@@ -11,7 +11,7 @@ import java.util.List;
  *
  * <p>Usage: {@code List<ZooRow> missed = ZooGate.misses(rows); if (!missed.isEmpty()) return 1;}
  */
-public final class ZooGate {
+final class ZooGate {
   /** The client the gate holds to the targets. */
   public static final ClientKind GATED = ClientKind.POLITE;
 

@@ -42,7 +42,7 @@ import java.util.Set;
  *
  * <p>Usage: {@code ZooMatrix matrix = ZooMatrix.quick(Selection.DEFAULT, Executables.onPath("haproxy"));}
  */
-public final class ZooMatrix {
+final class ZooMatrix {
   /** Every limiter's limit: 20 requests ... */
   public static final long LIMIT = 20;
   /** ... per second. */

@@ -24,7 +24,7 @@ import java.util.TreeSet;
  *
  * <p>Usage: {@code ZooReport.write(Path.of("polite-zoo.html"), matrix, rows);}
  */
-public final class ZooReport {
+final class ZooReport {
   private static final String OK = "#a5d6a7";
   private static final String SLOW = "#fff0b3";
   private static final String REJECTIONS = "#ffccbc";

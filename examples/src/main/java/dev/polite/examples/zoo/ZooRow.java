@@ -19,7 +19,7 @@ import java.util.OptionalLong;
  * @param floorSeconds the cell's floor (for a spent quota, its verdict's time bound)
  * @param cut whether the cell hit its time limit and its unfinished calls were cancelled
  */
-public record ZooRow(ZooCell cell, RunResult run, long rejected, boolean rejectedByServer, double floorSeconds,
+record ZooRow(ZooCell cell, RunResult run, long rejected, boolean rejectedByServer, double floorSeconds,
     boolean cut) {
 
   /** The table header, aligned with {@link #tableRow()}. */

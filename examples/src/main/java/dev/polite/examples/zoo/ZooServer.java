@@ -14,7 +14,7 @@ import okhttp3.HttpUrl;
  *
  * <p>Usage: {@code try (ZooServer.Running running = server.start()) { runner.run(running.url(), ...); }}
  */
-public interface ZooServer {
+interface ZooServer {
   /** The row's name, unique in the zoo, such as {@code token-bucket/ietf} or {@code haproxy}. */
   String name();
 
