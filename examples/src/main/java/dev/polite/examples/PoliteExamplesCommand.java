@@ -15,8 +15,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * The top of the command line: names the seven commands (and {@code help COMMAND}), prints the
- * version, and prints the usage when given no command.
+ * The top of the command line: names the commands (its {@code subcommands}, and
+ * {@code help COMMAND}), prints the version, and, given no command, names them and prints the
+ * usage ({@link MissingCommand}).
  *
  * <p>Usage: {@code java -jar polite-examples.jar --help}
  */
@@ -39,8 +40,6 @@ final class PoliteExamplesCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    spec.commandLine().getErr().println("Missing command: compare, load, overload, zoo, lessons, nodes, fleet or help COMMAND.");
-    spec.commandLine().usage(spec.commandLine().getErr());
-    return 2;
+    return MissingCommand.report(spec, "command");
   }
 }
