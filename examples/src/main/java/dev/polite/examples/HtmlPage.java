@@ -7,9 +7,9 @@ package dev.polite.examples;
  *
  * <p>Usage: {@code StringBuilder html = HtmlPage.begin("polite: the zoo", 1100, ".cell{...}"); ...; html.append(HtmlPage.END);}
  */
-final class HtmlPage {
+public final class HtmlPage {
   /** Closes what {@link #begin} opened. */
-  static final String END = "</body>\n</html>\n";
+  public static final String END = "</body>\n</html>\n";
 
   private HtmlPage() {}
 
@@ -20,7 +20,7 @@ final class HtmlPage {
    * @param maxWidth the body's width in pixels
    * @param css the page's own rules, after the shared ones
    */
-  static StringBuilder begin(String title, int maxWidth, String css) {
+  public static StringBuilder begin(String title, int maxWidth, String css) {
     StringBuilder html = new StringBuilder(64 * 1024);
     html.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
         .append("<title>").append(escape(title)).append("</title>\n<style>\n")
@@ -36,12 +36,12 @@ final class HtmlPage {
   }
 
   /** {@code text} safe inside an element or a quoted attribute. */
-  static String escape(String text) {
+  public static String escape(String text) {
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
   }
 
   /** {@code 5} for 5.0, {@code 4.5} for 4.5. */
-  static String number(double value) {
+  public static String number(double value) {
     return value == Math.rint(value) ? Long.toString((long) value) : Double.toString(value);
   }
 }

@@ -10,7 +10,7 @@ import java.time.Duration;
  *
  * <p>Usage: {@code Pause.sleep(Duration.ofMillis(200));}
  */
-final class Pause {
+public final class Pause {
   private Pause() {}
 
   /** The longest a sleep for a call goes without looking whether the call was cancelled. */
@@ -22,7 +22,7 @@ final class Pause {
    * no thread, so a peer asleep on an hour's Retry-After would otherwise outlive its cell's cut.
    * It looks every 50 ms, which bounds how late a cancel is heard.
    */
-  static void sleep(Duration duration, okhttp3.Call call) throws InterruptedIOException {
+  public static void sleep(Duration duration, okhttp3.Call call) throws InterruptedIOException {
     long end = System.nanoTime() + duration.toNanos();
     for (long left = duration.toNanos(); left > 0; left = end - System.nanoTime()) {
       if (call.isCanceled()) {
@@ -32,7 +32,8 @@ final class Pause {
     }
   }
 
-  static void sleep(Duration duration) throws InterruptedIOException {
+  /** Sleeps for {@code duration} (not at all when it is not positive). */
+  public static void sleep(Duration duration) throws InterruptedIOException {
     long nanos = duration.toNanos();
     if (nanos <= 0) {
       return;

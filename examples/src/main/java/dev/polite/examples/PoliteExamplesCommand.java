@@ -1,8 +1,12 @@
 package dev.polite.examples;
 
+import dev.polite.examples.compare.CompareCommand;
 import dev.polite.examples.fleet.FleetCommand;
 import dev.polite.examples.lessons.LessonsCommand;
-import dev.polite.examples.lessons.NodesCommand;
+import dev.polite.examples.load.LoadCommand;
+import dev.polite.examples.nodes.NodesCommand;
+import dev.polite.examples.overload.OverloadCommand;
+import dev.polite.examples.zoo.ZooCommand;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
@@ -11,8 +15,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * The top of the command line: names the seven commands (and {@code help COMMAND}), prints the
- * version, and prints the usage when given no command.
+ * The top of the command line: names the commands (its {@code subcommands}, and
+ * {@code help COMMAND}), prints the version, and, given no command, names them and prints the
+ * usage ({@link MissingCommand}).
  *
  * <p>Usage: {@code java -jar polite-examples.jar --help}
  */
@@ -23,7 +28,7 @@ import picocli.CommandLine.Spec;
         HelpCommand.class},
     versionProvider = ExamplesVersion.class,
     usageHelpAutoWidth = true)
-public final class PoliteExamplesCommand implements Callable<Integer> {
+final class PoliteExamplesCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
@@ -35,8 +40,6 @@ public final class PoliteExamplesCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    spec.commandLine().getErr().println("Missing command: compare, load, overload, zoo, lessons, nodes, fleet or help COMMAND.");
-    spec.commandLine().usage(spec.commandLine().getErr());
-    return 2;
+    return MissingCommand.report(spec, "command");
   }
 }

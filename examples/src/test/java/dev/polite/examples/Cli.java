@@ -8,13 +8,16 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Runs the command line in process and keeps what it printed, for assertions. */
-final class Cli {
+/**
+ * Runs the command line in process and keeps what it printed, for assertions. Public, since each
+ * command's tests live in that command's package.
+ */
+public final class Cli {
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
-  final int exit;
-  final String out;
-  final String err;
+  public final int exit;
+  public final String out;
+  public final String err;
 
   private Cli(int exit, String out, String err) {
     this.exit = exit;
@@ -22,25 +25,25 @@ final class Cli {
     this.err = err;
   }
 
-  static Cli run(String... args) {
+  public static Cli run(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     int exit = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
     return new Cli(exit, out.toString(), err.toString());
   }
 
-  List<String> outLines() {
+  public List<String> outLines() {
     return out.lines().filter(line -> !line.isBlank()).toList();
   }
 
   /** The last stdout line, as JSON. */
-  JsonNode lastJson() {
+  public JsonNode lastJson() {
     List<String> lines = outLines();
     return parse(lines.get(lines.size() - 1));
   }
 
   /** Every stdout line, as JSON. */
-  List<JsonNode> jsonLines() {
+  public List<JsonNode> jsonLines() {
     List<JsonNode> nodes = new ArrayList<>();
     for (String line : outLines()) {
       nodes.add(parse(line));

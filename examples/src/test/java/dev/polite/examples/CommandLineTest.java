@@ -4,15 +4,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
 
 /** Help, usage and exit codes: nothing here sends a request. */
 class CommandLineTest {
 
+  /** The top's help, the help command's, and every command's own, the commands from picocli's spec. */
+  static Stream<String> everyHelp() {
+    return Stream.concat(Stream.of("--help", "help", "help zoo"), commands().map(name -> name + " --help"));
+  }
+
   @ParameterizedTest
-  @ValueSource(strings = {"--help", "compare --help", "load --help", "overload --help", "zoo --help", "fleet --help", "help", "help zoo"})
+  @MethodSource("everyHelp")
   void everyCommandHasHelp(String args) {
     Cli cli = Cli.run(args.split(" "));
 
@@ -119,6 +128,15 @@ class CommandLineTest {
     Cli cli = Cli.run();
 
     assertThat(cli.exit).isEqualTo(2);
-    assertThat(cli.err).contains("Usage: polite-examples", "compare", "load");
+    assertThat(cli.err).contains("Usage: polite-examples");
+    String missing = cli.err.lines().findFirst().orElseThrow();
+    assertThat(missing).startsWith("Missing command: ").endsWith(" or help COMMAND.");
+    assertThat(commands()).as("every command is named").allMatch(name -> missing.matches(".*[ ,]" + name + "[ ,].*"));
+  }
+
+  /** The commands picocli knows, in the order declared, but for the help command. */
+  private static Stream<String> commands() {
+    return new CommandLine(new PoliteExamplesCommand()).getSubcommands().entrySet().stream()
+        .filter(command -> !command.getValue().getCommandSpec().helpCommand()).map(Map.Entry::getKey);
   }
 }

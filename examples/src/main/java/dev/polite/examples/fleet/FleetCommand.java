@@ -3,7 +3,7 @@ package dev.polite.examples.fleet;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.polite.demo.DemoServer;
 import dev.polite.demo.HeaderStyle;
-import dev.polite.examples.lessons.LocalRedis;
+import dev.polite.examples.LocalRedis;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Duration;

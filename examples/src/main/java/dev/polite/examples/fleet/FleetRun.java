@@ -4,7 +4,7 @@ import dev.polite.demo.Algorithm;
 import dev.polite.demo.DemoServer;
 import dev.polite.demo.HeaderStyle;
 import dev.polite.demo.StatsSnapshot;
-import dev.polite.examples.lessons.LocalRedis;
+import dev.polite.examples.LocalRedis;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;

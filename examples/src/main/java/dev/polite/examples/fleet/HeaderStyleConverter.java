@@ -4,7 +4,7 @@ import dev.polite.demo.HeaderStyle;
 import picocli.CommandLine.ITypeConverter;
 
 /** Reads {@code --headers ietf,none}: picocli's side of {@link HeaderStyle#parse}. */
-public final class HeaderStyleConverter implements ITypeConverter<HeaderStyle> {
+final class HeaderStyleConverter implements ITypeConverter<HeaderStyle> {
   @Override
   public HeaderStyle convert(String value) {
     return HeaderStyle.parse(value);

@@ -25,7 +25,7 @@ import picocli.CommandLine.Mixin;
         + "from the demo server's limiter classes on a virtual clock, beside the reference's table.",
         "With --json: one object per algorithm."},
     usageHelpAutoWidth = true)
-public final class AlgorithmsLesson implements Callable<Integer> {
+final class AlgorithmsLesson implements Callable<Integer> {
 
   /**
    * The reference's "most in any 10 s" column. It has no leaky meter row: it says the meter

@@ -6,7 +6,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * The options every lesson takes ({@code --help}, {@code --json}) and where it prints: a picocli
- * mixin, so that each lesson declares only its own.
+ * mixin, so that each lesson declares only its own ({@code nodes} takes them too).
  *
  * <p>Usage: {@code @Mixin LessonOptions options; ... LessonOutput out = options.output();}
  */
@@ -21,7 +21,7 @@ public final class LessonOptions {
   boolean json;
 
   /** Where the lesson prints: its command line's stdout, as lines or JSON rows. */
-  LessonOutput output() {
+  public LessonOutput output() {
     return new LessonOutput(lesson.commandLine().getOut(), json);
   }
 }

@@ -10,11 +10,13 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Where a lesson prints: text lines for a reader, or with {@code --json} one JSON object per
- * measured thing (the text lines are then left out, so every stdout line parses).
+ * measured thing (the text lines are then left out, so every stdout line parses). Public for
+ * {@code nodes}, the reference's "Many nodes, one limit" as a command of its own, which prints
+ * as a lesson does.
  *
  * <p>Usage: {@code out.text("race, Lua script: ..."); out.row(LessonOutput.fields("lesson", "race", "accepted", 10));}
  */
-final class LessonOutput {
+public final class LessonOutput {
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
   private final PrintWriter out;
@@ -26,12 +28,12 @@ final class LessonOutput {
   }
 
   /** Whether rows are printed as JSON. */
-  boolean json() {
+  public boolean json() {
     return json;
   }
 
   /** A line for the reader; left out with {@code --json}. */
-  void text(String line) {
+  public void text(String line) {
     if (!json) {
       out.println(line);
       out.flush();
@@ -42,7 +44,7 @@ final class LessonOutput {
    * A measured thing: printed as JSON with {@code --json}, otherwise as {@code line} (none when
    * null: a thing the text tells on a line of its own, with others).
    */
-  void row(@Nullable String line, Map<String, @Nullable Object> fields) {
+  public void row(@Nullable String line, Map<String, @Nullable Object> fields) {
     if (json) {
       try {
         out.println(MAPPER.writeValueAsString(fields));
@@ -56,7 +58,7 @@ final class LessonOutput {
   }
 
   /** An ordered map of alternating names and values: {@code fields("lesson", "race", "accepted", 10)}. */
-  static Map<String, @Nullable Object> fields(@Nullable Object... namesAndValues) {
+  public static Map<String, @Nullable Object> fields(@Nullable Object... namesAndValues) {
     if (namesAndValues.length % 2 != 0) {
       throw new IllegalArgumentException("namesAndValues: a name without a value");
     }

@@ -1,5 +1,6 @@
 package dev.polite.examples.lessons;
 
+import dev.polite.examples.MissingCommand;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
@@ -28,10 +29,6 @@ public final class LessonsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    spec.commandLine().getErr().println("Missing lesson: "
-        + String.join(", ", spec.subcommands().keySet().stream().filter(name -> !name.equals("help")).toList())
-        + " or help LESSON.");
-    spec.commandLine().usage(spec.commandLine().getErr());
-    return 2;
+    return MissingCommand.report(spec, "lesson");
   }
 }

@@ -6,6 +6,7 @@ import dev.polite.demo.KeyStats;
 import dev.polite.demo.internal.MemoryStore;
 import dev.polite.demo.internal.Policy;
 import dev.polite.demo.internal.RateLimiter;
+import dev.polite.examples.LocalRedis;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -48,7 +49,7 @@ import redis.clients.jedis.Jedis;
         + "a shared store read then written. Starts redis-server from the PATH.",
         "With --json: one object per measured thing (naive or demo server), the reference's figure in 'reference'."},
     usageHelpAutoWidth = true)
-public final class NaiveLesson implements Callable<Integer> {
+final class NaiveLesson implements Callable<Integer> {
   private static final int LIMIT = 10;
   private static final double WINDOW_SECONDS = 10;
   private static final long SECOND = 1_000_000_000L;

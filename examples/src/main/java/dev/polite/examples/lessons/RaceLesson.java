@@ -5,6 +5,7 @@ import dev.polite.demo.DemoServer;
 import dev.polite.demo.DemoServerConfig;
 import dev.polite.demo.internal.Policy;
 import dev.polite.demo.internal.RedisStore;
+import dev.polite.examples.LocalRedis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,7 +50,7 @@ import redis.clients.jedis.Jedis;
         + "delaying proxy, beside limit x (1 + rate x round trip). Starts redis-server from the PATH.",
         "With --json: one object per measured thing, the reference's figure in 'reference'."},
     usageHelpAutoWidth = true)
-public final class RaceLesson implements Callable<Integer> {
+final class RaceLesson implements Callable<Integer> {
   private static final int THREADS = 20;
   private static final int TOKENS = 10;
   /** The multiplier's fixed window: 50 a second, so every rate offers more than the limit. */

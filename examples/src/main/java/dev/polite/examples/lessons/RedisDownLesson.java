@@ -7,6 +7,7 @@ import dev.polite.demo.WhenDown;
 import dev.polite.demo.internal.Decision;
 import dev.polite.demo.internal.Policy;
 import dev.polite.demo.internal.RedisStore;
+import dev.polite.examples.LocalRedis;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -46,7 +47,7 @@ import redis.clients.jedis.exceptions.JedisException;
         + "Starts redis-server from the PATH (to freeze it).",
         "With --json: one object per measured thing, the reference's figure in 'reference'."},
     usageHelpAutoWidth = true)
-public final class RedisDownLesson implements Callable<Integer> {
+final class RedisDownLesson implements Callable<Integer> {
   private static final Duration OUR_TIMEOUT = Duration.ofMillis(20);
   /** The reference's "12 quick requests" line, per mode. */
   private static final Map<WhenDown, Integer> REFERENCE_ALLOWED = Map.of(

@@ -43,7 +43,7 @@ import picocli.CommandLine.Mixin;
         + "that settles its reservation (RequestCost.settle) against one that does not: the wait it saves.",
         "With --json: one object per step."},
     usageHelpAutoWidth = true)
-public final class RefundLesson implements Callable<Integer> {
+final class RefundLesson implements Callable<Integer> {
   static final long QUOTA = 10_000;
   static final Duration WINDOW = Duration.ofMinutes(1);
   static final String COST = "X-Cost";

@@ -47,7 +47,7 @@ import org.jspecify.annotations.Nullable;
  * <p>The live variant (the same client against the demo server over the network, on the real
  * clock) is {@code LiveDiscovery}, {@code overload --live}.
  */
-public final class OverloadScenarios {
+final class OverloadScenarios {
   private static final long SEED = 42;
   private static final int LOW_RATE_SEEDS = 50;
 

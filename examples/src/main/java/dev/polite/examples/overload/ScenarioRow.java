@@ -19,7 +19,7 @@ import java.util.Locale;
  * @param localDrop the fraction of demand dropped on the client
  * @param recoverySeconds the scenario's recovery measure (see {@link OverloadScenarios})
  */
-public record ScenarioRow(String scenario, String config, double sentRps, double serverRejected,
+record ScenarioRow(String scenario, String config, double sentRps, double serverRejected,
     double goodputRps, double localDrop, double recoverySeconds) {
 
   /** One flat JSON object, numbers rounded to 4 decimals, NaN as null. */

@@ -1,7 +1,9 @@
 /**
- * The overload scenarios (B1.1 to B1.3 for the adaptive throttle, and the rate-discovery run) on a
- * simulated clock, driving the real throttler and rate controllers against simulated servers.
- * They chose sdk-adaptive's defaults; {@code polite-examples.jar overload} prints them.
+ * {@code polite-examples overload}: how adaptive throttling and rate discovery behave under
+ * overload. The scenarios (B1.1 to B1.3 for the adaptive throttle, and the rate-discovery run) run
+ * on a simulated clock, driving the real throttler and rate controllers against simulated
+ * servers; they chose sdk-adaptive's defaults. {@code overload --live} runs the discovery scenario
+ * in real time against an in-process demo server instead ({@code LiveDiscovery}).
  *
  * <pre>{@code
  * OverloadScenarios.run().forEach(row -> System.out.println(row.toJson()));

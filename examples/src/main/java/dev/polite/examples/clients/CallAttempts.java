@@ -1,0 +1,53 @@
+package dev.polite.examples.clients;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import okhttp3.Request;
+
+/**
+ * How many times the client sent one call, carried as the call's request tag. The client side of
+ * {@link AttemptCounter} (the last application interceptor) counts into it, so an attempt is one
+ * of the client's own (polite's, naive's, Failsafe's), never OkHttp's silent re-send of a request
+ * on a new connection; the caller reads it when the call is over. Counting per call is what makes
+ * "retries" honest: {@code sent - calls} mixes up a call that went out three times with two calls
+ * a throttle dropped before they ever left, and goes negative when the drops win.
+ *
+ * <p>The tag survives every retry because every client measured here proceeds with the call's
+ * request or a {@code newBuilder()} of it, and a builder copies the tags; an interceptor that
+ * built a fresh request would lose it, and its attempts would count as sent but not as retries.
+ *
+ * <p>Usage: {@code CallAttempts attempts = new CallAttempts(); client.newCall(CallAttempts.tag(request, attempts)).execute(); attempts.retries();}
+ */
+public final class CallAttempts {
+  private final AtomicInteger attempts = new AtomicInteger();
+  private final AtomicInteger rejected = new AtomicInteger();
+
+  /** {@code request} carrying {@code attempts} as its tag. */
+  public static Request tag(Request request, CallAttempts attempts) {
+    return request.newBuilder().tag(CallAttempts.class, attempts).build();
+  }
+
+  /** Counts one more attempt of the client's. */
+  void attempted() {
+    attempts.incrementAndGet();
+  }
+
+  /** Counts one more rate-limit refusal of one of its attempts. */
+  void rejected() {
+    rejected.incrementAndGet();
+  }
+
+  /** Rate-limit refusals its attempts met so far. */
+  public int rejections() {
+    return rejected.get();
+  }
+
+  /** The client's attempts so far, the first included (0 if the call never left). */
+  public int attempts() {
+    return attempts.get();
+  }
+
+  /** Attempts beyond the first: never negative, 0 for a call that never left. */
+  public int retries() {
+    return Math.max(0, attempts.get() - 1);
+  }
+}

@@ -1,0 +1,157 @@
+package dev.polite.examples.clients;
+
+import dev.polite.PoliteInterceptor;
+import dev.polite.PoliteListener;
+import dev.polite.adaptive.AdaptiveThrottle;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.stream.Collectors;
+import okhttp3.Interceptor;
+
+/**
+ * The clients the demo measures: three peers written the way people write them by hand, the
+ * do-it-yourself peer a competent user builds from Failsafe, polite with the defaults a new user
+ * gets, and polite behind sdk-adaptive's throttle. The order is the order of
+ * {@code load --client}'s list; {@code compare} runs its own five (see
+ * {@code CompareCommand.CLIENTS}).
+ *
+ * <p>Usage: {@code List<Interceptor> chain = ClientKind.parse("paced").interceptors(4.5, 5);}
+ */
+public enum ClientKind {
+  /** Retries a rejection at once, up to 6 attempts in all. */
+  NAIVE("naive", "retry at once",
+      "Retries every 429 at once, up to 6 attempts: a wall of requests at the start, almost all refused."),
+  /** Waits Retry-After plus growing jitter, up to 6 attempts in all. */
+  RETRY_AFTER("retry-after", "Retry-After + jitter",
+      "Sends until refused, then waits Retry-After plus jitter: bursts past the limit, rejections, pauses."),
+  /** A client-side token bucket set by hand (4.5 per second, burst 4 by default). */
+  PACED("paced", "client-side bucket",
+      "A hand-set client-side bucket a little under the limit: never refused, a little slower than allowed."),
+  /**
+   * {@link FailsafeInterceptor}: a Failsafe 3 retry policy honouring Retry-After, behind a smooth
+   * Failsafe rate limiter set by hand (the paced rate): what a user writes instead of polite.
+   */
+  FAILSAFE("failsafe", "OkHttp + Failsafe by hand",
+      "Failsafe 3 by hand: a RetryPolicy that honours Retry-After (else jittered backoff), 6 attempts, behind a "
+          + "smooth RateLimiter set a little under the documented limit: paced and patient, but it learns nothing."),
+  /** {@link PoliteInterceptor#create()}: told nothing, it learns the limit from the headers. */
+  POLITE("polite", "polite",
+      "PoliteInterceptor.create(), told nothing: learns the limit from the first answer's headers and rides it."),
+  /**
+   * {@link AdaptiveThrottle#create()} then {@link PoliteInterceptor#create()} on one client, the
+   * composition sdk-adaptive documents: the throttle sheds load locally (a dropped call throws
+   * {@link dev.polite.adaptive.ThrottledLocallyException} and is never sent), polite paces.
+   */
+  POLITE_ADAPTIVE("polite-adaptive", "polite + adaptive throttling",
+      "AdaptiveThrottle.create() before PoliteInterceptor.create(): the throttle drops calls locally only "
+          + "while the server refuses many; against a limit polite already rides it should never drop one.");
+
+  /** Attempts in all for the two retrying peers: a first try and five retries, a common choice. */
+  public static final int PEER_ATTEMPTS = 6;
+
+  private final String cliName;
+  private final String label;
+  private final String story;
+
+  ClientKind(String cliName, String label, String story) {
+    this.cliName = cliName;
+    this.label = label;
+    this.story = story;
+  }
+
+  /** The name on the command line and in JSON, such as {@code retry-after}. */
+  public String cliName() {
+    return cliName;
+  }
+
+  /** The table's label, such as {@code Retry-After + jitter}. */
+  public String label(double pacedRate) {
+    return this == PACED ? label + " " + trim(pacedRate) + "/s" : label;
+  }
+
+  /** One sentence on what the client does, for the report. */
+  public String story() {
+    return story;
+  }
+
+  /** Whether the kind's chain has a {@link PoliteInterceptor} (so it can make async calls). */
+  public boolean hasPolite() {
+    return this == POLITE || this == POLITE_ADAPTIVE;
+  }
+
+  /**
+   * Fresh application interceptors of this kind, with state of their own, in the order to add
+   * them ({@code addInterceptor} in list order: the first sees the call first).
+   *
+   * @param pacedRate the paced and failsafe clients' rate per second (ignored by the others)
+   * @param pacedBurst the paced client's burst (ignored by the others; Failsafe's smooth limiter
+   *     has none)
+   */
+  public List<Interceptor> interceptors(double pacedRate, double pacedBurst) {
+    return interceptors(pacedRate, pacedBurst, PoliteListener.none());
+  }
+
+  /** As above, with {@code listener} added to polite's interceptor, for the kinds that have one. */
+  public List<Interceptor> interceptors(double pacedRate, double pacedBurst, PoliteListener listener) {
+    return interceptors(pacedRate, pacedBurst, listener, false);
+  }
+
+  /**
+   * As above; when {@code observeOnly}, polite's interceptor only observes
+   * ({@link PoliteInterceptor.Builder#observeOnly}): it sends every call at once and tells
+   * {@code listener} what it would have done.
+   */
+  public List<Interceptor> interceptors(double pacedRate, double pacedBurst, PoliteListener listener,
+      boolean observeOnly) {
+    PoliteInterceptor polite = PoliteInterceptor.builder().addListener(listener)
+        .observeOnly(observeOnly).build();
+    switch (this) {
+      case NAIVE:
+        return List.of(new RetryAtOnceInterceptor(PEER_ATTEMPTS));
+      case RETRY_AFTER:
+        return List.of(new RetryAfterJitterInterceptor(PEER_ATTEMPTS, new SplittableRandom()));
+      case PACED:
+        return List.of(new PacedInterceptor(pacedRate, pacedBurst));
+      case FAILSAFE:
+        return List.of(FailsafeInterceptor.perSecond(pacedRate));
+      case POLITE_ADAPTIVE:
+        // sdk-adaptive's documented order: the throttle first, so it judges each call once by its
+        // final answer and a drop never waits for polite's pace.
+        return List.of(AdaptiveThrottle.create(), polite);
+      case POLITE:
+      default:
+        return List.of(polite);
+    }
+  }
+
+  /**
+   * The kind named {@code name} on the command line.
+   *
+   * @throws IllegalArgumentException listing the accepted names
+   */
+  public static ClientKind parse(String name) {
+    String wanted = name.trim().toLowerCase(Locale.ROOT);
+    for (ClientKind kind : values()) {
+      if (kind.cliName.equals(wanted)) {
+        return kind;
+      }
+    }
+    throw new IllegalArgumentException("unknown client '" + name + "', expected one of " + names());
+  }
+
+  /** The accepted names, {@code naive|retry-after|paced|failsafe|polite|polite-adaptive}. */
+  public static String names() {
+    return Arrays.stream(values()).map(ClientKind::cliName).collect(Collectors.joining("|"));
+  }
+
+  @Override
+  public String toString() {
+    return cliName;
+  }
+
+  private static String trim(double value) {
+    return value == Math.rint(value) ? Long.toString((long) value) : Double.toString(value);
+  }
+}

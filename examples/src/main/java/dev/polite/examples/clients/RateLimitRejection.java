@@ -1,0 +1,26 @@
+package dev.polite.examples.clients;
+
+import dev.polite.RateLimitHeaders;
+import okhttp3.Response;
+
+/**
+ * Tells whether an answer is the server refusing for a rate limit: a 429, or a 403 that the sdk's
+ * header parser reads as a rate-limit rejection (GitHub answers 403 with
+ * {@code x-ratelimit-remaining: 0}; IETF servers say {@code RateLimit: "default";r=0}; every
+ * dialect polite knows counts). The peers and the counters need the same answer, so it lives in
+ * one place; a 403 without such a signal is an ordinary refusal, not a rate limit.
+ *
+ * <p>Usage: {@code if (RateLimitRejection.is(response)) { ... }}
+ */
+final class RateLimitRejection {
+  private RateLimitRejection() {}
+
+  /** Whether {@code response} refuses the request because a rate limit is spent. */
+  public static boolean is(Response response) {
+    int code = response.code();
+    if (code == 429) {
+      return true;
+    }
+    return code == 403 && RateLimitHeaders.standard().parse(response).isRejection();
+  }
+}

@@ -1,0 +1,333 @@
+package dev.polite.examples.zoo;
+
+import dev.polite.demo.Algorithm;
+import dev.polite.demo.HeaderStyle;
+import dev.polite.examples.clients.ClientKind;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Which cells the zoo runs: the limiters (rows), the concurrencies (columns), the clients, and
+ * the requests per cell; the full zoo, or {@code --quick}'s cells that matter most.
+ *
+ * <p>The rate limiters allow 20 requests per second each: the demo server's token bucket (burst 20) in
+ * each header dialect (the Retry-After date from a clock a minute ahead of ours), its fixed
+ * window, sliding log and queueing leaky bucket (a queue of 20) with no headers at all and with
+ * IETF headers, and HAProxy's sliding rate when {@code haproxy} is installed. Then the shapes of a
+ * limit, each its own row: a cap of {@value #CAP} calls in flight per key (each admitted call taking
+ * 50 ms, under a token bucket far above what a cell needs) refused with 429 or with GitHub's 403, a
+ * fixed window whose every 10th answer states a reset 200 days out, a quota of 20 an hour that
+ * the cell spends (refused with 403), judged by {@link Verdict#spentQuota}, and one host with two
+ * budgets, as GitHub's {@code core} and {@code search} ({@code budgets/x-ratelimit}: a fixed window,
+ * core 20 per second and {@code /api/search} its own 5 per second, each answer naming its budget in
+ * {@code x-ratelimit-resource}; 3 calls in 4 go to core, 1 in 4 to search, and the floor is the
+ * larger of the two budgets' floors for their shares).
+ *
+ * <p>polite and polite-adaptive run every cell. A peer runs only where its input differs, since
+ * the rest would repeat a row: {@code naive} and {@code paced} read no header, so they run one row
+ * per algorithm; {@code retry-after} and {@code failsafe} read only Retry-After, so they run the
+ * token bucket's rows whose Retry-After differs (seconds, a date, none) plus one row per other
+ * algorithm. The cap, the quota and the two budgets are limiters of their own, so every peer runs
+ * {@code concurrency/x-ratelimit}, {@code quota/spent} and {@code budgets/x-ratelimit} (a peer that
+ * reads no header still meets a different limiter there: the mix spends search four times as fast
+ * as core, and its floor is search's); GitHub's 403 differs from the 429 only
+ * for a peer that retries (the status decides whether it does), so {@code paced}, which never
+ * retries, skips {@code concurrency/github-403}; and no peer reads a reset, so none runs
+ * {@code fixed-window/wrong-reset}. {@link Selection#everyCell()} runs every client everywhere.
+ *
+ * <p>Usage: {@code ZooMatrix matrix = ZooMatrix.quick(Selection.DEFAULT, Executables.onPath("haproxy"));}
+ */
+final class ZooMatrix {
+  /** Every limiter's limit: 20 requests ... */
+  public static final long LIMIT = 20;
+  /** ... per second. */
+  public static final Duration WINDOW = Duration.ofSeconds(1);
+  /** The bucket's capacity and the leaky queue's slots. */
+  public static final long BURST = 20;
+  /** How far ahead of ours the clock of the server that sends Retry-After as a date runs. */
+  public static final Duration CLOCK_AHEAD = Duration.ofSeconds(60);
+  /** Calls per cell in the full zoo: the floors are 4 to 5 s at 20 per second. */
+  public static final int REQUESTS = 100;
+  /**
+   * Calls per cell in {@code --quick}: as many as the full zoo, so that a quick cell is judged on
+   * the same yardstick as its full twin (with 60, the few refusals any client without a word
+   * from the server pays to find a limit weighed two thirds more against the 10 % target).
+   */
+  public static final int QUICK_REQUESTS = REQUESTS;
+  /** The cap rows' calls in flight per key ... */
+  public static final int CAP = 2;
+  /** ... each admitted call taking this long. */
+  public static final Duration CAP_LATENCY = Duration.ofMillis(50);
+  /**
+   * The cap rows' token bucket, per second and burst alike: far above what a cell can ask of it
+   * (at most {@code CAP} calls per {@code CAP_LATENCY}, 40 per second), so only the cap binds.
+   */
+  public static final long CAP_BUCKET = 1000;
+  /** The wrong-reset row: every 10th answer states a reset 200 days out. */
+  public static final int WRONG_RESET_EVERY = 10;
+  /** The spent quota: 20 calls ... */
+  public static final long QUOTA = 20;
+  /** ... per hour, far longer than any call may wait. */
+  public static final Duration QUOTA_WINDOW = Duration.ofHours(1);
+  /** The two-budget row's own route: {@code /api/search} ... */
+  public static final String SEARCH_PREFIX = "/api/search";
+  /** ... a budget named {@code search} ... */
+  public static final String SEARCH_NAME = "search";
+  /** ... of 5 calls per {@link #WINDOW}, beside core's {@link #LIMIT}; */
+  public static final long SEARCH_LIMIT = 5;
+  /** 3 calls in every 4 go to core ... */
+  public static final int CORE_CALLS = 3;
+  /** ... and 1 to search. */
+  public static final int SEARCH_CALLS = 1;
+  /** The full zoo's columns. */
+  public static final List<Integer> CONCURRENCY = List.of(1, 4, 16, 64);
+  /** The printed note (and the JSON summary's) when HAProxy's rows are skipped. */
+  public static final String HAPROXY_MISSING =
+      "haproxy is not on the PATH: its rows are skipped (apt-get install haproxy to run them)";
+
+  /** The quick zoo's cells for polite: limiter and concurrency. */
+  private static final List<Spot> QUICK = List.of(
+      new Spot("token-bucket/none", 16), new Spot("token-bucket/none", 64),
+      new Spot("token-bucket/legacy", 16), new Spot("token-bucket/legacy", 64),
+      new Spot("token-bucket/x-ratelimit", 16), new Spot("token-bucket/x-ratelimit", 64),
+      new Spot("token-bucket/retry-after-date", 16), new Spot("token-bucket/retry-after-date", 64),
+      new Spot("token-bucket/ietf", 64),
+      new Spot("fixed-window/none", 16),
+      new Spot("haproxy", 4), new Spot("haproxy", 16),
+      new Spot("fixed-window/wrong-reset", 16),
+      new Spot("budgets/x-ratelimit", 16), new Spot("budgets/x-ratelimit", 64),
+      new Spot("quota/spent", 4), new Spot("quota/spent", 16),
+      new Spot("concurrency/x-ratelimit", 4), new Spot("concurrency/github-403", 16));
+  /** The quick zoo's one cell for polite-adaptive: no headers, the most callers. */
+  private static final Spot QUICK_ADAPTIVE = new Spot("token-bucket/none", 64);
+
+  /** Clients that read no rate-limit header at all. */
+  private static final Set<ClientKind> HEADER_BLIND = EnumSet.of(ClientKind.NAIVE, ClientKind.PACED);
+  /** Peers that retry a refusal, so that its status (429, or GitHub's 403) decides what they do. */
+  private static final Set<ClientKind> RETRYING = EnumSet.of(ClientKind.NAIVE, ClientKind.RETRY_AFTER,
+      ClientKind.FAILSAFE);
+  /** Clients that read Retry-After and nothing else. */
+  private static final Set<ClientKind> RETRY_AFTER_ONLY = EnumSet.of(ClientKind.RETRY_AFTER, ClientKind.FAILSAFE);
+  /**
+   * The token bucket's dialects whose Retry-After differs for a reader of Retry-After alone:
+   * seconds (every other dialect sends the same seconds), a date from a clock ahead, and none.
+   */
+  private static final Set<HeaderStyle> RETRY_AFTER_SHAPES = EnumSet.of(HeaderStyle.RETRY_AFTER,
+      HeaderStyle.RETRY_AFTER_DATE, HeaderStyle.NONE);
+
+  private final List<ZooCell> cells;
+  private final List<String> notes;
+  private final int requests;
+  private final boolean quick;
+
+  private ZooMatrix(List<ZooCell> cells, List<String> notes, int requests, boolean quick) {
+    this.cells = List.copyOf(cells);
+    this.notes = List.copyOf(notes);
+    this.requests = requests;
+    this.quick = quick;
+  }
+
+  /**
+   * What the user asked for on the command line; empty lists mean "the default".
+   *
+   * @param clients the clients, in the table's order
+   * @param servers substrings of limiter names: a limiter runs when its name contains any
+   * @param concurrency the columns
+   * @param everyCell run every client on every limiter, not only where its input differs
+   */
+  public record Selection(List<ClientKind> clients, List<String> servers, List<Integer> concurrency,
+      boolean everyCell) {
+    /** Nothing chosen: the defaults. */
+    public static final Selection DEFAULT = new Selection(List.of(), List.of(), List.of(), false);
+
+    public Selection {
+      clients = List.copyOf(clients);
+      servers = List.copyOf(servers);
+      concurrency = List.copyOf(concurrency);
+    }
+
+    boolean wants(ZooServer server) {
+      return servers.isEmpty() || servers.stream().anyMatch(part -> server.name().contains(part));
+    }
+
+    boolean wants(int c) {
+      return concurrency.isEmpty() || concurrency.contains(c);
+    }
+  }
+
+  /** A limiter (by name) at one concurrency. */
+  private record Spot(String server, int concurrency) {}
+
+  /** The full zoo, less what {@code selection} leaves out. */
+  public static ZooMatrix full(Selection selection, Optional<Path> haproxy) {
+    List<ClientKind> clients = selection.clients().isEmpty() ? defaultClients() : selection.clients();
+    List<Integer> columns = selection.concurrency().isEmpty() ? CONCURRENCY : selection.concurrency();
+    List<ZooServer> servers = servers(haproxy).stream().filter(selection::wants).toList();
+    List<ZooCell> cells = new ArrayList<>();
+    for (ClientKind client : clients) {
+      for (ZooServer server : servers) {
+        if (!selection.everyCell() && !tells(client, server)) {
+          continue;
+        }
+        for (int c : columns) {
+          cells.add(new ZooCell(client, server, c, REQUESTS));
+        }
+      }
+    }
+    return new ZooMatrix(cells, notes(selection, haproxy), REQUESTS, false);
+  }
+
+  /**
+   * The quick zoo: polite on the cells that matter most (the token bucket with no headers, the
+   * legacy and GitHub dialects and a Retry-After date from a clock a minute ahead, at 16 and 64
+   * callers; IETF at 64; a fixed window with no headers at 16; HAProxy at 4 and 16; a fixed window
+   * with a wrong reset now and then, at 16; two budgets on one host at 16), and polite-adaptive on one of them;
+   * with {@code --clients}, each named client on polite's cells.
+   */
+  public static ZooMatrix quick(Selection selection, Optional<Path> haproxy) {
+    List<ZooServer> servers = servers(haproxy);
+    List<ZooCell> cells = new ArrayList<>();
+    if (selection.clients().isEmpty()) {
+      addSpots(cells, ClientKind.POLITE, QUICK, servers, selection);
+      addSpots(cells, ClientKind.POLITE_ADAPTIVE, List.of(QUICK_ADAPTIVE), servers, selection);
+    } else {
+      for (ClientKind client : selection.clients()) {
+        addSpots(cells, client, QUICK, servers, selection);
+      }
+    }
+    return new ZooMatrix(cells, notes(selection, haproxy), QUICK_REQUESTS, true);
+  }
+
+  /**
+   * Every limiter of the zoo, in the table's order: the token bucket's dialects, the other
+   * algorithms, the shapes of a limit, and HAProxy last, only when it is installed.
+   */
+  public static List<ZooServer> servers(Optional<Path> haproxy) {
+    List<ZooServer> servers = new ArrayList<>();
+    for (HeaderStyle style : List.of(HeaderStyle.IETF, HeaderStyle.LEGACY, HeaderStyle.X_RATELIMIT,
+        HeaderStyle.USED_LIMIT, HeaderStyle.RETRY_AFTER, HeaderStyle.RETRY_AFTER_MS, HeaderStyle.RETRY_AFTER_DATE,
+        HeaderStyle.NONE)) {
+      servers.add(demo(Algorithm.TOKEN_BUCKET, style,
+          style == HeaderStyle.RETRY_AFTER_DATE ? CLOCK_AHEAD : Duration.ZERO));
+    }
+    for (Algorithm algorithm : List.of(Algorithm.FIXED_WINDOW, Algorithm.SLIDING_LOG, Algorithm.LEAKY_QUEUE)) {
+      servers.add(demo(algorithm, HeaderStyle.NONE, Duration.ZERO));
+      servers.add(demo(algorithm, HeaderStyle.IETF, Duration.ZERO));
+    }
+    servers.addAll(shapes());
+    haproxy.ifPresent(binary -> servers.add(new HaproxyZooServer(binary, LIMIT, WINDOW)));
+    return servers;
+  }
+
+  /**
+   * The shapes of a limit: the cap on calls in flight with 429s and with GitHub's 403s, a wrong
+   * reset now and then, a spent quota, and two budgets on one host.
+   */
+  static List<DemoZooServer> shapes() {
+    return List.of(
+        new DemoZooServer("concurrency/x-ratelimit", Algorithm.TOKEN_BUCKET, HeaderStyle.X_RATELIMIT, CAP_BUCKET,
+            WINDOW, CAP_BUCKET, Duration.ZERO, DemoZooServer.Shape.cap(CAP, CAP_LATENCY, 429)),
+        new DemoZooServer("concurrency/github-403", Algorithm.TOKEN_BUCKET, HeaderStyle.X_RATELIMIT, CAP_BUCKET,
+            WINDOW, CAP_BUCKET, Duration.ZERO, DemoZooServer.Shape.cap(CAP, CAP_LATENCY, 403)),
+        new DemoZooServer("fixed-window/wrong-reset", Algorithm.FIXED_WINDOW, HeaderStyle.X_RATELIMIT, LIMIT, WINDOW,
+            BURST, Duration.ZERO, DemoZooServer.Shape.wrongReset(WRONG_RESET_EVERY)),
+        new DemoZooServer("quota/spent", Algorithm.FIXED_WINDOW, HeaderStyle.X_RATELIMIT, QUOTA, QUOTA_WINDOW, QUOTA,
+            Duration.ZERO, DemoZooServer.Shape.spent(403)),
+        new DemoZooServer("budgets/x-ratelimit", Algorithm.FIXED_WINDOW, HeaderStyle.X_RATELIMIT, LIMIT, WINDOW, BURST,
+            Duration.ZERO, DemoZooServer.Shape.budgets(new DemoZooServer.Split(CORE_CALLS,
+                List.of(new DemoZooServer.Route(SEARCH_PREFIX, SEARCH_NAME, SEARCH_LIMIT, WINDOW, SEARCH_CALLS))))));
+  }
+
+  /**
+   * Whether {@code client} meets something new on {@code server}: polite's clients everywhere; a
+   * peer that reads no header only on one row per algorithm (IETF headers, or HAProxy), which
+   * stands for the rows it cannot tell apart; a reader of Retry-After alone on the token bucket's
+   * rows whose Retry-After differs, and on one row per other algorithm. Of the shapes, every peer
+   * on the cap with 429s, on the spent quota and on the two budgets (limiters of their own), a peer
+   * that retries on the cap with GitHub's 403s (the status decides whether it retries), and none on
+   * the wrong reset (no peer reads a reset).
+   */
+  static boolean tells(ClientKind client, ZooServer server) {
+    if (!(server instanceof DemoZooServer demo)) {
+      return true;
+    }
+    if (client.hasPolite()) {
+      return true;
+    }
+    DemoZooServer.Shape shape = demo.shape();
+    if (shape.spentQuota() || !shape.split().none()) {
+      return true;
+    }
+    if (shape.concurrency() > 0) {
+      return shape.rejectStatus() == 429 || RETRYING.contains(client);
+    }
+    if (shape.wrongResetEvery() > 0) {
+      return false;
+    }
+    boolean bucket = demo.algorithm() == Algorithm.TOKEN_BUCKET;
+    if (HEADER_BLIND.contains(client)) {
+      return demo.headers() == HeaderStyle.IETF;
+    }
+    if (RETRY_AFTER_ONLY.contains(client)) {
+      return bucket ? RETRY_AFTER_SHAPES.contains(demo.headers()) : demo.headers() == HeaderStyle.IETF;
+    }
+    return true;
+  }
+
+  /** The cells, in the order they run: client by client, limiter by limiter, concurrency rising. */
+  public List<ZooCell> cells() {
+    return cells;
+  }
+
+  /** Lines to print before the table, such as {@link #HAPROXY_MISSING}. */
+  public List<String> notes() {
+    return notes;
+  }
+
+  /** Calls per cell. */
+  public int requests() {
+    return requests;
+  }
+
+  /** Whether this is {@code --quick}'s matrix. */
+  public boolean quick() {
+    return quick;
+  }
+
+  /** polite and polite-adaptive first (the subjects), then the peers in the table's usual order. */
+  static List<ClientKind> defaultClients() {
+    List<ClientKind> clients = new ArrayList<>(List.of(ClientKind.POLITE, ClientKind.POLITE_ADAPTIVE));
+    for (ClientKind kind : ClientKind.values()) {
+      if (!clients.contains(kind)) {
+        clients.add(kind);
+      }
+    }
+    return clients;
+  }
+
+  private static void addSpots(List<ZooCell> cells, ClientKind client, List<Spot> spots, List<ZooServer> servers,
+      Selection selection) {
+    for (Spot spot : spots) {
+      for (ZooServer server : servers) {
+        if (server.name().equals(spot.server()) && selection.wants(server) && selection.wants(spot.concurrency())) {
+          cells.add(new ZooCell(client, server, spot.concurrency(), QUICK_REQUESTS));
+        }
+      }
+    }
+  }
+
+  private static List<String> notes(Selection selection, Optional<Path> haproxy) {
+    boolean haproxyWanted = selection.servers().isEmpty()
+        || selection.servers().stream().anyMatch("haproxy"::contains);
+    return haproxy.isEmpty() && haproxyWanted ? List.of(HAPROXY_MISSING) : List.of();
+  }
+
+  private static DemoZooServer demo(Algorithm algorithm, HeaderStyle headers, Duration clockSkew) {
+    return new DemoZooServer(algorithm, headers, LIMIT, WINDOW, BURST, clockSkew);
+  }
+}

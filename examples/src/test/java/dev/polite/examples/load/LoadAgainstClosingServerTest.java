@@ -1,0 +1,233 @@
+package dev.polite.examples.load;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.polite.examples.Cli;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
+import mockwebserver3.Dispatcher;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import mockwebserver3.RecordedRequest;
+import mockwebserver3.SocketEffect;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code load} against a server that answers in HTTP/1.0 and closes each connection after its
+ * answer, sending no {@code Connection: close}, as Python's {@code http.server} does. OkHttp pools
+ * such a connection all the same; the next call's attempt on it fails before any answer and
+ * OkHttp sends it again on a new connection by itself ({@code retryOnConnectionFailure}). The
+ * server never read the first of those two, so {@code sent} must not count it, and it is no
+ * retry of the client's. Issue 27, item 12: {@code --requests 10} reported sent 19, retries 9.
+ */
+class LoadAgainstClosingServerTest {
+  private Http10Server server;
+
+  @AfterEach
+  void stop() throws IOException {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  @Test
+  void sentIsWhatTheServerReadAndOkHttpsReconnectsAreNoRetries() throws IOException {
+    server = Http10Server.start(n -> 200);
+
+    Cli cli = Cli.run("load", "--url", server.url("/"), "--requests", "10", "--json");
+
+    assertThat(cli.exit).as(cli.toString()).isZero();
+    JsonNode json = cli.lastJson();
+    assertThat(server.requests()).isEqualTo(10);
+    assertThat(json.get("succeeded").asInt()).isEqualTo(10);
+    assertThat(json.get("sent").asLong()).as("what the server read").isEqualTo(10);
+    assertThat(json.get("retries").asLong()).as("polite retried nothing").isZero();
+    assertThat(json.get("connection_retries").asLong())
+        .as("each call after the first met the closed pooled connection once").isEqualTo(9);
+
+    Cli text = Cli.run("load", "--url", server.url("/"), "--requests", "3");
+    assertThat(text.out).startsWith("polite: 3/3 ok  0 rejected  3 requests sent  0 retries")
+        .contains("  2 sent again by OkHttp on a new connection");
+  }
+
+  @Test
+  void concurrentAndAsyncCallsAreCountedAsTheServerSawThem() throws IOException {
+    server = Http10Server.start(n -> 200);
+
+    for (String[] args : new String[][] {
+        {"--client", "naive", "--concurrency", "4"},
+        {"--client", "polite", "--concurrency", "4", "--async"}}) {
+      int before = server.requests();
+      Cli cli = Cli.run(concat(new String[] {"load", "--url", server.url("/"), "--requests", "12", "--json"}, args));
+
+      assertThat(cli.exit).as(cli.toString()).isZero();
+      JsonNode json = cli.lastJson();
+      assertThat(server.requests() - before).isEqualTo(12);
+      assertThat(json.get("sent").asLong()).as(String.join(" ", args)).isEqualTo(12);
+      assertThat(json.get("retries").asLong()).as(String.join(" ", args)).isZero();
+    }
+  }
+
+  /** The client's own retries still count, one each, however many connections they took. */
+  @Test
+  void theClientsOwnRetriesStillCountOnceEach() throws IOException {
+    server = Http10Server.start(n -> n % 2 == 1 ? 429 : 200); // the 1st, 3rd, ... are refused
+
+    Cli cli = Cli.run("load", "--url", server.url("/"), "--requests", "5", "--client", "naive", "--json");
+
+    assertThat(cli.exit).as(cli.toString()).isZero();
+    JsonNode json = cli.lastJson();
+    assertThat(server.requests()).isEqualTo(10);
+    assertThat(json.get("succeeded").asInt()).isEqualTo(5);
+    assertThat(json.get("rejected").asLong()).isEqualTo(5);
+    assertThat(json.get("sent").asLong()).isEqualTo(10);
+    assertThat(json.get("retries").asLong()).as("one per refused call").isEqualTo(5);
+  }
+
+  /**
+   * A server that reads a request and then cuts the connection: OkHttp sends the request again on
+   * a new connection, and the failure the caller sees is the last one. Everything that reached
+   * the server is in {@code sent} or in {@code connection_retries}, and only the call's own
+   * attempts are in {@code sent}: one for the answered call, one for each failed one.
+   */
+  @Test
+  void aCutConnectionIsSentOnceAndOkHttpsResendIsCountedApart() throws Exception {
+    try (MockWebServer cutting = new MockWebServer()) {
+      AtomicInteger served = new AtomicInteger();
+      cutting.setDispatcher(new Dispatcher() {
+        @Override
+        public MockResponse dispatch(RecordedRequest request) {
+          return served.getAndIncrement() == 0
+              ? new MockResponse.Builder().code(200).body("{}").build()
+              : new MockResponse.Builder().code(200).onResponseStart(new SocketEffect.CloseSocket()).build();
+        }
+      });
+      cutting.start();
+
+      Cli cli = Cli.run("load", "--url", cutting.url("/api/x").toString(), "--requests", "3", "--client", "naive",
+          "--json");
+
+      assertThat(cli.exit).as(cli.toString()).isEqualTo(1);
+      JsonNode json = cli.lastJson();
+      assertThat(json.get("failed").asInt()).isEqualTo(2);
+      assertThat(json.get("sent").asLong()).isEqualTo(3);
+      assertThat(json.get("retries").asLong()).as("naive retries no I/O error").isZero();
+      long resent = json.has("connection_retries") ? json.get("connection_retries").asLong() : 0;
+      assertThat(json.get("sent").asLong() + resent).as("every request the server read")
+          .isEqualTo(cutting.getRequestCount());
+    }
+  }
+
+  private static String[] concat(String[] a, String[] b) {
+    String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, all, a.length, b.length);
+    return all;
+  }
+
+  /**
+   * An HTTP/1.0 server on an ephemeral loopback port that answers each request it reads with the
+   * status {@code statusOf(n)} gives the n-th request (from 1), {@code Content-Length} and no
+   * {@code Connection} header, then closes the connection, as Python's {@code http.server} does.
+   * A thread per connection, as {@code python3 -m http.server} has.
+   */
+  private static final class Http10Server implements AutoCloseable {
+    private final ServerSocket socket;
+    private final ExecutorService threads = Executors.newCachedThreadPool(runnable -> {
+      Thread thread = new Thread(runnable, "http10-server");
+      thread.setDaemon(true);
+      return thread;
+    });
+    private final AtomicInteger requests = new AtomicInteger();
+    private final IntFunction<Integer> statusOf;
+
+    private Http10Server(ServerSocket socket, IntFunction<Integer> statusOf) {
+      this.socket = socket;
+      this.statusOf = statusOf;
+    }
+
+    static Http10Server start(IntFunction<Integer> statusOf) throws IOException {
+      Http10Server server = new Http10Server(new ServerSocket(0, 50, InetAddress.getLoopbackAddress()), statusOf);
+      server.threads.execute(server::accept);
+      return server;
+    }
+
+    String url(String path) {
+      return "http://127.0.0.1:" + socket.getLocalPort() + path;
+    }
+
+    /** Requests read so far. */
+    int requests() {
+      return requests.get();
+    }
+
+    private void accept() {
+      while (!socket.isClosed()) {
+        try {
+          Socket connection = socket.accept();
+          threads.execute(() -> answer(connection));
+        } catch (IOException e) {
+          return; // closed
+        }
+      }
+    }
+
+    private void answer(Socket connection) {
+      try (connection) {
+        InputStream in = connection.getInputStream();
+        if (!readHead(in)) {
+          return; // the client left before a whole request
+        }
+        int status = statusOf.apply(requests.incrementAndGet());
+        String body = "hi\n";
+        String head = "HTTP/1.0 " + status + (status == 200 ? " OK" : " Too Many Requests") + "\r\n"
+            + "Server: SimpleHTTP/0.6 Python/3.11.7\r\n"
+            + "Content-type: text/html\r\n"
+            + "Content-Length: " + body.length() + "\r\n"
+            + (status == 429 ? "Retry-After: 0\r\n" : "")
+            + "\r\n";
+        OutputStream out = connection.getOutputStream();
+        out.write((head + body).getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+      } catch (IOException e) {
+        // the client went away; nothing to answer
+      }
+    }
+
+    /** Reads up to the blank line that ends a request's head; false at end of stream first. */
+    private static boolean readHead(InputStream in) throws IOException {
+      int matched = 0; // of "\r\n\r\n"
+      int b;
+      while ((b = in.read()) != -1) {
+        matched = (b == '\r' && matched % 2 == 0) || (b == '\n' && matched % 2 == 1) ? matched + 1
+            : (b == '\r' ? 1 : 0);
+        if (matched == 4) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    @Override
+    public void close() throws IOException {
+      socket.close();
+      threads.shutdownNow();
+      try {
+        threads.awaitTermination(5, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+}

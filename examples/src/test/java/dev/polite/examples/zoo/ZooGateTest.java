@@ -1,0 +1,80 @@
+package dev.polite.examples.zoo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.polite.examples.clients.ClientKind;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The gate holds polite, and only polite, to lost calls, rejections and twice the floor; a spent quota to its own verdict. */
+class ZooGateTest {
+  private final ZooMatrix matrix = ZooMatrix.full(new ZooMatrix.Selection(
+      List.of(ClientKind.POLITE, ClientKind.POLITE_ADAPTIVE, ClientKind.NAIVE), List.of("token-bucket/ietf"),
+      List.of(1), false), Optional.empty());
+
+  @Test
+  void slowWithinTwiceTheFloorPassesTheGateButNotTheTable() {
+    List<ZooRow> rows = ZooRows.of(matrix, cell -> ZooRows.result(cell, 100, 2, 7.5));
+
+    assertThat(rows.get(0).verdict().text()).isEqualTo("slow");
+    assertThat(ZooGate.misses(rows)).isEmpty();
+  }
+
+  @Test
+  void aLostCallTooManyRejectionsOrOverTwiceTheFloorFailIt() {
+    List<ZooRow> lost = ZooRows.of(matrix, cell -> ZooRows.result(cell, 99, 0, 4.0));
+    List<ZooRow> refused = ZooRows.of(matrix, cell -> ZooRows.result(cell, 100, 11, 4.0));
+    List<ZooRow> slow = ZooRows.of(matrix, cell -> ZooRows.result(cell, 100, 0, 8.1));
+
+    assertThat(ZooGate.misses(lost)).hasSize(1);
+    assertThat(ZooGate.describe(ZooGate.misses(lost).get(0))).isEqualTo("token-bucket/ietf at 1: lost 1");
+    assertThat(ZooGate.describe(ZooGate.misses(refused).get(0))).isEqualTo("token-bucket/ietf at 1: rejections");
+    assertThat(ZooGate.describe(ZooGate.misses(slow).get(0))).isEqualTo("token-bucket/ietf at 1: slow");
+  }
+
+  @Test
+  void peersAndAdaptiveAreShownNotGated() {
+    List<ZooRow> rows = ZooRows.of(matrix, cell -> cell.client() == ClientKind.POLITE
+        ? ZooRows.result(cell, 100, 0, 4.2) : ZooRows.result(cell, 20, 400, 0.3));
+
+    assertThat(ZooGate.misses(rows)).isEmpty();
+  }
+
+  @Test
+  void aSpentQuotaIsGatedAndShownByItsOwnVerdict() {
+    ZooMatrix quota = ZooMatrix.full(new ZooMatrix.Selection(List.of(ClientKind.POLITE), List.of("quota/spent"),
+        List.of(16), false), Optional.empty());
+    List<ZooRow> ok = ZooRows.of(quota, cell -> ZooRows.result(cell, 20, 1, 0.4));
+    List<ZooRow> slow = ZooRows.of(quota, cell -> ZooRows.result(cell, 20, 1, 4.0));
+    List<ZooRow> refused = ZooRows.of(quota, cell -> ZooRows.result(cell, 20, 3, 0.4));
+    List<ZooRow> lost = ZooRows.of(quota, cell -> ZooRows.result(cell, 12, 0, 0.4));
+
+    assertThat(ok.get(0).verdict().text()).as("80 failed calls are the point, not a loss").isEqualTo("ok");
+    assertThat(ZooGate.misses(ok)).isEmpty();
+    // No slack over the bound at the gate: 4 s is within twice a floor of 3 s, but not within 3 s.
+    assertThat(ZooGate.describe(ZooGate.misses(slow).get(0))).isEqualTo("quota/spent at 16: slow");
+    assertThat(ZooGate.describe(ZooGate.misses(refused).get(0))).isEqualTo("quota/spent at 16: rejections");
+    assertThat(ZooGate.describe(ZooGate.misses(lost).get(0))).isEqualTo("quota/spent at 16: lost 8");
+  }
+
+  @Test
+  void aSpentQuotasFloorColumnIsItsBoundInTheTableAndTheJson() {
+    ZooMatrix quota = ZooMatrix.full(new ZooMatrix.Selection(List.of(ClientKind.POLITE), List.of("quota/spent"),
+        List.of(16), false), Optional.empty());
+    ZooRow row = ZooRows.of(quota, cell -> ZooRows.result(cell, 20, 1, 0.4)).get(0);
+
+    assertThat(row.tableRow()).containsPattern("quota/spent +16 +100 +20 +1 +101 +0\\.4 +<=3\\.0  ok$");
+    assertThat(row.tableRow().indexOf("<=3.0")).as("aligned with the header")
+        .isEqualTo(ZooRow.HEADER.indexOf("floor") + "floor".length() - "<=3.0".length());
+    ObjectNode json = row.toJsonNode(new ObjectMapper());
+    assertThat(json.get("floor").asDouble()).isEqualTo(3.0);
+    assertThat(json.get("quota").asLong()).isEqualTo(20);
+    assertThat(json.get("floor_is_bound").asBoolean()).isTrue();
+    assertThat(json.get("verdict").asText()).isEqualTo("ok");
+    ZooRow plain = ZooRows.of(matrix, cell -> ZooRows.result(cell, 100, 0, 4.1)).get(0);
+    assertThat(plain.toJsonNode(new ObjectMapper()).has("floor_is_bound")).isFalse();
+  }
+}
