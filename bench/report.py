@@ -78,9 +78,12 @@ def bucket_table(rows):
     if not by:
         return
     peers = ["guava", "bucket4j", "resilience4j", "failsafe"]
+    # Issue 26's goal: polite at least 1.3x the fastest peer. "clock" is System.nanoTime() alone,
+    # which every limiter but Bucket4j reads once per decision: fastest / clock is the most any
+    # of them could reach, however little else it did.
     print("| regime | threads | polite | " + " | ".join(peers)
-          + " | fastest peer | polite speed vs fastest | goal ≥ 1.0× |")
-    print("|---|---:|---:|" + "---:|" * len(peers) + "---|---:|---|")
+          + " | clock | fastest peer | polite speed vs fastest | bound (fastest / clock) | goal ≥ 1.3× |")
+    print("|---|---:|---:|" + "---:|" * len(peers) + "---:|---|---:|---:|---|")
     for (regime, threads), m in sorted(by.items(), key=lambda kv: (kv[0][0] != "admit", kv[0][1])):
         if "polite" not in m:
             continue
@@ -88,8 +91,10 @@ def bucket_table(rows):
         fastest = min(present, key=lambda p: m[p]["median"])
         ratio = m[fastest]["median"] / m["polite"]["median"]
         cells = [fmt(m[p]) if p in m else "–" for p in peers]
+        clock = fmt(m["clock"]) if "clock" in m else "–"
+        bound = f"{m[fastest]['median'] / m['clock']['median']:.2f}×" if "clock" in m else "–"
         print(f"| {regime} | {threads} | **{fmt(m['polite'])}** | " + " | ".join(cells)
-              + f" | {fastest} | {ratio:.2f}× | {'met' if ratio >= 1.0 else 'missed'} |")
+              + f" | {clock} | {fastest} | {ratio:.2f}× | {bound} | {'met' if ratio >= 1.3 else 'missed'} |")
     print("\nns per decision (per thread), median of iteration scores ± 99.9% CI; lower is faster. "
           "Speed ratio = fastest peer's time / polite's time.\n")
 

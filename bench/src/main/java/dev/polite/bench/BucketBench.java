@@ -105,6 +105,17 @@ public class BucketBench {
     }
   }
 
+  /**
+   * The clock alone, {@code System.nanoTime()}: the floor of every decision above but
+   * Bucket4j's, which reads {@code System.currentTimeMillis()}. No limiter that reads it once
+   * per decision can be faster than this, so a ratio between two of them is bounded by how
+   * little of their time is not the clock.
+   */
+  @Benchmark
+  public long clock() {
+    return System.nanoTime();
+  }
+
   @Benchmark
   public boolean polite() {
     return polite.tryAcquire(1, System.nanoTime());
