@@ -208,7 +208,11 @@ final class Settings {
               + "(default: ${DEFAULT-VALUE}).",
           Builder::parseTimeout);
 
-  /** Undertow's own default is 60 s between requests, and no limit on a silent read or write. */
+  /**
+   * A silent connection holds a file descriptor and a slot under both connection caps, so it is
+   * not kept for ever; half a minute still lets a client reuse its connection between calls that
+   * come seconds apart.
+   */
   static final Setting<Duration> IDLE_TIMEOUT = Setting.duration("idleTimeout", "30s",
           timeout -> timeout.compareTo(MILLISECOND) >= 0 && timeout.compareTo(Duration.ofDays(1)) <= 0,
           "must be 1 ms to 1 day")
@@ -219,7 +223,8 @@ final class Settings {
   /**
    * Below the usual file limit (the JVM raises its soft limit to the hard one, often 1,048,576 but
    * 20,000 or even 1,024 on some machines); the server lowers it further when the limit is lower,
-   * since running out of descriptors makes the accept loop back off for up to 30 s.
+   * since an accept that fails for want of a descriptor stops Netty's listener for a second
+   * (its {@code ServerBootstrap} acceptor pauses after any accept error), {@code /health} too.
    */
   static final Setting<Integer> MAX_CONNECTIONS = Setting.count("maxConnections", 10_000, most -> most >= 1,
           "must be at least 1")
@@ -241,8 +246,8 @@ final class Settings {
 
   /**
    * 0: half the cores, at least one. The clients a demo server is measured against usually run on
-   * the same machine; a thread per core would take their cores (on two cores, with wrk beside it,
-   * two I/O threads answered 50,000 requests a second and one 76,000).
+   * the same machine; a thread per core would take their cores (one I/O thread against two on two
+   * cores beside wrk, measured with its command: demo-server/README.md, "Speed").
    */
   static final Setting<Integer> IO_THREADS = Setting.count("ioThreads", 0, threads -> threads >= 0 && threads <= 256,
           "must be 0 (half the cores) to 256")

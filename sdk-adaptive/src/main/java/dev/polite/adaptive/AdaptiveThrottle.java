@@ -48,35 +48,40 @@ import org.jspecify.annotations.Nullable;
  * requests, so at least {@code 1 - maxProbability} of demand always reaches the server: the
  * probes that notice it has healed.
  *
- * <h2>Why these defaults (measured: {@code polite-examples.jar overload --sweep}, examples/README.md)</h2>
+ * <h2>Why these defaults</h2>
  * The book's form (K = 2, two-minute window, local drops counted, padding 1, no cap) protects
- * well but recovers slowly: after a partial overload it keeps dropping for 41 s, and after a
- * 120 s total outage it lets about one request per window through and needs 626 s to return to
- * full rate, while 73 % of the outage's requests still reach the dead server. We measured each
- * known fix on the same scenarios:
+ * well but recovers slowly. Its window remembers an overload for two minutes after it ends. And
+ * in a total outage nothing is accepted, so the drop probability is
+ * {@code requests / (requests + padding)}: about {@code padding} = 1 request per window gets
+ * through, and the sent rate can regain at most a factor K per window once the server heals.
+ * Each known fix, and why it is taken or not:
  * <ul>
- *   <li><b>Not counting local drops</b> (Envoy) recovers in 1-3 s, but the sent rate then grows
- *       as {@code sqrt(K * demand * capacity)}: at 3x overload the server refuses 45-59 % of
- *       what reaches it at every K we tried. Rejected: it gives up the protection.
+ *   <li><b>Not counting local drops</b> (Envoy) recovers within seconds, but the sent rate
+ *       then grows as {@code sqrt(K * demand * capacity)} instead of staying at
+ *       {@code K * capacity}: at 3x overload that is {@code sqrt(3K)} times the capacity, so the
+ *       server refuses {@code 1 - 1 / sqrt(3K)}, 45 % at K = 1.1 to 59 % at K = 2. Rejected: it
+ *       gives up the protection.
  *   <li><b>A lower K</b> is the only lever on the refused fraction, {@code (K - 1) / K}: 1.5
- *       refuses 33 %, 1.2 refuses 17 %, 1.1 refuses 9 % but costs 2.7 rps of goodput and
- *       recovers slowest (the sent rate regains at most a factor K per window).
- *   <li><b>A shorter window</b> is what buys recovery back: with K = 1.2, partial-overload
- *       recovery takes 70 s at 30 s, 22 s at 10 s, 11 s at 5 s and 6 s at 2 s.
- *   <li><b>A cap</b> on the drop probability ends the self-lock-out after an outage: uncapped
- *       (2 s window) the climb back takes 33 s; capped at 0.9, 17 s, with 11 % of the outage's
- *       requests reaching the dead server; at 0.8, 11 s and 20 %. We take 0.9: it also keeps
- *       full protection up to a demand of {@code K / (1 - cap)} = 12 times the capacity.
- *   <li><b>Periodic probes</b> (go-zero's forced pass every second) change nothing once the cap
- *       lets a tenth of demand through, and send 80 % of a 0.5 rps client's requests into an
- *       outage instead of 66 %. Off by default.
+ *       refuses a third, 1.2 a sixth, 1.1 an eleventh; but the lower K, the lower the goodput
+ *       and the slower the recovery (at most a factor K per window).
+ *   <li><b>A shorter window</b> is what buys recovery back: the throttle forgets an overload a
+ *       window after it ends, so a window of seconds recovers in seconds.
+ *   <li><b>A cap</b> on the drop probability ends the self-lock-out after an outage: at least
+ *       {@code 1 - cap} of demand keeps probing. A lower cap heals sooner but sends more into a
+ *       dead server; 0.9 keeps full protection up to a demand of {@code K / (1 - cap)} =
+ *       1.2 / 0.1 = 12 times the capacity.
+ *   <li><b>Periodic probes</b> (go-zero's forced pass every second) add nothing once the cap
+ *       lets a tenth of demand through, and send more of a sporadic client's requests into an
+ *       outage. Off by default.
  *   <li><b>Padding</b> above the book's 1 matters only for keys with a handful of requests per
  *       window; left at 1.
  * </ul>
  * So "polite" keeps the book's formula and counting, with K = 1.2, a 2 s window in 20 buckets of
  * 100 ms, and a 0.9 cap. The price of the short window: a key with fewer than a request or two
  * per window (under ~1 rps) is barely throttled at all, as the book warns for sporadic clients.
- * {@link Builder#bookExact()} keeps the book's form for comparison.
+ * {@link Builder#bookExact()} keeps the book's form for comparison. The simulations that chose
+ * them, with their figures and the command that prints them ({@code polite-examples.jar overload
+ * --sweep}), are in sdk-adaptive/README.md, "The sweep behind the throttle's defaults".
  *
  * <h2>Where it goes</h2>
  * Add it as an application interceptor <em>before</em> {@link dev.polite.PoliteInterceptor}: it

@@ -26,8 +26,9 @@ import org.slf4j.LoggerFactory;
  * and counting it at {@link #admit} would read it as a refusal until its answer came. That is
  * harmless where the book was written (RPCs answered in milliseconds, a two-minute window), and
  * wrong here: placed before polite, the throttle sees calls that wait seconds in polite's pace,
- * longer than a 2 s window, so four calls waiting on a healthy server made
- * {@code requests = 4, accepts = 0} and dropped 36 of 40 calls while the server refused nothing.
+ * longer than a 2 s window, so four calls waiting on a healthy server would read as
+ * {@code requests = 4, accepts = 0}, and the throttle would drop calls while the server refuses
+ * none (the run that showed it, with its command: sdk-adaptive/README.md, "Configuration").
  * Counting outcomes keeps both counts about the same calls, so a server that refuses nothing is
  * never throttled ({@code requests <= accepts < K * accepts}), however long calls wait or however
  * many are in flight. A local drop has its outcome at once and is counted at once (when so

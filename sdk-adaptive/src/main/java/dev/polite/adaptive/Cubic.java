@@ -19,8 +19,9 @@ import dev.polite.adaptive.internal.CubicController;
  *
  * <p>Why CUBIC next to AIMD: AIMD's linear climb (1/s per second by default) takes as many
  * seconds to regain a cut as the cut was large, so its average sits well below the limit it keeps
- * finding; CUBIC regains 30 % of the limit within {@code k} seconds (2 s at 20/s, 4.2 s at
- * 100/s) and lingers near it. Constants and their meaning are AWS's (Java {@code TransientState},
+ * finding; CUBIC regains the {@code 1 - beta} = 30 % it cut within {@code k} seconds
+ * ({@code cbrt(20 * 0.3 / 0.4)} = 2.5 s at 20/s, {@code cbrt(100 * 0.3 / 0.4)} = 4.2 s at 100/s)
+ * and lingers near it. Constants and their meaning are AWS's (Java {@code TransientState},
  * botocore {@code CubicCalculator}), unit-tested against the values AWS's implementation gives.
  *
  * <p>Immutable and thread-safe; each key gets its own controller from {@link #create()}.

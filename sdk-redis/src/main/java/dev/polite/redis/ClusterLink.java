@@ -34,9 +34,9 @@ import org.jspecify.annotations.Nullable;
  * reconnects, redirections, an uncovered slot, rate-limited to one refresh per {@link #REFRESH_AFTER},
  * and every {@link #REFRESH_EVERY} besides. A node the Cluster marks failing is left out of the
  * topology, so its slots read as uncovered (commands fail at once, not on the dead node's
- * timeout) until its replica takes them over. With {@code cluster-node-timeout} at its default
- * 15 s, a failover takes about 16 s; keys pace alone for that long, and rejoin within a second
- * of the replica's promotion.
+ * timeout) until its replica takes them over. A failover takes about {@code cluster-node-timeout}
+ * (15 s by default) plus the replica's election (a second or two); keys pace alone for that long,
+ * and rejoin within about {@link #REFRESH_AFTER} of the replica's promotion.
  *
  * <p>Thread-safe.
  */

@@ -20,16 +20,16 @@ record LeaseAnswer(double granted, double before, double rate, double burst, lon
 
   /** Reads the script's reply; a reply of another shape is a bug in the script, and throws. */
   static LeaseAnswer of(List<Object> reply) {
-    if (reply == null || reply.size() != 10) {
+    if (reply == null || reply.size() != 9) {
       throw new IllegalStateException("polite-redis: the lease script answered " + reply);
     }
     double rate = number(reply.get(2));
     double burst = number(reply.get(3));
     boolean paced = rate > 0 && burst > 0;
     return new LeaseAnswer(number(reply.get(0)), number(reply.get(1)), paced ? rate : 0,
-        paced ? burst : 0, Math.max(0, (long) number(reply.get(5))),
-        (int) Math.max(1, number(reply.get(6))), number(reply.get(7)) == 1,
-        number(reply.get(8)) == 1, Math.max(0, (long) number(reply.get(9))));
+        paced ? burst : 0, Math.max(0, (long) number(reply.get(4))),
+        (int) Math.max(1, number(reply.get(5))), number(reply.get(6)) == 1,
+        number(reply.get(7)) == 1, Math.max(0, (long) number(reply.get(8))));
   }
 
   private static double number(Object value) {

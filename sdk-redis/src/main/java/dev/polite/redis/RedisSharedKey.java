@@ -35,8 +35,10 @@ final class RedisSharedKey implements SharedKey {
   private static final long RECHECK_NANOS = 1_000_000L;
   /**
    * How many batches' time ahead the fleet's bucket lends, in leaseFor: enough for every
-   * instance of a busy fleet to hold its batch while the one before it spends (a fleet of 8 with
-   * 4 callers each queues about 1.6 s at 20/s), few enough that a pace cut leaves no long debt.
+   * instance of a busy fleet to hold its batch while the one before it spends (8 instances with
+   * 4 callers each have 8 × 4 = 32 calls waiting, 32 / 20 = 1.6 s of a 20/s pace, well inside
+   * the 4 × 2 s = 8 s lent at the default leaseFor), few enough that a pace cut leaves no long
+   * debt (at most 4 × leaseFor of the old pace).
    */
   private static final long LEND_AHEAD = 4;
 
@@ -426,10 +428,10 @@ final class RedisSharedKey implements SharedKey {
         outbox.giveBack(lease.surrender()); // leased at a pace the server just refused
       }
       // A spent quota keeps the lease: it is the ordinary rhythm of a fleet at its pace (the
-      // server's count reaches 0 with a reset of one token's time, again and again), and giving
-      // every instance's lease back at each one sent all of them to Redis at its end, about a
-      // round trip per call. The pause holds the units until it ends; those it outlasts by more
-      // than the validity go back as usual.
+      // server's count reaches 0 with a reset of one token's time, again and again). Giving every
+      // instance's lease back at each one would send all of them to Redis at its end, again and
+      // again, and a lease would no longer cover a batch of calls. The pause holds the units until
+      // it ends; those it outlasts by more than the validity go back as usual (FleetPauseLeaseTest).
       hold(FleetPause.of(receivedAt, answer.pauseMicros(), answer.pauseForRefusal()));
       if (answer.prober()) {
         // The script's grant lasts as long as a pause stands unverified.

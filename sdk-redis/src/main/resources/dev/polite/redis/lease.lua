@@ -22,10 +22,12 @@
 -- answers loses the role after probeEvery. A pause is never held longer than its length from
 -- now: a Redis clock stepped back must not lengthen it.
 --
--- Returns {granted, before, rate, burst, src, pauseLeft, alive, refused, probe, probeWait}; granted,
--- before, rate and burst as strings (a Lua number in a reply is cut to an integer), rate -1 when
--- the fleet knows no pace; probe 1 when this instance is the prober, probeWait the microseconds
--- until it may ask to be (0 when it did not ask, or is).
+-- Returns {granted, before, rate, burst, pauseLeft, alive, refused, probe, probeWait}, in the order
+-- LeaseAnswer.of reads them; granted, before, rate and burst as strings (a Lua number in a reply is
+-- cut to an integer), rate -1 when the fleet knows no pace; probe 1 when this instance is the
+-- prober, probeWait the microseconds until it may ask to be (0 when it did not ask, or is). The
+-- pace's source (src) is kept in the key's state for the next run to rank paces by; an instance
+-- needs only the pace itself.
 
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
@@ -183,5 +185,5 @@ end
 
 redis.call('PEXPIRE', KEYS[1], idle)
 redis.call('PEXPIRE', KEYS[2], idle)
-return {tostring(granted), tostring(before), tostring(rate or -1), tostring(burst or -1), src, pauseLeft, alive,
+return {tostring(granted), tostring(before), tostring(rate or -1), tostring(burst or -1), pauseLeft, alive,
   pauseRefused and 1 or 0, isProber, probeWait}

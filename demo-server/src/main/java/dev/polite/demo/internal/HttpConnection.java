@@ -40,8 +40,8 @@ import org.slf4j.LoggerFactory;
  *       overtakes, and a peer cannot queue unbounded work.
  *   <li><b>A loop, not recursion.</b> Requests answered at once are answered one after another
  *       by one loop ({@link #drain}), which also pulls the next bytes from the gate: however many
- *       a peer pipelines, the stack stays as deep as one request (each queued answer used to add its
- *       frames: recursion as deep as the queue, which only Netty's codec kept under 128).
+ *       a peer pipelines, the stack stays as deep as one request (answered by recursion, each
+ *       queued answer would add its frames, and the stack would grow as deep as the queue).
  *   <li><b>Bodies are not read.</b> No endpoint needs one. A request is handled once its body has
  *       arrived, or at the end of the read that brought its headers if it has not: then the
  *       answer closes the connection and the rest of the body is discarded, so a client

@@ -69,11 +69,12 @@ import org.slf4j.LoggerFactory;
  *       client's is the one that pays for what runs once per process.
  * </ul>
  *
- * <p>Why Netty and not a general web server: a rejection should cost the server as little as
- * nginx's {@code limit_req} spends on one (bench/README.md, "Demo server vs nginx"). Undertow,
- * the server before this one, spent most of a 429 in its own request path (a regular-expression
- * Host check, the exchange's set-up): it answered 0.67 as many as nginx. Here a request is the
- * codec, a handful of header reads and one write.
+ * <p>Why Netty's codec and not a general web server: a rejection should cost the server as little
+ * as nginx's {@code limit_req} spends on one, so around the decision a request here is only the
+ * codec, a handful of header reads ({@code Host} checked character by character,
+ * {@link HostHeader}) and one write (a 429's body is prepared once). How close that comes to
+ * nginx, and what the I/O thread count does to it, measured with the command:
+ * demo-server/README.md, "Speed", and bench/README.md, "Demo server vs nginx".
  *
  * <p>Endpoints run on the I/O threads and must not block; work that may block (a Redis store, the
  * stats) goes to the task threads through {@link Exchange#dispatch}.

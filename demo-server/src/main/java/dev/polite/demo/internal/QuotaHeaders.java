@@ -237,9 +237,10 @@ public final class QuotaHeaders {
 
   /**
    * Writes {@code Date} from the server's clock, on every answer. Not only skewed or date-speaking
-   * servers need it: epoch resets are read against it, and Undertow's own cached Date froze in a
-   * process that had stopped an earlier server (the examples' zoo starts one per cell), so its x-ratelimit
-   * servers sent a Date stuck in the past and every reset read ever longer.
+   * servers need it: epoch resets are read against it, so it must come from the clock the resets
+   * come from. A Date cached per process can outlive the server that kept it fresh (the examples'
+   * zoo starts and stops one server per cell in one JVM), and against a Date stuck in the past
+   * every reset reads ever longer.
    */
   public void writeDate(long epochMillis, BiConsumer<String, String> header) {
     header.accept("Date", dates.format(epochMillis));

@@ -19,10 +19,11 @@ import org.jspecify.annotations.Nullable;
  * a read is up to 64 KB: about 1,900 pipelined {@code GET /health} requests, each decoded (some
  * 500 bytes of objects for 35 bytes of text) and queued behind one the server holds. Netty's codec
  * then gives up on the connection at 128 requests unanswered ({@code maxPipelineDepth}) and
- * closes it with the answers still queued: a client pipelining 100,000 requests got 62 answers and
- * a reset. Sliced, at most {@code SLICE / 18} requests (18 bytes is the shortest,
- * {@code GET / HTTP/1.0} and its blank line), 56, are decoded beyond the one under way, under the
- * codec's 128; the rest stays here as the bytes it came as.
+ * closes it with the answers still queued, so a client that pipelines more gets a reset
+ * (demo-server/README.md, "Under abuse", gives the test's 100,000 requests). Sliced, at most
+ * {@code SLICE / 18} requests (18 bytes is the shortest, {@code GET / HTTP/1.0} and its blank
+ * line), 56, are decoded beyond the one under way, under the codec's 128; the rest stays here as
+ * the bytes it came as.
  *
  * <p>And it decides when the connection gets to pull: bytes that arrive with nothing held wait for
  * the connection's turn on its loop ({@link Turns}), behind the connections whose bytes arrived

@@ -47,10 +47,10 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * <p>A full pool is not Redis failing. The pool holds a connection for every thread that may
  * decide at once ({@link HttpFront#taskThreads}), so the server's own decisions never wait for one;
  * a caller with more threads waits its turn for at most one timeout, and then gets a
- * {@link StoreBusyException} (a 503), not a decision. It used to hold 64 and wait 5 ms, and count a
- * wait in vain as an outage: 200 requests at once on 16 I/O threads (128 deciding) while Redis was
- * slow marked it down, and {@code --when-down open} then admitted 130 of them against a limit of 10
- * (RedisStoreTest). Anything else that fails on the client's side is a 503 too. While down, only
+ * {@link StoreBusyException} (a 503), not a decision. Counted as an outage, a wait in vain would
+ * let a burst of callers mark a merely slow Redis down, and {@code --when-down open} would then
+ * admit them past the limit (RedisStoreTest checks it cannot; the figures: demo-server/README.md,
+ * "The Redis store"). Anything else that fails on the client's side is a 503 too. While down, only
  * one request per probe interval tries Redis again; the rest decide locally without waiting, so
  * every decision answers within about two timeouts even if Redis hangs. The first success logs
  * the recovery, once.

@@ -14,10 +14,9 @@ import org.jspecify.annotations.Nullable;
  * {@code ?top=N} (N from 0 to {@value #MOST_ASKED}) shows the N busiest, at most
  * {@value #MOST_TOP} ({@code top=0}: totals only), {@code ?key=KEY} (as counted:
  * {@code ip:203.0.113.7}, {@code key:HASH}) that key alone. Every answer is under
- * {@link StatsJson#MAX_BYTES}, however many keys are counted and whatever is asked (it was 13 MB
- * at 100,000 keys before {@code top}, and 37 MB for {@code top=1000} at 1,000 busy keys before the
- * byte bound), and it is built on a worker thread, not on the I/O thread that {@code /health} and
- * {@code /api/} answers need.
+ * {@link StatsJson#MAX_BYTES}, however many keys are counted and whatever is asked (an unbounded
+ * answer runs to megabytes on a busy server: demo-server/README.md, "Under abuse"), and it is built
+ * on a worker thread, not on the I/O thread that {@code /health} and {@code /api/} answers need.
  *
  * <p>{@code POST /stats/reset} needs {@code Authorization: Bearer TOKEN} when an admin token is
  * configured (compared in constant time), and nothing otherwise.

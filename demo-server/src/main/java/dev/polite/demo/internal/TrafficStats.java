@@ -19,10 +19,9 @@ import java.util.function.LongSupplier;
  * Counts admitted and rejected requests per key and per second, for {@code GET /stats} and for
  * tests. Bounded like the limiter state: at most {@code maxKeys} keys (least recently used go
  * first) and, per key, a timeline of the seconds that saw traffic within the last
- * {@value #TIMELINE_SECONDS} (so at most that many entries, however old the key: it kept 600 of any
- * age, 36 KB of JSON a key). With route
- * budgets it also counts each budget's admitted and rejected requests, over every key (a refusal of
- * the concurrency cap counts for the budget the refused request would have spent).
+ * {@value #TIMELINE_SECONDS} (so at most that many entries, however old the key). With route
+ * budgets it also counts each budget's admitted and rejected requests, over every key (a refusal
+ * of the concurrency cap counts for the budget the refused request would have spent).
  */
 public final class TrafficStats {
   /** How far back a key's timeline goes: a minute, the span a person watching a demo looks at. */
