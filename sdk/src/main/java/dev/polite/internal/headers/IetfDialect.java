@@ -84,6 +84,10 @@ final class IetfDialect {
     }
     boolean named = policies != null && !policies.isEmpty() && policies.get(0).text() != null;
     if (limit != null) {
+      if (CommonRateLimit.matches(limit)) { // the usual answer: its items read without members
+        readCommonEraE(r, limit, named ? policies : null, eraE);
+        return named ? null : policies;
+      }
       List<SfMember> items = StructuredFields.list(limit);
       if (items != null && isEraE(items)) {
         readEraE(r, items, named ? policies : null, eraE);
@@ -103,7 +107,7 @@ final class IetfDialect {
     return policies;
   }
 
-  private static boolean isEraE(List<SfMember> items) {
+  static boolean isEraE(List<SfMember> items) {
     if (items.isEmpty()) return false;
     for (int k = 0, n = items.size(); k < n; k++) {
       SfMember m = items.get(k);
@@ -120,7 +124,51 @@ final class IetfDialect {
     return false;
   }
 
-  private static void readEraE(Reading r, List<SfMember> items, @Nullable List<SfMember> policies, String dialect) {
+  /** Era E, its {@code RateLimit} items read by the strict parser. */
+  static void readEraE(Reading r, List<SfMember> items, @Nullable List<SfMember> policies, String dialect) {
+    List<Quota> quotas = policyQuotas(r, policies);
+    Map<String, Named> index = null;
+    for (int k = 0, n = items.size(); k < n; k++) {
+      SfMember item = items.get(k);
+      String name = item.text();
+      long remaining = -1;
+      long reset = -1;
+      long q = -1; // the draft's own appendix puts q here
+      String pk = null;
+      List<SfMember> params = item.params();
+      for (int j = 0, m = params.size(); j < m; j++) {
+        SfMember param = params.get(j);
+        switch (Objects.requireNonNull(param.key())) {
+          case "r": remaining = nonNegative(r, param.value()); break;
+          case "t": reset = nonNegative(r, param.value()); break;
+          case "q": q = nonNegative(r, param.value()); break;
+          case "pk": pk = partitionKey(param.value()); break;
+          default: break;
+        }
+      }
+      if (name == null || remaining == BAD || reset == BAD || q == BAD) continue;
+      if (index == null && quotas.size() > StructuredFields.SCAN) index = Named.index(quotas);
+      Quota quota = index == null ? find(quotas, name, pk) : Named.find(index, quotas, name, pk);
+      if (quota == null) {
+        quota = new Quota(name);
+        quota.partitionKey = pk;
+        quotas.add(quota);
+        if (index != null) Named.add(index, quota, quotas.size() - 1);
+      }
+      report(r, quota, remaining, reset, q);
+    }
+    finishEraE(r, quotas, dialect);
+  }
+
+  /** Era E, its {@code RateLimit} items of the common shape ({@link CommonRateLimit}). */
+  static void readCommonEraE(Reading r, String limit, @Nullable List<SfMember> policies, String dialect) {
+    List<Quota> quotas = policyQuotas(r, policies);
+    CommonRateLimit.read(r, limit, quotas);
+    finishEraE(r, quotas, dialect);
+  }
+
+  /** The quotas a named policy field states, before any item reports on them. */
+  private static List<Quota> policyQuotas(Reading r, @Nullable List<SfMember> policies) {
     List<Quota> quotas = new ArrayList<>(4);
     if (policies != null) {
       for (int k = 0, n = policies.size(); k < n; k++) {
@@ -157,38 +205,17 @@ final class IetfDialect {
         quotas.add(quota);
       }
     }
-    Map<String, Named> index = null;
-    for (int k = 0, n = items.size(); k < n; k++) {
-      SfMember item = items.get(k);
-      String name = item.text();
-      long remaining = -1;
-      long reset = -1;
-      long q = -1; // the draft's own appendix puts q here
-      String pk = null;
-      List<SfMember> params = item.params();
-      for (int j = 0, m = params.size(); j < m; j++) {
-        SfMember param = params.get(j);
-        switch (Objects.requireNonNull(param.key())) {
-          case "r": remaining = nonNegative(r, param.value()); break;
-          case "t": reset = nonNegative(r, param.value()); break;
-          case "q": q = nonNegative(r, param.value()); break;
-          case "pk": pk = partitionKey(param.value()); break;
-          default: break;
-        }
-      }
-      if (name == null || remaining == BAD || reset == BAD || q == BAD) continue;
-      if (index == null && quotas.size() > StructuredFields.SCAN) index = Named.index(quotas);
-      Quota quota = index == null ? find(quotas, name, pk) : Named.find(index, quotas, name, pk);
-      if (quota == null) {
-        quota = new Quota(name);
-        quota.partitionKey = pk;
-        quotas.add(quota);
-        if (index != null) Named.add(index, quota, quotas.size() - 1);
-      }
-      if (remaining >= 0) quota.remaining = remaining;
-      if (reset >= 0) quota.resetMillis = r.kept(Plausible.delaySeconds(reset));
-      if (q >= 0 && quota.quota < 0) quota.quota = q;
-    }
+    return quotas;
+  }
+
+  /** What a {@code RateLimit} item says of its quota: its remaining count, its reset, its quota. */
+  static void report(Reading r, Quota quota, long remaining, long reset, long q) {
+    if (remaining >= 0) quota.remaining = remaining;
+    if (reset >= 0) quota.resetMillis = r.kept(Plausible.delaySeconds(reset));
+    if (q >= 0 && quota.quota < 0) quota.quota = q;
+  }
+
+  private static void finishEraE(Reading r, List<Quota> quotas, String dialect) {
     for (int k = 0, n = quotas.size(); k < n; k++) quotas.get(k).addTo(r, dialect);
     if (r.bucket() == null && !quotas.isEmpty()) r.bucket(budgetOf(quotas));
     r.recognised(dialect);

@@ -288,7 +288,7 @@ final class StructuredFields {
     return null;
   }
 
-  private static boolean isTokenChar(char c) {
+  static boolean isTokenChar(char c) {
     if (Numbers.isAlpha(c) || Numbers.isDigit(c)) return true;
     switch (c) {
       case '!': case '#': case '$': case '%': case '&': case '\'': case '*': case '+': case '-':
