@@ -69,7 +69,8 @@ final class CommonRateLimit {
       long remaining = -1;
       long reset = -1;
       long quota = -1;
-      while (i < n && s.charAt(i) == ';') {
+      for (int params = 1; i < n && s.charAt(i) == ';'; params++) {
+        if (params > StructuredFields.MAX_PARAMS) return false; // malformed: the strict parser says so
         i = skipSp(s, i + 1);
         int keyStart = i;
         if (i == n || !((c = s.charAt(i)) >= 'a' && c <= 'z' || c == '*')) return false;

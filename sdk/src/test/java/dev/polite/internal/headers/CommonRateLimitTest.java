@@ -38,6 +38,14 @@ class CommonRateLimitTest {
     }
   }
 
+  @Test
+  void anItemWithMoreParametersThanRfc9651AsksForIsLeftToTheStrictParser() {
+    String field = "\"a\";r=1" + ";x=1".repeat(StructuredFields.MAX_PARAMS);
+    assertThat(StructuredFields.list(field)).as("malformed: past the parameters' cap").isNull();
+    assertThat(CommonRateLimit.matches(field)).isFalse();
+    assertThat(CommonRateLimit.matches("\"a\";r=1" + ";x=1".repeat(StructuredFields.MAX_PARAMS - 1))).isTrue();
+  }
+
   @Property(tries = 3000)
   void readsAsTheStrictParserDoes(@ForAll("fields") String field, @ForAll("policies") String policy) {
     if (!CommonRateLimit.matches(field)) return;
