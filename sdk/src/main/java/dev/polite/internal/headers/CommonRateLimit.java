@@ -41,7 +41,7 @@ final class CommonRateLimit {
     scan(field, r, quotas);
   }
 
-  /** One pass over {@code s}: with {@code r} null, only whether it has the shape; else reports. */
+  /** One pass over {@code s}: with no reading, only whether it has the shape; else reports. */
   private static boolean scan(String s, @Nullable Reading r, @Nullable List<Quota> quotas) {
     int n = s.length();
     int i = skipSp(s, 0);
@@ -75,7 +75,7 @@ final class CommonRateLimit {
         int keyStart = i;
         if (i == n || !((c = s.charAt(i)) >= 'a' && c <= 'z' || c == '*')) return false;
         i++;
-        while (i < n && isKeyChar(s.charAt(i))) i++;
+        while (i < n && StructuredFields.isKeyChar(s.charAt(i))) i++;
         int keyLength = i - keyStart;
         if (i == n || s.charAt(i) != '=') return false;
         int digitsStart = ++i;
@@ -96,7 +96,7 @@ final class CommonRateLimit {
         }
       }
       if (remaining < 0 && reset < 0) return false; // not an era E item: the strict reading decides
-      if (r != null) report(r, s, nameStart, nameEnd, remaining, reset, quota, quotas);
+      if (r != null && quotas != null) report(r, s, nameStart, nameEnd, remaining, reset, quota, quotas);
       i = skipOws(s, i);
       if (i == n) return true;
       if (s.charAt(i) != ',') return false;
@@ -107,22 +107,17 @@ final class CommonRateLimit {
 
   /** The item named {@code s[start, end)} on the first quota of that name, as IetfDialect finds one. */
   private static void report(Reading r, String s, int start, int end, long remaining, long reset,
-      long quota, @Nullable List<Quota> quotas) {
-    List<Quota> all = java.util.Objects.requireNonNull(quotas);
+      long quota, List<Quota> quotas) {
     Quota on = null;
-    for (int k = 0, m = all.size(); k < m && on == null; k++) {
-      Quota q = all.get(k);
+    for (int k = 0, m = quotas.size(); k < m && on == null; k++) {
+      Quota q = quotas.get(k);
       if (q.name.length() == end - start && s.startsWith(q.name, start)) on = q;
     }
     if (on == null) {
       on = new Quota(s.substring(start, end));
-      all.add(on);
+      quotas.add(on);
     }
     IetfDialect.report(r, on, remaining, reset, quota);
-  }
-
-  private static boolean isKeyChar(char c) {
-    return (c >= 'a' && c <= 'z') || Numbers.isDigit(c) || c == '_' || c == '-' || c == '.' || c == '*';
   }
 
   private static int skipSp(String s, int i) {

@@ -154,11 +154,7 @@ final class StructuredFields {
     char c = s.charAt(i);
     if (!(c >= 'a' && c <= 'z') && c != '*') return null;
     i++;
-    while (i < s.length()) {
-      c = s.charAt(i);
-      if ((c >= 'a' && c <= 'z') || Numbers.isDigit(c) || c == '_' || c == '-' || c == '.' || c == '*') i++;
-      else break;
-    }
+    while (i < s.length() && isKeyChar(s.charAt(i))) i++;
     return i - start == 1 ? oneLetterKey(s.charAt(start)) : s.substring(start, i);
   }
 
@@ -286,6 +282,11 @@ final class StructuredFields {
       i++;
     }
     return null;
+  }
+
+  /** A character a key may have after its first (RFC 9651 section 3.1.2: lcalpha, DIGIT, "_-.*"). */
+  static boolean isKeyChar(char c) {
+    return (c >= 'a' && c <= 'z') || Numbers.isDigit(c) || c == '_' || c == '-' || c == '.' || c == '*';
   }
 
   static boolean isTokenChar(char c) {
