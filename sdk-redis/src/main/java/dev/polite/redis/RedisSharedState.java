@@ -94,6 +94,7 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
   private final AtomicLong roundTrips = new AtomicLong();
   private final LeaseScript script = new LeaseScript(roundTrips);
   private final AtomicBoolean connecting = new AtomicBoolean();
+  private final AtomicBoolean subscribing = new AtomicBoolean();
   private volatile RedisLink.@Nullable Commands connection;
   private volatile @Nullable StatefulRedisPubSubConnection<String, String> pauses;
   private final Map<String, Set<RedisSharedKey>> listening = new ConcurrentHashMap<>();
@@ -162,6 +163,11 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
    */
   public static Builder builder(String redisUri) {
     return new Builder(RedisLink.parse(Objects.requireNonNull(redisUri, "redisUri")));
+  }
+
+  /** A builder for a state on {@code link}: for tests that stand a link in front of a real one. */
+  static Builder builder(Function<ClientResources, RedisLink> link) {
+    return new Builder(link);
   }
 
   @Override
@@ -258,6 +264,9 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
       // Lettuce reconnects this connection by itself: another one beside it would be a second
       // connection for the life of the state, one more per outage.
       return CompletableFuture.failedFuture(new RedisConnectionException("reconnecting to " + link));
+    }
+    if (pauses == null) {
+      subscribeToPauses(); // the first subscription failed, or is still under way
     }
     // Not timed out here: the key times out a copy, so that an answer after it still reaches the
     // key and the units it granted go back. Lettuce's command timeout bounds how late it may be.
@@ -378,13 +387,33 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
       c.close();
       return;
     }
-    if (pauses == null) {
-      link.connectPubSub().whenComplete((p, failure) -> {
-        if (failure == null) {
-          listen(p);
-        }
-      });
+    subscribeToPauses();
+  }
+
+  /**
+   * Opens the connection subscribed to the pauses, unless there is one or it is being opened.
+   * Once open it is Lettuce's to reconnect and resubscribe, as the lease connection is; until
+   * then, as for that one, only a failed attempt lets the next lease try again. Without the
+   * retry, an instance whose first subscription failed (Redis restarting as it connected) would
+   * hear the fleet's pauses only in its lease answers for the rest of its life.
+   */
+  private void subscribeToPauses() {
+    if (closed || pauses != null || !subscribing.compareAndSet(false, true)) {
+      return;
     }
+    CompletableFuture<? extends StatefulRedisPubSubConnection<String, String>> attempt;
+    try {
+      attempt = link.connectPubSub();
+    } catch (RuntimeException e) {
+      subscribing.set(false);
+      return;
+    }
+    attempt.whenComplete((p, failure) -> {
+      if (failure == null) {
+        listen(p);
+      }
+      subscribing.set(false);
+    });
   }
 
   /**
@@ -406,6 +435,10 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
     roundTrips.incrementAndGet();
     p.async().subscribe(pauseChannel());
     pauses = p;
+    if (closed) { // closed as it landed: close() may have read the field before it was set
+      pauses = null;
+      p.close();
+    }
   }
 
   /** A pause published by the lease script: "{@code <state key> <micros left> <refused>}". */

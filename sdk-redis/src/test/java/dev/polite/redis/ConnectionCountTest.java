@@ -4,7 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.polite.SharedKey;
 import dev.polite.Ticker;
+import io.lettuce.core.RedisConnectionException;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.lettuce.core.resource.ClientResources;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -74,6 +80,53 @@ class ConnectionCountTest {
       callUntil(null, () -> ServerClients.named(redis.process().uri(), NAME) == 0,
           Duration.ofSeconds(5));
       assertThat(ServerClients.named(redis.process().uri(), NAME)).as("after close").isZero();
+    }
+  }
+
+  @Test
+  void aPauseSubscriptionThatFailedToOpenIsOpenedAgain() throws Exception {
+    AtomicInteger attempts = new AtomicInteger();
+    Function<ClientResources, RedisLink> real =
+        RedisLink.parse("redis://127.0.0.1:" + redis.process().port() + "?clientName=" + NAME);
+    try (RedisSharedState state = RedisSharedState.builder(
+            resources -> new FirstSubscriptionFails(real.apply(resources), attempts))
+        .prefix("count-test:").retryEvery(Duration.ofMillis(50)).timeout(Duration.ofSeconds(1)).build()) {
+      SharedKey key = key(state);
+      callUntil(key, () -> ServerClients.named(redis.process().uri(), NAME) == 2, Duration.ofSeconds(5));
+      assertThat(ServerClients.named(redis.process().uri(), NAME))
+          .as("the lease connection and, on a later lease, the pause subscription").isEqualTo(2);
+      assertThat(mostClientsOver(key, Duration.ofMillis(500))).as("and no third").isEqualTo(2);
+      assertThat(attempts).as("subscriptions tried: the failed one and the one that opened").hasValue(2);
+    }
+  }
+
+  /** A link whose first pause subscription fails, as one would while Redis restarts. */
+  private record FirstSubscriptionFails(RedisLink link, AtomicInteger attempts) implements RedisLink {
+    @Override
+    public CompletableFuture<Commands> connect() {
+      return link.connect();
+    }
+
+    @Override
+    public CompletableFuture<? extends StatefulRedisPubSubConnection<String, String>> connectPubSub() {
+      return attempts.incrementAndGet() == 1
+          ? CompletableFuture.failedFuture(new RedisConnectionException("refused, as while restarting"))
+          : link.connectPubSub();
+    }
+
+    @Override
+    public String nodeOf(String redisKey) {
+      return link.nodeOf(redisKey);
+    }
+
+    @Override
+    public boolean serves(String node) {
+      return link.serves(node);
+    }
+
+    @Override
+    public void shutdown() {
+      link.shutdown();
     }
   }
 
