@@ -149,6 +149,10 @@ final class RedisSharedKey implements SharedKey {
       if (due > now) {
         return due - now;
       }
+      long held = pauseLeft(now); // heard in the lease's own answer, or published meanwhile
+      if (held > 0) {
+        return held; // the call is held back, so its units stay the lease's, to spend after
+      }
       lease.spend(cost);
       return 0;
     }
@@ -300,6 +304,11 @@ final class RedisSharedKey implements SharedKey {
    * A pause the fleet published as it began ({@code micros} left; 0 when a probe ended it): held
    * from now, and, for a refusal, the lease given back, as when an answer carries it.
    */
+  /** The units this instance's lease holds now. */
+  synchronized double leaseLeft() {
+    return lease.left();
+  }
+
   void heardPause(long micros, boolean refused) {
     synchronized (this) {
       if (micros == 0) {

@@ -57,6 +57,21 @@ class FleetPauseLeaseTest {
   }
 
   @Test
+  void aCallHeldByAPauseSpendsNothingOfTheLease() throws Exception {
+    RedisSharedKey key = leased();
+    double left = key.leaseLeft();
+    assertThat(left).as("a lease to spend").isPositive();
+    key.heardPause(TimeUnit.MILLISECONDS.toMicros(30), false);
+    for (int call = 0; call < 5; call++) {
+      assertThat(key.take(1, 50, 0, clock.get())).as("call %s held by the pause", call).isPositive();
+    }
+    assertThat(key.leaseLeft()).as("the held calls' units are still the lease's").isEqualTo(left);
+    clock.addAndGet(40 * MILLI);
+    assertThat(key.take(1, 50, 0, clock.get())).isZero();
+    assertThat(key.leaseLeft()).as("spent by the call that went").isEqualTo(left - 1);
+  }
+
+  @Test
   void aRefusalsPauseGivesTheLeaseBack() throws Exception {
     RedisSharedKey key = leased();
     long trips = state.roundTrips();
