@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  *       the max wait, one call goes;
  *   <li>its calls in a {@link CallLedger}, so that a server's remaining count can be reconciled
  *       with the calls it has not seen yet (tokens = remaining - calls reserved after the report's),
- *       and settled when the wire empties;
+ *       and raised, at each report, to the lowest one less the calls on the wire;
  *   <li>the gate, how many calls may be in flight: an {@link InFlightWindow} (slow start until
  *       the server shows a cap on calls in flight, then that cap, re-verified), or one while
  *       probing after a refusal or re-verifying a long pause.
@@ -251,8 +251,8 @@ public final class KeyModel {
    * Whether the wait {@code reservation} faces may yet be settled away by answers on the wire: the
    * key keeps the server's count (an advertised pace, alone), calls are on the wire, and the
    * tokens the call lacks are no more than the calls on the wire: overtaken reports read as if
-   * those were unseen can have undercounted by that many. When the wire empties the count is
-   * settled to the lowest report ({@link #settleCount}).
+   * those were unseen can have undercounted by that many. Each report raises the count to what the
+   * server has at least, and when the wire empties, to the lowest report ({@link #settleCount}).
    */
   public boolean countMaySettle(Reservation reservation, long now) {
     int onTheWire = ledger.onTheWire();
@@ -455,36 +455,45 @@ public final class KeyModel {
       // our own refill at the advertised rate raises it. What the server had not seen is the
       // calls reserved after this one (those before it went first, and were most likely
       // counted): subtracting every call in flight would undercount at each report, and
-      // against an hourly quota no refill repays that, so calls fail with quota left.
+      // against an hourly quota no refill repays that, so calls fail with quota left. Where the
+      // guess is wrong (answers overtook each other), settleCount raises the count again.
       long unseen = ledger.after(permit);
       bucket.setTokens(Math.min(bucket.tokens(now), remaining - unseen), now);
     }
     lowestReported = Math.min(lowestReported, remaining);
-    if (ledger.onTheWire() == 0) {
-      settleCount(now);
-    }
+    settleCount(now);
   }
 
   /**
-   * Nothing is on the wire: the server has counted every call sent, so the lowest count it
-   * reported since the wire was last empty is at least what it has left (counts fall as it counts,
-   * and only a refill or a new window raises them, which makes the lowest an underestimate). When
-   * the key believes less than that, counting the tokens its reservations took, an overtaken
-   * report made it undercount: against an hourly quota no refill repays that, and the last call
-   * would wait an hour's pace for a token the server has. The count is raised to the lowest
-   * report, and the reservations held are voided so that they queue again at it.
+   * Raises the count to what the server has at least, after a report overtaken by others made the
+   * key undercount. Take the answered call the server counted last: every call it counted after
+   * that one is still on the wire (one answered would have been counted last), and its report is
+   * one of those since the wire was last empty, so at least the lowest of them (counts fall as the
+   * server counts; a refill or a new window only raises them). So the server has at least the
+   * lowest report less the calls on the wire; with none on the wire, the lowest report exactly
+   * (when no refill came since), and the next reports start afresh.
+   *
+   * <p>When the key believes less than that, counting the tokens its reservations took, it is
+   * raised to it and the reservations held are voided so that they queue again at it. Against an
+   * hourly quota no refill repays an undercount: the last calls would fail, with tokens the server
+   * has, or wait for the wire to empty ({@link #countMaySettle}) when few enough are missing. Kept
+   * only as the wire empties, the bound came too late: two overtaken reports can leave the key two
+   * short with one call on the wire, more than that call's answer may settle.
    */
   private void settleCount(long now) {
-    long lowest = lowestReported;
-    lowestReported = Long.MAX_VALUE;
+    int onTheWire = ledger.onTheWire();
+    long floor = lowestReported - onTheWire;
+    if (onTheWire == 0) {
+      lowestReported = Long.MAX_VALUE;
+    }
     double believed = bucket.tokens(now) + ledger.reservedCost();
-    if (lowest - believed < 0.5) {
+    if (floor - believed < 0.5) {
       return; // counts are whole: a smaller gap is the refill since, not a call's worth
     }
     if (ledger.reserved() > 0) {
       voidReservations(now);
     }
-    bucket.setTokens(Math.min(lowest, bucket.capacity()), now);
+    bucket.setTokens(Math.min(floor, bucket.capacity()), now);
   }
 
   private void discoverPace(int status, RateLimitSignals signals, long sentAt, long now) {

@@ -117,6 +117,45 @@ class KeyModelTest {
   }
 
   @Test
+  void overtakenReportsAreRepaidWhileCallsAreStillOnTheWire() {
+    KeyModel key = key(Aimd.defaults(), now);
+    key.onAnswer(200, hourly(20, 17), send(key), now += MS); // the server has 17 left
+    // Four calls go together; the server counts b, c, a, then d, but a's answer comes first.
+    Permit a = send(key);
+    Permit b = send(key);
+    Permit c = send(key);
+    Permit d = send(key);
+    key.onAnswer(200, hourly(20, 14), a, now += MS); // read as if b, c and d were unseen: 11
+    key.onAnswer(200, hourly(20, 16), b, now += MS);
+    key.onAnswer(200, hourly(20, 15), c, now += MS);
+    // The server had 14 left when it answered a, and has counted at most d since: 13 at least.
+    assertThat(key.snapshot(now).tokens()).as("the lowest report less the call on the wire")
+        .isCloseTo(13, within(0.01));
+    for (int i = 0; i < 13; i++) {
+      KeyModel.Reservation r = key.reserve(1, now);
+      assertThat(r.waitNanos()).as("call %s of the 13 the server has room for", i).isZero();
+      key.grant(now, r);
+    }
+    assertThat(key.reserve(1, now).waitNanos()).as("and not one more").isPositive();
+  }
+
+  @Test
+  void theCountIsNeverRaisedPastTheLowestReportLessTheCallsOnTheWire() {
+    KeyModel key = key(Aimd.defaults(), now);
+    key.onAnswer(200, hourly(20, 17), send(key), now += MS);
+    Permit a = send(key);
+    Permit b = send(key);
+    Permit c = send(key);
+    // In order this time: a's report counted a alone, and b and c may not be counted yet.
+    key.onAnswer(200, hourly(20, 16), a, now += MS);
+    assertThat(key.snapshot(now).tokens()).isCloseTo(14, within(0.01));
+    key.onAnswer(200, hourly(20, 15), b, now += MS);
+    assertThat(key.snapshot(now).tokens()).as("c may still be uncounted").isCloseTo(14, within(0.01));
+    key.onAnswer(200, hourly(20, 14), c, now += MS);
+    assertThat(key.snapshot(now).tokens()).isCloseTo(14, within(0.01));
+  }
+
+  @Test
   void anOvertakenReportAgainstAnHourlyQuotaCostsNoCallOnceTheWireIsEmpty() {
     KeyModel key = key(Aimd.defaults(), now);
     key.onAnswer(200, hourly(20, 17), send(key), now += MS); // the server has 17 left
