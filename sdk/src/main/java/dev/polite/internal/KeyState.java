@@ -182,10 +182,12 @@ public final class KeyState {
           }
           continue;
         }
-        if (held == null || held.epoch() != epoch) {
+        if (held == null) {
           patience.sleep(sleep, now, moved);
         } else {
-          // A pause or a cut voids the reservation: wake then, not when its tokens would have come.
+          // A pause, a cut or a settled count voids the reservation: wake then, not when its tokens
+          // would have come; at once if an answer voided it as the lock was let go (its wake-up
+          // came before this sleep, so the sleep must not wait for another).
           long reservedIn = held.epoch();
           patience.sleep(sleep, now, () -> epoch != reservedIn || moved.getAsBoolean());
         }
