@@ -3,7 +3,6 @@ package dev.polite.internal;
 import dev.polite.KeySnapshot;
 import dev.polite.PoliteConfig;
 import dev.polite.PoliteListener;
-import dev.polite.RateController;
 import dev.polite.RateLimitSignals;
 import dev.polite.SharedKey;
 import dev.polite.SharedState;
@@ -23,63 +22,56 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>a {@link TokenBucket}: unlimited until something sets a pace; then the pace the server
  *       advertises ({@link AdvertisedPace}: {@code quota / window}, the window inferred from
- *       resets where none is named); or the rate controller's discovered pace with a burst of one;
+ *       resets where none is named); or, where it advertises none, the pace the key finds
+ *       ({@link DiscoveredPace}) with a burst of one;
  *   <li>a {@link KeyPause}: every call holds back for a Retry-After, the reset of a spent quota,
  *       or a backoff after a bare refusal; a pause no call can wait out is re-verified by one
  *       probe after the max wait (the shell fails every other call at once meanwhile). Likewise a
  *       pace no call can wait for (one a year, from a garbage window): when nothing has gone for
  *       the max wait, one call goes;
- *   <li>its calls in a {@link CallLedger}, so that a server's remaining count can be reconciled
- *       with the calls it has not seen yet (tokens = remaining - calls reserved after the report's),
- *       and raised, at each report, to the lowest one less the calls on the wire;
+ *   <li>its calls in a {@link CallLedger}, so that the server's remaining count can be read
+ *       against the calls it has not seen yet ({@link ServerCount});
  *   <li>the gate, how many calls may be in flight: an {@link InFlightWindow} (slow start until
  *       the server shows a cap on calls in flight, then that cap, re-verified), or one while
  *       probing after a refusal or re-verifying a long pause.
  * </ul>
  *
- * <h2>Discovery</h2>
- * Where the server advertises no rate, a refusal asks the rate controller for a cut, told what the
- * server actually <em>admitted</em> since the previous cut ({@link AdmittedRate}), not what the
- * key sent: the send rate is exactly what was refused. The burst drops to one, and one call at a
- * time probes until one succeeds; successes then let the controller climb. Refusals of calls
- * already on the wire at a cut do not cut again, nor does a refusal within a second of sending
- * since the last cut (a probe that met a limiter still counting the last burst: no news about
- * the rate). A cut also voids the reservations made at the old pace, so that they queue again at
- * the new one instead of all going when the pause ends.
+ * <h2>The order an answer is read in</h2>
+ * {@link #onAnswer} is the script: the advertised pace first (it decides whether the rest is
+ * discovery), then what the answer says ({@link Answer}, once), the server's count, the window of
+ * calls in flight, and only then a pause and the discovered pace, which a refusal of calls in
+ * flight leaves alone. A pause, a cut of the discovered pace, or a count raised void the
+ * reservations held ({@link #isStale}), so that they queue again at what the key now knows
+ * instead of all going when the pause ends.
  *
  * <p>Not thread-safe: one caller at a time (the shell's lock, or a simulation's single thread).
  * Times are {@link dev.polite.Ticker} nanoseconds.
  */
 public final class KeyModel {
   private static final Logger log = LoggerFactory.getLogger("dev.polite");
-  private static final long SECOND = 1_000_000_000L;
 
   private final String key;
   private final PoliteConfig config;
   private final long maxWaitNanos; // read on every reservation: converted once
   private final TokenBucket bucket;
-  private final RateController controller;
   private final RetryBudget retryBudget;
   private final SendRateMeter sendRate = new SendRateMeter();
-  private final AdmittedRate admitted = new AdmittedRate();
+  private final DiscoveredPace discovered;
 
   private final KeyPause pause;
   private final SharedKey shared;
   private final boolean inFleet;
 
   private final CallLedger ledger = new CallLedger();
-  private boolean probing;
+  private final ServerCount count;
   private final InFlightWindow window;
 
   private final AdvertisedPace advertised = new AdvertisedPace();
-  private long lastCutAt = Long.MIN_VALUE;
   /** When an answer was last read as a refusal of too many calls in flight (no pause). */
   private long refusedInFlightAt = Long.MIN_VALUE;
   private long epoch;
   private long lastGrantAt;
   private RateLimitSignals lastSignals = RateLimitSignals.none();
-  /** The lowest remaining count reported since a call last went with none on the wire. */
-  private long lowestReported = Long.MAX_VALUE;
 
   /** A key nobody has heard from, at ticker time {@code now}, known to this instance alone. */
   public KeyModel(String key, PoliteConfig config, long now) {
@@ -97,9 +89,11 @@ public final class KeyModel {
     this.config = config;
     this.maxWaitNanos = Nanos.of(config.maxWait());
     this.bucket = TokenBucket.full(config.startingRate(), config.startingBurst(), now);
-    this.controller = config.rateController().create();
     this.retryBudget = new RetryBudget(config.retryBudgetTokens(), config.retryBudgetRatio());
+    AdmittedRate admitted = new AdmittedRate(); // the pause takes its time out of what was admitted
+    this.discovered = new DiscoveredPace(config.rateController().create(), admitted);
     this.pause = new KeyPause(key, config, admitted, shared);
+    this.count = new ServerCount(bucket, ledger);
     this.window = new InFlightWindow(config.cautiousStart());
     this.lastGrantAt = now;
   }
@@ -183,18 +177,10 @@ public final class KeyModel {
   public void pauseForFleet(long pauseNanos, boolean forRefusal, long now) {
     if (pause.holdForFleet(pauseNanos, now)) {
       pauseBegan(now);
-      if (forRefusal && !advertised.known()) {
-        cutForFleet(now);
+      if (forRefusal && !advertised.known() && discovered.refusedForFleet(now)) {
+        cut(lastSignals, now);
       }
     }
-  }
-
-  private void cutForFleet(long now) {
-    if ((lastCutAt != Long.MIN_VALUE && now - lastCutAt < SECOND) || Double.isInfinite(controller.rate())
-        || !admitted.hasEvidence(now)) {
-      return; // a cut is already this recent, or nothing was discovered to cut
-    }
-    cut(lastSignals, now);
   }
 
   /** Whether a new call must wait for an answer before it may go (the key's window is full). */
@@ -203,7 +189,7 @@ public final class KeyModel {
   }
 
   private int allowedInFlight() {
-    if (probing || pause.verifying()) {
+    if (discovered.probing() || pause.verifying()) {
       return 1;
     }
     return window.allowed();
@@ -252,12 +238,10 @@ public final class KeyModel {
    * key keeps the server's count (an advertised pace, alone), calls are on the wire, and the
    * tokens the call lacks are no more than the calls on the wire: overtaken reports read as if
    * those were unseen can have undercounted by that many. Each report raises the count to what the
-   * server has at least, and when the wire empties, to the lowest report ({@link #settleCount}).
+   * server has at least ({@link ServerCount}).
    */
   public boolean countMaySettle(Reservation reservation, long now) {
-    int onTheWire = ledger.onTheWire();
-    return advertised.known() && !inFleet && onTheWire > 0
-        && bucket.tokens(now) >= -reservation.cost() - onTheWire - 1e-9;
+    return advertised.known() && !inFleet && count.maySettle(reservation.cost(), now);
   }
 
   /**
@@ -294,9 +278,7 @@ public final class KeyModel {
     int others = ledger.send(reservation.cost());
     lastGrantAt = at;
     sendRate.recordSend(at);
-    if (!admitted.started()) {
-      admitted.restart(at);
-    }
+    discovered.firstSend(at);
     return new Permit(at, reservation.ticket(), reservation.alone(), others);
   }
 
@@ -334,12 +316,12 @@ public final class KeyModel {
     boolean paceHadTokens = advertised.known() && Answer.isRefusal(status, signals) && bucket.tokens(now) >= 1;
     Answer answer = Answer.of(status, signals, permit.othersOnTheWire(), paceHadTokens);
     boolean rejected = answer.refused();
-    reconcileRemaining(signals, exclusive || firstPace, permit, now);
+    readCount(signals, exclusive || firstPace, permit, now);
     if (advertised.known()) { // after the remaining count, so the fleet's bucket starts from what is left
       shared.paceLearned(bucket.rate(), bucket.capacity(), true, now);
     }
     if (answer.admitted()) {
-      admitted.recordAccept(now);
+      discovered.admittedOne(now);
     }
     if (pause.verifying()) {
       pause.probed(!rejected && status != 503 && !signals.isQuotaSpent(), now);
@@ -361,10 +343,10 @@ public final class KeyModel {
     // A refusal of a call sent early (observation mode) says the server refuses what an enforcing
     // key would not have sent: no news about the pace it would have found, or its backoff.
     if (!advertised.known() && !(rejected && permit.early())) {
-      discoverPace(status, signals, permit.sentAt(), now);
+      discoverPace(status, answer, signals, permit.sentAt(), now);
     }
     // RateController.none() promises no discovery, so no pause the server did not ask for.
-    boolean discovering = advertised.known() || !Double.isInfinite(controller.rate());
+    boolean discovering = advertised.known() || discovered.found();
     if (pause.backOffIfBare(rejected && !permit.early(), signals, permit.sentAt(), discovering, now)) {
       pauseBegan(now);
     }
@@ -420,7 +402,7 @@ public final class KeyModel {
     if (pace == null) {
       return;
     }
-    probing = false;
+    discovered.advertised();
     if (pace.rate() == bucket.rate() && pace.burst() == bucket.capacity()) {
       return;
     }
@@ -433,99 +415,51 @@ public final class KeyModel {
   }
 
   /**
-   * @param trusted the report may raise our count: the call was the key's only one from grant to
-   *     answer (so the server's count is exact), or our count means nothing yet
+   * Reads the server's remaining count ({@link ServerCount}) where the key keeps it: an advertised
+   * pace, counting requests, alone. In a fleet the count is the fleet's: its bucket takes it, less
+   * the whole fleet's calls on the wire; set here too, it would hold this instance back for calls
+   * other instances made.
+   *
+   * @param exact the report may raise the key's count: the call was the key's only one from grant
+   *     to answer, or the key's count means nothing yet
    */
-  private void reconcileRemaining(RateLimitSignals signals, boolean trusted, Permit permit, long now) {
+  private void readCount(RateLimitSignals signals, boolean exact, Permit permit, long now) {
     if (!advertised.known() || !signals.countsRequests() || signals.remaining().isEmpty()) {
       return;
     }
     long remaining = signals.remaining().getAsLong();
     shared.remaining(remaining, ledger.onTheWire(), now);
     if (inFleet) {
-      // The count is the fleet's: its bucket takes it, less the whole fleet's calls on the wire.
-      // Set here too, it would hold this instance back for calls other instances made.
       return;
     }
-    if (trusted) {
-      bucket.setTokens(remaining - inFlight(), now);
-    } else {
-      // Others were in flight: the server may have counted some after this report, or not yet
-      // seen them, and answers overtake each other. Such a report may only lower our count;
-      // our own refill at the advertised rate raises it. What the server had not seen is the
-      // calls reserved after this one (those before it went first, and were most likely
-      // counted): subtracting every call in flight would undercount at each report, and
-      // against an hourly quota no refill repays that, so calls fail with quota left. Where the
-      // guess is wrong (answers overtook each other), settleCount raises the count again.
-      long unseen = ledger.after(permit);
-      bucket.setTokens(Math.min(bucket.tokens(now), remaining - unseen), now);
+    double raiseTo = count.report(remaining, exact, permit, now);
+    if (!ServerCount.stands(raiseTo)) {
+      if (ledger.reserved() > 0) {
+        voidReservations(now);
+      }
+      bucket.setTokens(raiseTo, now);
     }
-    lowestReported = Math.min(lowestReported, remaining);
-    settleCount(now);
   }
 
-  /**
-   * Raises the count to what the server has at least, after a report overtaken by others made the
-   * key undercount. Take the answered call the server counted last: every call it counted after
-   * that one is still on the wire (one answered would have been counted last), and its report is
-   * one of those since the wire was last empty, so at least the lowest of them (counts fall as the
-   * server counts; a refill or a new window only raises them). So the server has at least the
-   * lowest report less the calls on the wire; with none on the wire, the lowest report exactly
-   * (when no refill came since), and the next reports start afresh.
-   *
-   * <p>When the key believes less than that, counting the tokens its reservations took, it is
-   * raised to it and the reservations held are voided so that they queue again at it. Against an
-   * hourly quota no refill repays an undercount: the last calls would fail, with tokens the server
-   * has, or wait for the wire to empty ({@link #countMaySettle}) when few enough are missing. Kept
-   * only as the wire empties, the bound came too late: two overtaken reports can leave the key two
-   * short with one call on the wire, more than that call's answer may settle.
-   */
-  private void settleCount(long now) {
-    int onTheWire = ledger.onTheWire();
-    long floor = lowestReported - onTheWire;
-    if (onTheWire == 0) {
-      lowestReported = Long.MAX_VALUE;
-    }
-    double believed = bucket.tokens(now) + ledger.reservedCost();
-    if (floor - believed < 0.5) {
-      return; // counts are whole: a smaller gap is the refill since, not a call's worth
-    }
-    if (ledger.reserved() > 0) {
-      voidReservations(now);
-    }
-    bucket.setTokens(Math.min(floor, bucket.capacity()), now);
-  }
-
-  private void discoverPace(int status, RateLimitSignals signals, long sentAt, long now) {
-    if (signals.isRejection()) {
-      if (sentAt <= lastCutAt) {
-        return; // already on the wire when we cut: the cut answered it
+  /** An answer to a key that finds its own pace: a refusal may cut it, a success let it climb. */
+  private void discoverPace(int status, Answer answer, RateLimitSignals signals, long sentAt, long now) {
+    if (answer.refused()) {
+      if (discovered.refused(sentAt, !Double.isInfinite(bucket.rate()), now)) {
+        cut(signals, now);
       }
-      probing = true;
-      if (!admitted.hasEvidence(now) && !Double.isInfinite(bucket.rate())) {
-        // Refused again within a second of sending since the last cut: a probe that met a
-        // limiter still counting the last burst (a spent window, a sliding rate). That says
-        // nothing new about the rate; the pause it caused and the probing are answer enough.
-        return;
-      }
-      cut(signals, now);
     } else if (status < 500) {
-      probing = false;
-      controller.onSuccess(now, sendRate.rate(now));
-      applyControllerPace(signals, now);
+      discovered.succeeded(sendRate.rate(now), now);
+      applyDiscoveredPace(signals, now);
     }
   }
 
   /**
-   * A refusal cuts the discovered pace: the controller's verdict on what the server admitted
-   * since the last cut, the reservations made at the old pace voided, and no tokens left.
+   * The discovered pace was cut: the reservations made at the old pace are void, and no tokens
+   * are left, so that the next call goes at the new pace from now.
    */
   private void cut(RateLimitSignals signals, long now) {
-    controller.onRejection(now, admitted.perSecond(now));
-    lastCutAt = now;
     voidReservations(now);
-    admitted.restart(now);
-    applyControllerPace(signals, now);
+    applyDiscoveredPace(signals, now);
     bucket.setTokens(0, now);
   }
 
@@ -541,8 +475,8 @@ public final class KeyModel {
     epoch++;
   }
 
-  private void applyControllerPace(RateLimitSignals signals, long now) {
-    double rate = controller.rate();
+  private void applyDiscoveredPace(RateLimitSignals signals, long now) {
+    double rate = discovered.rate();
     if (Double.isInfinite(rate) || rate == bucket.rate()) {
       return;
     }
@@ -558,7 +492,7 @@ public final class KeyModel {
     KeySnapshot.Source source;
     if (advertised.known()) {
       source = KeySnapshot.Source.ADVERTISED;
-    } else if (!Double.isInfinite(controller.rate())) {
+    } else if (discovered.found()) {
       source = KeySnapshot.Source.DISCOVERED;
     } else if (!Double.isInfinite(bucket.rate())) {
       source = KeySnapshot.Source.STARTING;
@@ -589,7 +523,7 @@ public final class KeyModel {
   @Override
   public String toString() {
     return "KeyModel{" + key + " " + bucket + " " + ledger
-        + " " + pause + (probing ? " probing" : "")
+        + " " + pause + (discovered.probing() ? " probing" : "")
         + " " + window + '}';
   }
 }

@@ -1,0 +1,113 @@
+package dev.polite.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.polite.RateController;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** What a refusal and a success do to the pace a key finds for itself, on a clock the test moves. */
+class DiscoveredPaceTest {
+  private static final long MS = 1_000_000L;
+  private static final long SECOND = 1_000 * MS;
+
+  private long now = 1_000 * SECOND;
+  private final Recorder controller = new Recorder();
+  private final DiscoveredPace pace = new DiscoveredPace(controller, new AdmittedRate());
+
+  @Test
+  void aFirstRefusalCutsToWhatTheServerAdmittedAndProbes() {
+    pace.firstSend(now);
+    for (int i = 0; i < 20; i++) {
+      pace.admittedOne(now += 50 * MS); // 20 admitted over a second
+    }
+    assertThat(pace.refused(now - MS, false, now)).isTrue();
+    assertThat(controller.cuts).hasSize(1);
+    assertThat(controller.cuts.get(0)).isEqualTo(20.0, within(0.01));
+    assertThat(pace.found()).isTrue();
+    assertThat(pace.probing()).isTrue();
+  }
+
+  @Test
+  void aRefusalOfACallAlreadyOnTheWireAtTheCutCutsNothingMore() {
+    pace.firstSend(now);
+    now += SECOND;
+    long sentBeforeTheCut = now - 10 * MS;
+    assertThat(pace.refused(now - MS, false, now)).isTrue();
+    now += 2 * SECOND;
+    assertThat(pace.refused(sentBeforeTheCut, true, now)).isFalse();
+    assertThat(controller.cuts).hasSize(1);
+  }
+
+  @Test
+  void aRefusalWithinASecondOfSendingSinceTheCutProbesButCutsNothing() {
+    pace.firstSend(now);
+    now += SECOND;
+    pace.refused(now - MS, false, now);
+    now += 500 * MS;
+    assertThat(pace.refused(now - MS, true, now)).as("half a second since the cut: no news").isFalse();
+    assertThat(pace.probing()).isTrue();
+    now += 600 * MS;
+    assertThat(pace.refused(now - MS, true, now)).as("over a second since the cut: news").isTrue();
+    assertThat(controller.cuts).hasSize(2);
+  }
+
+  @Test
+  void aSuccessEndsTheProbingAndTellsTheControllerTheSendRate() {
+    pace.firstSend(now);
+    now += SECOND;
+    pace.refused(now - MS, false, now);
+    pace.succeeded(7.5, now += 100 * MS);
+    assertThat(pace.probing()).isFalse();
+    assertThat(controller.successes).containsExactly(7.5);
+  }
+
+  @Test
+  void aFleetsRefusalCutsAtMostOnceASecondAndOnlyAPaceFound() {
+    pace.firstSend(now);
+    now += SECOND;
+    assertThat(pace.refusedForFleet(now)).as("nothing found to cut").isFalse();
+    pace.refused(now - MS, false, now);
+    pace.succeeded(1, now += MS);
+    now += 500 * MS;
+    assertThat(pace.refusedForFleet(now)).as("a cut half a second old").isFalse();
+    now += 600 * MS;
+    assertThat(pace.refusedForFleet(now)).isTrue();
+    assertThat(controller.cuts).hasSize(2);
+    assertThat(pace.probing()).as("another instance's refusal sets no probe here").isFalse();
+  }
+
+  @Test
+  void anAdvertisedPaceEndsTheProbing() {
+    pace.firstSend(now);
+    now += SECOND;
+    pace.refused(now - MS, false, now);
+    pace.advertised();
+    assertThat(pace.probing()).isFalse();
+  }
+
+  /** Cuts to the admitted rate it is told; records what it heard. */
+  private static final class Recorder implements RateController {
+    final List<Double> cuts = new ArrayList<>();
+    final List<Double> successes = new ArrayList<>();
+    private double rate = Double.POSITIVE_INFINITY;
+
+    @Override
+    public double rate() {
+      return rate;
+    }
+
+    @Override
+    public void onSuccess(long nowNanos, double measuredSendRate) {
+      successes.add(measuredSendRate);
+    }
+
+    @Override
+    public void onRejection(long nowNanos, double admittedRate) {
+      cuts.add(admittedRate);
+      rate = Math.max(1, admittedRate);
+    }
+  }
+}
