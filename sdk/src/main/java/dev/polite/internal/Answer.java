@@ -6,14 +6,16 @@ import dev.polite.RateLimitSignals;
  * What one answer says, decided once when it arrives, for every part of the key model to read:
  * the verdicts drawn from its status and signals.
  *
+ * @param status the HTTP status
  * @param refused whether it is a rate-limit refusal (a 429, or what the signals read as one)
  * @param admitted whether the server took the call: not refused, and no 5xx
+ * @param quotaSpent whether it reports the key's quota spent (remaining 0), refused or not
  * @param refusedInFlight whether it is a refusal of a cap on calls in flight, not of the pace: it
  *     came while other calls of the key were on the wire, and the pace cannot explain it (it
  *     names concurrent requests as its unit, or reports budget left, or reports nothing while
  *     the key's advertised pace had tokens to spare)
  */
-record Answer(boolean refused, boolean admitted, boolean refusedInFlight) {
+record Answer(int status, boolean refused, boolean admitted, boolean refusedInFlight, boolean quotaSpent) {
 
   /** The IETF quota unit of a cap on calls in flight. */
   static final String CONCURRENT_REQUESTS = "concurrent-requests";
@@ -29,7 +31,21 @@ record Answer(boolean refused, boolean admitted, boolean refusedInFlight) {
     boolean refused = isRefusal(status, signals);
     boolean admitted = !refused && status < 500;
     boolean inFlight = refused && othersOnTheWire > 0 && !paceExplains(signals, paceHadTokens);
-    return new Answer(refused, admitted, inFlight);
+    return new Answer(status, refused, admitted, inFlight, signals.isQuotaSpent());
+  }
+
+  /** Whether the server is overloaded (503): it asks for time, as a refusal does, but not of the pace. */
+  boolean overloaded() {
+    return status == 503;
+  }
+
+  /**
+   * Whether the server asked the key to hold back: a refusal, an overload, or a spent quota. A
+   * delay named on any other answer (a Retry-After on a success, advice for redirects and the
+   * like) pauses nothing, and only such an answer to a long pause's probe ends the pause.
+   */
+  boolean holdsBack() {
+    return refused || overloaded() || quotaSpent;
   }
 
   /** The one rule for a rate-limit refusal: a 429, or what the signals read as one. */

@@ -324,7 +324,7 @@ public final class KeyModel {
       discovered.admittedOne(now);
     }
     if (pause.verifying()) {
-      pause.probed(!rejected && status != 503 && !signals.isQuotaSpent(), now);
+      pause.probed(answer, now);
     }
     window.onAnswer(answer, permit.othersOnTheWire(), ledger.onTheWire(), permit.sentAt(), advertised.known(),
         inFleet ? shared.instances() : 1, now);
@@ -337,13 +337,13 @@ public final class KeyModel {
       // server's free slots idle for it.
       return;
     }
-    if (pause.ask(status, signals, advertised.inferredWindow(), now)) {
+    if (pause.ask(answer, signals, advertised.inferredWindow(), now)) {
       pauseBegan(now);
     }
     // A refusal of a call sent early (observation mode) says the server refuses what an enforcing
     // key would not have sent: no news about the pace it would have found, or its backoff.
     if (!advertised.known() && !(rejected && permit.early())) {
-      discoverPace(status, answer, signals, permit.sentAt(), now);
+      discoverPace(answer, signals, permit.sentAt(), now);
     }
     // RateController.none() promises no discovery, so no pause the server did not ask for.
     boolean discovering = advertised.known() || discovered.found();
@@ -442,12 +442,12 @@ public final class KeyModel {
   }
 
   /** An answer to a key that finds its own pace: a refusal may cut it, a success let it climb. */
-  private void discoverPace(int status, Answer answer, RateLimitSignals signals, long sentAt, long now) {
+  private void discoverPace(Answer answer, RateLimitSignals signals, long sentAt, long now) {
     if (answer.refused()) {
       if (discovered.refused(sentAt, !Double.isInfinite(bucket.rate()), now)) {
         cut(signals, now);
       }
-    } else if (status < 500) {
+    } else if (answer.admitted()) {
       discovered.succeeded(sendRate.rate(now), now);
       applyDiscoveredPace(signals, now);
     }

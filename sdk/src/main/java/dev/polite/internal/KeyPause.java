@@ -117,10 +117,10 @@ final class KeyPause {
     }
   }
 
-  /** The answer to the probe of a long pause: {@code cleared} ends it, anything else renews it. */
-  void probed(boolean cleared, long now) {
+  /** The answer to the probe of a long pause: one that holds nothing back ends it, any other renews it. */
+  void probed(Answer answer, long now) {
     verifying = false;
-    if (cleared) {
+    if (!answer.holdsBack()) {
       end(now);
       shared.resumed(now);
     } else {
@@ -136,10 +136,9 @@ final class KeyPause {
    *     says, and the call after the pause learns the truth
    * @return whether a pause began (the key was not paused before)
    */
-  boolean ask(int status, RateLimitSignals signals, InferredWindow window, long now) {
+  boolean ask(Answer answer, RateLimitSignals signals, InferredWindow window, long now) {
     Duration pause = signals.retryAfter();
-    boolean exhausted = signals.isQuotaSpent();
-    if (pause == null && exhausted && signals.reset() != null) {
+    if (pause == null && answer.quotaSpent() && signals.reset() != null) {
       long reset = window.believedReset(Nanos.of(signals.reset()), now);
       if (signals.window() != null && !InferredWindow.inLine(reset, Nanos.of(signals.window()))) {
         reset = Nanos.of(signals.window()); // a reset far past its own policy's window: the window
@@ -149,10 +148,10 @@ final class KeyPause {
     if (pause == null || pause.isZero()) {
       return false;
     }
-    if (!signals.isRejection() && status != 503 && !exhausted) {
+    if (!answer.holdsBack()) {
       return false; // a Retry-After on a success is advice for redirects and the like, not a pause
     }
-    return hold(pause, signals.isRejection() || status == 503, status, now);
+    return hold(pause, answer.refused() || answer.overloaded(), answer.status(), now);
   }
 
   /**
