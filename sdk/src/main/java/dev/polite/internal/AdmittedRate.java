@@ -29,6 +29,8 @@ final class AdmittedRate {
   private final long[] bucketOf = new long[BUCKETS];
   private long since = Long.MIN_VALUE;
   private long paused;
+  /** Accepts since the restart that are not evidence of the rate: calls a bank let go at once. */
+  private long excluded;
 
   AdmittedRate() {
     java.util.Arrays.fill(bucketOf, Long.MIN_VALUE);
@@ -38,6 +40,7 @@ final class AdmittedRate {
   void restart(long now) {
     since = now;
     paused = 0;
+    excluded = 0;
     java.util.Arrays.fill(counts, 0);
   }
 
@@ -66,12 +69,40 @@ final class AdmittedRate {
     counts[slot]++;
   }
 
+  /**
+   * One call the server is about to admit, if all goes well, out of what it banked: the server's
+   * rate did not let it through, so it is left out of the rate read since the restart.
+   */
+  void excludeOne() {
+    excluded++;
+  }
+
   /** Accepts per second since the restart (at most ten seconds back), over at least a second. */
   double perSecond(long now) {
     if (!started()) {
       return 0;
     }
     long from = Math.max(since, now - HORIZON_NANOS);
+    long span = Math.max(MIN_SPAN_NANOS, now - from - paused);
+    return Math.max(0, accepts(from) - excluded) / (span / 1e9);
+  }
+
+  /**
+   * What the server took at once beyond a pace of {@code rate}: the accepts since the restart less
+   * what that pace would have let through in the unpaused time they took. A server that admitted
+   * 20 calls in 40 ms and then refused banked about 20; one that admitted them evenly over a
+   * second at 20 a second, none.
+   */
+  double beyondPace(double rate, long now) {
+    if (!started()) {
+      return 0;
+    }
+    long from = Math.max(since, now - HORIZON_NANOS);
+    long span = Math.max(0, now - from - paused);
+    return accepts(from) - excluded - rate * (span / 1e9);
+  }
+
+  private long accepts(long from) {
     long firstBucket = Math.floorDiv(from, BUCKET_NANOS);
     long accepts = 0;
     for (int i = 0; i < BUCKETS; i++) {
@@ -79,8 +110,7 @@ final class AdmittedRate {
         accepts += counts[i];
       }
     }
-    long span = Math.max(MIN_SPAN_NANOS, now - from - paused);
-    return accepts / (span / 1e9);
+    return accepts;
   }
 
   /**

@@ -21,15 +21,41 @@ import dev.polite.RateController;
  * A fleet's refusal, told by another instance, cuts as the key's own would (the fleet's pace is
  * the sum of its members', and it was the sum that the server refused), at most once a second.
  *
+ * <h2>The bank a silent server showed</h2>
+ * A limiter that names its delay but not its rate (a bare Retry-After in whole seconds) refills
+ * during the pause it asks for: a token bucket of 20 a second with a burst of 20 that refused the
+ * 21st call of a burst asks for 1 s (50 ms, rounded up), and holds its whole burst again when the
+ * second is over; a fixed window or a sliding log that took the burst at once opens whole. A key
+ * that resumes at its pace alone leaves that bank unspent: a second of the server's capacity lost
+ * to the rounding, 1.25 times the floor for 100 calls at 20 a second. So at the key's first cut,
+ * when that refusal named its delay, the key believes the server banks what it admitted at once
+ * beyond the new pace ({@link AdmittedRate#beyondPace}: 20 calls in 40 ms is a bank of about 20;
+ * the same 20 spread over a second, none), and no more than the new pace refills in the delay
+ * named. Those calls go at once when the pause is over, past the pace, and are left out of the
+ * rate the next cut reads.
+ *
+ * <p>The belief is bounded by its evidence. Only the first cut has any: it follows the key's
+ * unpaced start, the one time the key sent faster than its pace, so what the server took at once
+ * shows its bank; once paced, the key never sends a burst again, and a later cut's accepts would
+ * count the bank's own calls. It is spent once. Any refusal of news drops what is left of it (the
+ * server did not bank that much, or the bank is spent), as does an advertised pace. A bare
+ * refusal's bank is never believed: a sliding rate (HAProxy's) counts every request of its last
+ * period, refused ones too, and a burst at its reopening meets refusals. A fleet's key believes
+ * none: the bank is the fleet's, not each instance's.
+ *
  * <p>Not thread-safe: part of {@link KeyModel}; times are ticker nanoseconds.
  */
 final class DiscoveredPace {
   private static final long SECOND = 1_000_000_000L;
+  /** The most calls a bank may let go at once: past this a key is discovering nothing. */
+  private static final double MOST_BANKED = 1_000;
 
   private final RateController controller;
   private final AdmittedRate admitted;
   private long lastCutAt = Long.MIN_VALUE;
   private boolean probing;
+  /** What the server banked that may yet go at once, in cost; 0 when nothing is believed. */
+  private double bank;
 
   /**
    * @param admitted what the server admitted since the last cut; shared with the key's pause,
@@ -67,9 +93,30 @@ final class DiscoveredPace {
     admitted.recordAccept(now);
   }
 
-  /** The server advertised a pace: that pace governs, and nothing is probed for. */
+  /** The server advertised a pace: that pace governs, and nothing is probed for or banked. */
   void advertised() {
     probing = false;
+    bank = 0;
+  }
+
+  /** What the server banked that may yet go at once past the pace, in cost units. */
+  double bank() {
+    return bank;
+  }
+
+  /**
+   * A call of {@code cost} the pace would hold back goes from the bank instead, if it holds that
+   * much.
+   *
+   * @return whether it goes now
+   */
+  boolean spendBank(double cost) {
+    if (bank < cost) {
+      return false;
+    }
+    bank -= cost;
+    admitted.excludeOne();
+    return true;
   }
 
   /**
@@ -77,18 +124,40 @@ final class DiscoveredPace {
    *
    * @param paced whether the key holds any pace now (a starting pace or one found): without one,
    *     even a refusal soon after the first send is news
+   * @param namedDelay the delay the refusal named, in nanoseconds, 0 when none (or when the key
+   *     must believe no bank: in a fleet)
    * @return whether it cut the pace ({@link #rate} is the new one)
    */
-  boolean refused(long sentAt, boolean paced, long now) {
+  boolean refused(long sentAt, boolean paced, long namedDelay, long now) {
     if (sentAt <= lastCutAt) {
       return false;
     }
     probing = true;
+    bank = 0;
     if (!admitted.hasEvidence(now) && paced) {
       return false;
     }
+    boolean first = lastCutAt == Long.MIN_VALUE;
     cut(now);
+    if (first && namedDelay > 0) {
+      bank = banked(namedDelay, now);
+    }
+    admitted.restart(now);
     return true;
+  }
+
+  /**
+   * The bank the first cut believes: what the server took at once beyond the new pace, and no
+   * more than that pace refills in the delay named. Read before the count of accepts restarts.
+   */
+  private double banked(long namedDelay, long now) {
+    double rate = controller.rate();
+    if (Double.isInfinite(rate)) {
+      return 0;
+    }
+    double shown = admitted.beyondPace(rate, now);
+    double refilled = rate * (namedDelay / 1e9);
+    return Math.max(0, Math.floor(Math.min(MOST_BANKED, Math.min(shown, refilled))));
   }
 
   /** A success, with the key sending {@code sendRate} calls a second: the controller may climb. */
@@ -108,18 +177,20 @@ final class DiscoveredPace {
     if (recentCut || !found() || !admitted.hasEvidence(now)) {
       return false;
     }
+    bank = 0;
     cut(now);
+    admitted.restart(now);
     return true;
   }
 
+  /** Asks the controller for a cut, from what the server admitted since the last: then restart. */
   private void cut(long now) {
     controller.onRejection(now, admitted.perSecond(now));
     lastCutAt = now;
-    admitted.restart(now);
   }
 
   @Override
   public String toString() {
-    return probing ? "probing" : "";
+    return (probing ? "probing" : "") + (bank > 0 ? " bank " + bank : "");
   }
 }

@@ -203,6 +203,11 @@ public final class KeyModel {
    */
   public Reservation reserve(double cost, long now) {
     long wait = bucket.reserve(cost, now);
+    if (wait > 0 && discovered.spendBank(cost)) {
+      // What the server banked during the pause it named goes at once, past the pace.
+      bucket.refund(cost, now);
+      wait = 0;
+    }
     if (wait > maxWaitNanos && now - lastGrantAt >= maxWaitNanos) {
       // A pace no call can wait for (one per year, from a garbage window) would never let a
       // call through again to learn better. Like a long pause, it is re-verified: when nothing
@@ -444,7 +449,8 @@ public final class KeyModel {
   /** An answer to a key that finds its own pace: a refusal may cut it, a success let it climb. */
   private void discoverPace(Answer answer, RateLimitSignals signals, long sentAt, long now) {
     if (answer.refused()) {
-      if (discovered.refused(sentAt, !Double.isInfinite(bucket.rate()), now)) {
+      long namedDelay = inFleet || signals.retryAfter() == null ? 0 : Nanos.of(signals.retryAfter());
+      if (discovered.refused(sentAt, !Double.isInfinite(bucket.rate()), namedDelay, now)) {
         cut(signals, now);
       }
     } else if (answer.admitted()) {

@@ -23,7 +23,7 @@ class DiscoveredPaceTest {
     for (int i = 0; i < 20; i++) {
       pace.admittedOne(now += 50 * MS); // 20 admitted over a second
     }
-    assertThat(pace.refused(now - MS, false, now)).isTrue();
+    assertThat(pace.refused(now - MS, false, 0, now)).isTrue();
     assertThat(controller.cuts).hasSize(1);
     assertThat(controller.cuts.get(0)).isEqualTo(20.0, within(0.01));
     assertThat(pace.found()).isTrue();
@@ -35,9 +35,9 @@ class DiscoveredPaceTest {
     pace.firstSend(now);
     now += SECOND;
     long sentBeforeTheCut = now - 10 * MS;
-    assertThat(pace.refused(now - MS, false, now)).isTrue();
+    assertThat(pace.refused(now - MS, false, 0, now)).isTrue();
     now += 2 * SECOND;
-    assertThat(pace.refused(sentBeforeTheCut, true, now)).isFalse();
+    assertThat(pace.refused(sentBeforeTheCut, true, 0, now)).isFalse();
     assertThat(controller.cuts).hasSize(1);
   }
 
@@ -45,12 +45,12 @@ class DiscoveredPaceTest {
   void aRefusalWithinASecondOfSendingSinceTheCutProbesButCutsNothing() {
     pace.firstSend(now);
     now += SECOND;
-    pace.refused(now - MS, false, now);
+    pace.refused(now - MS, false, 0, now);
     now += 500 * MS;
-    assertThat(pace.refused(now - MS, true, now)).as("half a second since the cut: no news").isFalse();
+    assertThat(pace.refused(now - MS, true, 0, now)).as("half a second since the cut: no news").isFalse();
     assertThat(pace.probing()).isTrue();
     now += 600 * MS;
-    assertThat(pace.refused(now - MS, true, now)).as("over a second since the cut: news").isTrue();
+    assertThat(pace.refused(now - MS, true, 0, now)).as("over a second since the cut: news").isTrue();
     assertThat(controller.cuts).hasSize(2);
   }
 
@@ -58,7 +58,7 @@ class DiscoveredPaceTest {
   void aSuccessEndsTheProbingAndTellsTheControllerTheSendRate() {
     pace.firstSend(now);
     now += SECOND;
-    pace.refused(now - MS, false, now);
+    pace.refused(now - MS, false, 0, now);
     pace.succeeded(7.5, now += 100 * MS);
     assertThat(pace.probing()).isFalse();
     assertThat(controller.successes).containsExactly(7.5);
@@ -69,7 +69,7 @@ class DiscoveredPaceTest {
     pace.firstSend(now);
     now += SECOND;
     assertThat(pace.refusedForFleet(now)).as("nothing found to cut").isFalse();
-    pace.refused(now - MS, false, now);
+    pace.refused(now - MS, false, 0, now);
     pace.succeeded(1, now += MS);
     now += 500 * MS;
     assertThat(pace.refusedForFleet(now)).as("a cut half a second old").isFalse();
@@ -83,9 +83,90 @@ class DiscoveredPaceTest {
   void anAdvertisedPaceEndsTheProbing() {
     pace.firstSend(now);
     now += SECOND;
-    pace.refused(now - MS, false, now);
+    pace.refused(now - MS, false, 0, now);
     pace.advertised();
     assertThat(pace.probing()).isFalse();
+  }
+
+  /** A burst of 20 admitted in 40 ms from the key's first send, then a refusal. */
+  private void burstOfTwentyThenRefused(long namedDelay) {
+    pace.firstSend(now);
+    for (int i = 0; i < 20; i++) {
+      pace.admittedOne(now += 2 * MS);
+    }
+    assertThat(pace.refused(now - MS, false, namedDelay, now)).isTrue();
+  }
+
+  @Test
+  void theFirstCutOfARefusalThatNamedItsDelayBelievesWhatTheServerTookAtOnceBeyondTheNewPace() {
+    burstOfTwentyThenRefused(SECOND);
+    // Cut to what was admitted over at least a second: 20/s; 20 in 40 ms is 20 - 20 * 0.04 beyond it.
+    assertThat(pace.rate()).isEqualTo(20.0, within(0.01));
+    assertThat(pace.bank()).isEqualTo(19);
+  }
+
+  @Test
+  void theBankIsNoMoreThanTheNewPaceRefillsInTheDelayNamed() {
+    burstOfTwentyThenRefused(100 * MS);
+    assertThat(pace.bank()).as("20/s for 100 ms").isEqualTo(2);
+  }
+
+  @Test
+  void aBareRefusalBelievesNoBank() {
+    burstOfTwentyThenRefused(0);
+    assertThat(pace.bank()).isZero();
+  }
+
+  @Test
+  void aBurstSpreadAtThePaceBanksNothing() {
+    pace.firstSend(now);
+    for (int i = 0; i < 20; i++) {
+      pace.admittedOne(now += 50 * MS); // 20 in a second: all of it the pace's
+    }
+    pace.refused(now - MS, false, SECOND, now);
+    assertThat(pace.bank()).isZero();
+  }
+
+  @Test
+  void theBankIsSpentOnceAndLeftOutOfTheRateTheNextCutReads() {
+    burstOfTwentyThenRefused(SECOND);
+    now += SECOND; // the pause
+    for (int i = 0; i < 19; i++) {
+      assertThat(pace.spendBank(1)).isTrue();
+      pace.admittedOne(now += 2 * MS);
+    }
+    assertThat(pace.spendBank(1)).as("spent").isFalse();
+    for (int i = 0; i < 40; i++) {
+      pace.admittedOne(now += 50 * MS); // two seconds at 20/s
+    }
+    pace.refused(now - MS, true, SECOND, now);
+    // Since the cut: a second paused (the pause itself is the key's to leave out), 38 ms of bank,
+    // two seconds at the pace: 40 accepts of the rate over 3.038 s, not 59.
+    assertThat(controller.cuts.get(1)).as("the bank's 19 left out").isEqualTo(40 / 3.038, within(0.01));
+    assertThat(pace.bank()).as("only the first cut has the evidence").isZero();
+  }
+
+  @Test
+  void aRefusalOfNewsDropsWhatIsLeftOfTheBank() {
+    burstOfTwentyThenRefused(SECOND);
+    now += SECOND;
+    pace.spendBank(1);
+    pace.refused(now - MS, true, SECOND, now += 2 * MS); // within a second: cuts nothing, but is news
+    assertThat(pace.bank()).isZero();
+  }
+
+  @Test
+  void aRefusalOfACallOnTheWireAtTheCutLeavesTheBank() {
+    burstOfTwentyThenRefused(SECOND);
+    assertThat(pace.refused(now - 30 * MS, true, SECOND, now += MS)).isFalse();
+    assertThat(pace.bank()).isEqualTo(19);
+  }
+
+  @Test
+  void anAdvertisedPaceDropsTheBank() {
+    burstOfTwentyThenRefused(SECOND);
+    pace.advertised();
+    assertThat(pace.bank()).isZero();
   }
 
   /** Cuts to the admitted rate it is told; records what it heard. */

@@ -113,6 +113,20 @@ class KeyModelInFleetTest {
   }
 
   /** A fleet that records what it is told. */
+  @Test
+  void aKeyInAFleetBelievesNoBankAfterANamedPause() {
+    KeyModel key = key();
+    for (int i = 0; i < 20; i++) {
+      key.onAnswer(200, NOTHING, send(key), now += MS);
+    }
+    key.onAnswer(429, RateLimitSignals.builder().rejection(true).retryAfter(Duration.ofSeconds(1))
+        .build(), send(key), now += MS);
+    now += key.pauseLeft(now);
+    key.onAnswer(200, NOTHING, send(key), now += MS); // the bucket's one token
+    // What the server banked is the fleet's, not this instance's: the pace alone.
+    assertThat(key.reserve(1, now).waitNanos()).isGreaterThan(0);
+  }
+
   private static final class Fleet implements SharedState, SharedKey {
     final List<String> told = new ArrayList<>();
     int instances = 1;

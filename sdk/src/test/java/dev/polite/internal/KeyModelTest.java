@@ -237,6 +237,65 @@ class KeyModelTest {
     assertThat(key.pauseLeft(now)).as("a bare refusal backs the key off").isEqualTo(500 * MS);
   }
 
+  /** 20 admitted from the key's first send, 1 ms apart, then the 21st refused as {@code refusal}. */
+  private void burstOfTwentyThenRefused(KeyModel key, RateLimitSignals refusal) {
+    for (int i = 0; i < 20; i++) {
+      key.onAnswer(200, NOTHING, send(key), now += MS);
+    }
+    key.onAnswer(429, refusal, send(key), now += MS);
+  }
+
+  /** How many calls go at once (no wait for their tokens) once the key's pause is over. */
+  private int goingAtOnceAfterThePause(KeyModel key) {
+    now += key.pauseLeft(now);
+    int atOnce = 0;
+    while (true) {
+      KeyModel.Reservation r = key.reserve(1, now);
+      if (r.waitNanos() > 0) {
+        key.cancel(r, 1, now);
+        return atOnce;
+      }
+      atOnce++;
+      key.onAnswer(200, NOTHING, key.grant(now, r), now += MS);
+    }
+  }
+
+  @Test
+  void aSilentServerThatNamedItsDelayHasWhatItBankedSpentOnceThePauseIsOver() {
+    KeyModel key = key(Aimd.defaults(), now);
+    burstOfTwentyThenRefused(key, RateLimitSignals.builder().rejection(true)
+        .retryAfter(Duration.ofSeconds(1)).build());
+    assertThat(key.pauseLeft(now)).isEqualTo(SECOND);
+    // Cut to 18/s; 20 taken in 21 ms is 19.6 beyond it, and 18/s refills 18 in the second named:
+    // the bank is 18, and the bucket's one token.
+    assertThat(goingAtOnceAfterThePause(key)).isEqualTo(19);
+    assertThat(key.reserve(1, now).waitNanos()).as("then the pace").isPositive();
+    assertThat(key.pace()).isBetween(18.0, 19.5);
+  }
+
+  @Test
+  void aBareRefusalBanksNothing() {
+    KeyModel key = key(Aimd.defaults(), now);
+    burstOfTwentyThenRefused(key, REFUSED);
+    assertThat(goingAtOnceAfterThePause(key)).as("the bucket's one token").isEqualTo(1);
+  }
+
+  @Test
+  void aLongPauseIsReVerifiedByOneProbeBeforeTheBankGoes() {
+    KeyModel key = key(Aimd.defaults(), now);
+    burstOfTwentyThenRefused(key, RateLimitSignals.builder().rejection(true)
+        .retryAfter(Duration.ofHours(1)).build());
+    now += key.pauseLeft(now); // the max wait: the probe's turn
+    assertThat(key.pauseLeft(now)).isZero();
+    KeyModel.Reservation probe = key.reserve(1, now);
+    Permit probing = key.grant(now, probe);
+    assertThat(key.verifyingPause()).isTrue();
+    assertThat(key.gateClosed()).as("the probe goes alone, bank or none").isTrue();
+    key.onAnswer(200, NOTHING, probing, now += MS);
+    assertThat(key.pauseHeld(now)).isZero();
+    assertThat(goingAtOnceAfterThePause(key)).as("the bank, believed no larger than it showed").isEqualTo(19);
+  }
+
   @Test
   void aRefusalSoonAfterACutIsNoNewsAboutTheRate() {
     KeyModel key = key(Aimd.defaults(), now);

@@ -70,6 +70,26 @@ class ZooTwinTest {
     }
   }
 
+  /**
+   * A token bucket that names its delay in whole seconds and nothing else refills its whole burst
+   * in the second it asks for after the first burst: the key spends that bank once the pause is
+   * over instead of pacing alone (1.28 to 1.29 times the floor for the zoo's 100 calls before it
+   * did; 1.05 to 1.06 after).
+   */
+  @ParameterizedTest(name = "bank after a named delay c={0}")
+  @org.junit.jupiter.params.provider.ValueSource(ints = {1, 4, 16, 64})
+  void whatASilentServerBankedDuringTheDelayItNamedIsSpent(int concurrency) {
+    for (long seed = 1; seed <= 3; seed++) {
+      SimulatedLimiter limiter = SimulatedLimiter.tokenBucket(20, 20, Style.RETRY_AFTER, ZooTwin.start());
+      ZooTwin.Result r = new ZooTwin(limiter, 100, concurrency, LATENCY, seed).run();
+      double floor = limiter.floorSeconds(100);
+      String row = "c=" + concurrency + " seed " + seed + ": " + r + " floor " + floor;
+      assertThat(r.ok()).as(row).isEqualTo(100);
+      assertThat(r.rejected()).as(row).isLessThanOrEqualTo(10);
+      assertThat(r.seconds()).as(row).isLessThanOrEqualTo(1.15 * floor);
+    }
+  }
+
   @ParameterizedTest(name = "{0}")
   @MethodSource("cells")
   void everyCallSucceedsWithFewRefusalsNearTheFloor(String name, int requests, int concurrency,
