@@ -103,8 +103,8 @@ enum Field {
   }
 
   /**
-   * Whether the fields {@code len} long have distinct characters at {@code at}, folded to five
-   * bits ({@code -} and {@code m} share a slot, so they count as the same).
+   * Whether there are fields {@code len} long and their characters at {@code at} are distinct,
+   * folded to five bits ({@code -} and {@code m} share a slot, so they count as the same).
    */
   private static boolean tellsApart(Field[] fields, int len, int at) {
     int seen = 0;
@@ -114,7 +114,7 @@ enum Field {
       if ((seen & bit) != 0) return false;
       seen |= bit;
     }
-    return true;
+    return seen != 0;
   }
 
   final String wireName;
