@@ -68,25 +68,53 @@ enum Field {
   X_HUBSPOT_RATELIMIT_INTERVAL_MILLISECONDS("x-hubspot-ratelimit-interval-milliseconds");
 
   static final int COUNT = values().length;
-  private static final int MIN_LENGTH = 3;
   private static final int MAX_LENGTH = 41;
-  private static final Field[] TABLE = new Field[256];
   /**
-   * Per name length, the bits ({@link #bit}) of the first characters of the fields that long
-   * (low 32 bits) and of their last characters (high 32 bits). Most names on the wire
-   * ({@code Content-Type}, {@code Server}, OpenAI's and Anthropic's prefixed ones) fail this test,
-   * so they cost two loads instead of a hash and a comparison.
+   * Per name length, the position of the character that tells apart the fields that long, or -1
+   * when no field is that long. Searched from the end: the names share their beginnings
+   * ({@code x-ratelimit-}, {@code ratelimit-}), so they differ near the end.
    */
-  private static final long[] ENDS = new long[MAX_LENGTH + 1];
+  private static final byte[] AT = new byte[MAX_LENGTH + 1];
+  /**
+   * The field of each length and character at {@link #AT}, by {@code length << 5 | (c & 31)}:
+   * {@code c & 31} is the same for both cases of a letter, so a name in any case finds its field
+   * with one character read; 42 lengths times 32 slots. A name no field has (most of them:
+   * {@code Content-Type}, {@code Server}) mostly finds an empty slot, or a field whose comparison
+   * fails at its first character.
+   */
+  private static final Field[] TABLE = new Field[(MAX_LENGTH + 1) << 5];
 
   static {
-    for (Field f : values()) {
-      int len = f.wireName.length();
-      int slot = hash(f.wireName, len) & 255;
-      while (TABLE[slot] != null) slot = (slot + 1) & 255;
-      TABLE[slot] = f;
-      ENDS[len] |= ends(f.wireName, len);
+    Field[] fields = values();
+    for (int len = 0; len <= MAX_LENGTH; len++) {
+      AT[len] = -1;
+      for (int at = len - 1; at >= 0 && AT[len] < 0; at--) {
+        if (tellsApart(fields, len, at)) AT[len] = (byte) at;
+      }
     }
+    for (Field f : fields) {
+      int len = f.wireName.length();
+      if (len > MAX_LENGTH || AT[len] < 0) {
+        throw new IllegalStateException(
+            "no one character tells apart the names as long as " + f.wireName);
+      }
+      TABLE[len << 5 | (f.wireName.charAt(AT[len]) & 31)] = f;
+    }
+  }
+
+  /**
+   * Whether there are fields {@code len} long and their characters at {@code at} are distinct,
+   * folded to five bits ({@code -} and {@code m} share a slot, so they count as the same).
+   */
+  private static boolean tellsApart(Field[] fields, int len, int at) {
+    int seen = 0;
+    for (Field f : fields) {
+      if (f.wireName.length() != len) continue;
+      int bit = 1 << (f.wireName.charAt(at) & 31);
+      if ((seen & bit) != 0) return false;
+      seen |= bit;
+    }
+    return seen != 0;
   }
 
   final String wireName;
@@ -95,49 +123,28 @@ enum Field {
     this.wireName = wireName;
   }
 
-  /** The field named {@code name} (any case), or {@code null} when no dialect reads it by name. */
+  /**
+   * The field named {@code name} in any ASCII case ({@link Ascii}'s fold: the long s, U+017F, is
+   * not {@code s}, nor the Kelvin sign {@code k}), or {@code null} when no dialect reads it by
+   * name. The character at {@link #AT} picks the one field the name can be, so a name is compared
+   * with one field at most.
+   */
   static @Nullable Field of(String name) {
     int len = name.length();
-    if (len < MIN_LENGTH || len > MAX_LENGTH) return null;
-    long ends = ends(name, len);
-    if ((ENDS[len] & ends) != ends) return null;
-    int slot = hash(name, len) & 255;
-    for (Field f; (f = TABLE[slot]) != null; slot = (slot + 1) & 255) {
-      if (Ascii.regionEquals(name, 0, len, f.wireName)) return f;
-    }
-    return null;
-  }
-
-  /** The first character's bit in the low word, the last one's in the high word. */
-  private static long ends(String name, int len) {
-    return bit(name.charAt(0)) | bit(name.charAt(len - 1)) << 32;
+    if (len > MAX_LENGTH || AT[len] < 0) return null;
+    Field f = TABLE[len << 5 | (name.charAt(AT[len]) & 31)];
+    return f != null && f.isNamed(name) ? f : null;
   }
 
   /**
-   * One of 32 bits for {@code c}, the same for both cases of a letter ({@code 'a'} and
-   * {@code 'A'} give 1). Other characters share bits with letters: a false positive only costs
-   * the exact lookup that follows.
+   * Whether {@code name}, as long as this field's, is its name in any case. A name that begins
+   * in lower case is most likely all lower case (HTTP/2 allows no other, and many HTTP/1.1
+   * servers send it), and {@link String#equals} compares that many bytes at a time (a JIT
+   * intrinsic) where the case-folding comparison reads one character at a time; a name that is
+   * not equal is still folded, so {@code x-RateLimit-Limit} is found too.
    */
-  private static long bit(char c) {
-    return 1L << ((c | 0x20) & 31);
-  }
-
-  /**
-   * A hash of the length and four characters (first, middle, last two), case-folded. The Field
-   * names differ there all but once (one pair shares a slot chain, costing a second comparison),
-   * and reading four characters instead of twenty is most of a lookup's cost; the comparison
-   * that follows decides, so the hash only needs to spread the names.
-   */
-  private static int hash(String s, int len) {
-    int h = len;
-    h = 31 * h + lower(s.charAt(0));
-    h = 31 * h + lower(s.charAt(len >>> 1));
-    h = 31 * h + lower(s.charAt(len - 2));
-    h = 31 * h + lower(s.charAt(len - 1));
-    return h ^ (h >>> 16) ^ (h >>> 8);
-  }
-
-  private static char lower(char c) {
-    return c >= 'A' && c <= 'Z' ? (char) (c + 32) : c;
+  private boolean isNamed(String name) {
+    return name.charAt(0) == wireName.charAt(0) && name.equals(wireName)
+        || Ascii.regionMatches(name, 0, wireName);
   }
 }

@@ -76,13 +76,13 @@ final class ResponseHeaders {
 
   private static final Field[] FIELDS = Field.values();
   /** {@link #kindOf}'s answer for a prefixed name: this plus its Prefix's ordinal. */
-  private static final int PREFIXED = 64;
+  static final int PREFIXED = 64;
 
   private static final int DATE = Field.DATE.ordinal();
   private static final int AGE = Field.AGE.ordinal();
 
   /** What the dialects know {@code name} as: a Field's ordinal, PREFIXED plus a Prefix's ordinal, or -1. */
-  private static int kindOf(String name) {
+  static int kindOf(String name) {
     Field f = Field.of(name);
     if (f != null) return f.ordinal();
     Prefix p = Prefix.of(name);
