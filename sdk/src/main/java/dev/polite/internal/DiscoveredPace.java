@@ -183,7 +183,7 @@ final class DiscoveredPace {
     return true;
   }
 
-  /** Asks the controller for a cut, from what the server admitted since the last: then restart. */
+  /** Asks the controller for a cut from what was admitted since the last; the caller restarts it. */
   private void cut(long now) {
     controller.onRejection(now, admitted.perSecond(now));
     lastCutAt = now;
