@@ -22,26 +22,27 @@ import dev.polite.RateController;
  * the sum of its members', and it was the sum that the server refused), at most once a second.
  *
  * <h2>The bank a silent server showed</h2>
- * A limiter that names its delay but not its rate (a bare Retry-After in whole seconds) refills
- * during the pause it asks for: a token bucket of 20 a second with a burst of 20 that refused the
- * 21st call of a burst asks for 1 s (50 ms, rounded up), and holds its whole burst again when the
- * second is over; a fixed window or a sliding log that took the burst at once opens whole. A key
+ * A limiter that says nothing of its rate refills while the key is paused: a token bucket of 20 a
+ * second with a burst of 20 that refused the 21st call of a burst asks for 1 s (50 ms, rounded up
+ * to a whole-second Retry-After), and holds its whole burst again when the second is over; one
+ * that names no delay has refilled half of it by the end of the key's first backoff, 0.5 s. A key
  * that resumes at its pace alone leaves that bank unspent: a second of the server's capacity lost
- * to the rounding, 1.25 times the floor for 100 calls at 20 a second. So at the key's first cut,
- * when that refusal named its delay, the key believes the server banks what it admitted at once
- * beyond the new pace ({@link AdmittedRate#beyondPace}: 20 calls in 40 ms is a bank of about 20;
- * the same 20 spread over a second, none), and no more than the new pace refills in the delay
- * named. Those calls go at once when the pause is over, past the pace, and are left out of the
- * rate the next cut reads.
+ * to the rounding, 1.25 times the floor for 100 calls at 20 a second. So at the key's first cut
+ * it notes what the server took at once beyond the new pace ({@link AdmittedRate#beyondPace}: 20
+ * calls in 40 ms is about 20; the same 20 spread over a second, none), and when the first call
+ * sent after the cut (the probe, which goes alone) is admitted, it believes the server banked that
+ * much again, but no more than the new pace refills between the cut and the probe. Those calls go
+ * at once, past the pace, and are left out of the rate the next cut reads.
  *
  * <p>The belief is bounded by its evidence. Only the first cut has any: it follows the key's
  * unpaced start, the one time the key sent faster than its pace, so what the server took at once
  * shows its bank; once paced, the key never sends a burst again, and a later cut's accepts would
- * count the bank's own calls. It is spent once. Any refusal of news drops what is left of it (the
- * server did not bank that much, or the bank is spent), as does an advertised pace. A bare
- * refusal's bank is never believed: a sliding rate (HAProxy's) counts every request of its last
- * period, refused ones too, and a burst at its reopening meets refusals. A fleet's key believes
- * none: the bank is the fleet's, not each instance's.
+ * count the bank's own calls. Only an admitted probe confirms it: a window that the burst spent
+ * (a fixed window, a sliding log, HAProxy's sliding rate, which counts every request of its last
+ * period, refused ones too) refuses the probe of a 0.5 s backoff, and a burst at its reopening
+ * would meet refusals; its bank is never believed. It is spent once. Any refusal of news drops
+ * what is left of it (the server did not bank that much, or the bank is spent), as does an
+ * advertised pace. A fleet's key believes none: the bank is the fleet's, not each instance's.
  *
  * <p>Not thread-safe: part of {@link KeyModel}; times are ticker nanoseconds.
  */
@@ -54,6 +55,8 @@ final class DiscoveredPace {
   private final AdmittedRate admitted;
   private long lastCutAt = Long.MIN_VALUE;
   private boolean probing;
+  /** What the server took at once beyond the pace of the first cut, until a probe confirms it. */
+  private double shown;
   /** What the server banked that may yet go at once, in cost; 0 when nothing is believed. */
   private double bank;
 
@@ -96,6 +99,7 @@ final class DiscoveredPace {
   /** The server advertised a pace: that pace governs, and nothing is probed for or banked. */
   void advertised() {
     probing = false;
+    shown = 0;
     bank = 0;
   }
 
@@ -124,45 +128,39 @@ final class DiscoveredPace {
    *
    * @param paced whether the key holds any pace now (a starting pace or one found): without one,
    *     even a refusal soon after the first send is news
-   * @param namedDelay the delay the refusal named, in nanoseconds, 0 when none (or when the key
-   *     must believe no bank: in a fleet)
+   * @param mayBank whether the key may believe a bank (not in a fleet)
    * @return whether it cut the pace ({@link #rate} is the new one)
    */
-  boolean refused(long sentAt, boolean paced, long namedDelay, long now) {
+  boolean refused(long sentAt, boolean paced, boolean mayBank, long now) {
     if (sentAt <= lastCutAt) {
       return false;
     }
     probing = true;
+    shown = 0;
     bank = 0;
     if (!admitted.hasEvidence(now) && paced) {
       return false;
     }
     boolean first = lastCutAt == Long.MIN_VALUE;
     cut(now);
-    if (first && namedDelay > 0) {
-      bank = banked(namedDelay, now);
+    if (first && mayBank && found()) {
+      shown = Math.min(MOST_BANKED, admitted.beyondPace(rate(), now)); // before the count restarts
     }
     admitted.restart(now);
     return true;
   }
 
   /**
-   * The bank the first cut believes: what the server took at once beyond the new pace, and no
-   * more than that pace refills in the delay named. Read before the count of accepts restarts.
+   * A success of the call sent at {@code sentAt}, with the key sending {@code sendRate} calls a
+   * second: the controller may climb, and the first cut's probe confirms the bank.
    */
-  private double banked(long namedDelay, long now) {
-    double rate = controller.rate();
-    if (Double.isInfinite(rate)) {
-      return 0;
-    }
-    double shown = admitted.beyondPace(rate, now);
-    double refilled = rate * (namedDelay / 1e9);
-    return Math.max(0, Math.floor(Math.min(MOST_BANKED, Math.min(shown, refilled))));
-  }
-
-  /** A success, with the key sending {@code sendRate} calls a second: the controller may climb. */
-  void succeeded(double sendRate, long now) {
+  void succeeded(long sentAt, double sendRate, long now) {
     probing = false;
+    if (shown > 0 && sentAt > lastCutAt) { // at the pace of the cut, before this success climbs it
+      double refilled = rate() * ((sentAt - lastCutAt) / 1e9);
+      bank = Math.max(0, Math.floor(Math.min(shown, refilled)));
+      shown = 0;
+    }
     controller.onSuccess(now, sendRate);
   }
 
@@ -177,6 +175,7 @@ final class DiscoveredPace {
     if (recentCut || !found() || !admitted.hasEvidence(now)) {
       return false;
     }
+    shown = 0;
     bank = 0;
     cut(now);
     admitted.restart(now);

@@ -449,12 +449,11 @@ public final class KeyModel {
   /** An answer to a key that finds its own pace: a refusal may cut it, a success let it climb. */
   private void discoverPace(Answer answer, RateLimitSignals signals, long sentAt, long now) {
     if (answer.refused()) {
-      long namedDelay = inFleet || signals.retryAfter() == null ? 0 : Nanos.of(signals.retryAfter());
-      if (discovered.refused(sentAt, !Double.isInfinite(bucket.rate()), namedDelay, now)) {
+      if (discovered.refused(sentAt, !Double.isInfinite(bucket.rate()), !inFleet, now)) {
         cut(signals, now);
       }
     } else if (answer.admitted()) {
-      discovered.succeeded(sendRate.rate(now), now);
+      discovered.succeeded(sentAt, sendRate.rate(now), now);
       applyDiscoveredPace(signals, now);
     }
   }

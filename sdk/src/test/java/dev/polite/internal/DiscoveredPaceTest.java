@@ -23,7 +23,7 @@ class DiscoveredPaceTest {
     for (int i = 0; i < 20; i++) {
       pace.admittedOne(now += 50 * MS); // 20 admitted over a second
     }
-    assertThat(pace.refused(now - MS, false, 0, now)).isTrue();
+    assertThat(pace.refused(now - MS, false, true, now)).isTrue();
     assertThat(controller.cuts).hasSize(1);
     assertThat(controller.cuts.get(0)).isEqualTo(20.0, within(0.01));
     assertThat(pace.found()).isTrue();
@@ -35,9 +35,9 @@ class DiscoveredPaceTest {
     pace.firstSend(now);
     now += SECOND;
     long sentBeforeTheCut = now - 10 * MS;
-    assertThat(pace.refused(now - MS, false, 0, now)).isTrue();
+    assertThat(pace.refused(now - MS, false, true, now)).isTrue();
     now += 2 * SECOND;
-    assertThat(pace.refused(sentBeforeTheCut, true, 0, now)).isFalse();
+    assertThat(pace.refused(sentBeforeTheCut, true, true, now)).isFalse();
     assertThat(controller.cuts).hasSize(1);
   }
 
@@ -45,12 +45,12 @@ class DiscoveredPaceTest {
   void aRefusalWithinASecondOfSendingSinceTheCutProbesButCutsNothing() {
     pace.firstSend(now);
     now += SECOND;
-    pace.refused(now - MS, false, 0, now);
+    pace.refused(now - MS, false, true, now);
     now += 500 * MS;
-    assertThat(pace.refused(now - MS, true, 0, now)).as("half a second since the cut: no news").isFalse();
+    assertThat(pace.refused(now - MS, true, true, now)).as("half a second since the cut: no news").isFalse();
     assertThat(pace.probing()).isTrue();
     now += 600 * MS;
-    assertThat(pace.refused(now - MS, true, 0, now)).as("over a second since the cut: news").isTrue();
+    assertThat(pace.refused(now - MS, true, true, now)).as("over a second since the cut: news").isTrue();
     assertThat(controller.cuts).hasSize(2);
   }
 
@@ -58,8 +58,8 @@ class DiscoveredPaceTest {
   void aSuccessEndsTheProbingAndTellsTheControllerTheSendRate() {
     pace.firstSend(now);
     now += SECOND;
-    pace.refused(now - MS, false, 0, now);
-    pace.succeeded(7.5, now += 100 * MS);
+    pace.refused(now - MS, false, true, now);
+    pace.succeeded(now, 7.5, now += 100 * MS);
     assertThat(pace.probing()).isFalse();
     assertThat(controller.successes).containsExactly(7.5);
   }
@@ -69,8 +69,8 @@ class DiscoveredPaceTest {
     pace.firstSend(now);
     now += SECOND;
     assertThat(pace.refusedForFleet(now)).as("nothing found to cut").isFalse();
-    pace.refused(now - MS, false, 0, now);
-    pace.succeeded(1, now += MS);
+    pace.refused(now - MS, false, true, now);
+    pace.succeeded(now, 1, now += MS);
     now += 500 * MS;
     assertThat(pace.refusedForFleet(now)).as("a cut half a second old").isFalse();
     now += 600 * MS;
@@ -83,37 +83,57 @@ class DiscoveredPaceTest {
   void anAdvertisedPaceEndsTheProbing() {
     pace.firstSend(now);
     now += SECOND;
-    pace.refused(now - MS, false, 0, now);
+    pace.refused(now - MS, false, true, now);
     pace.advertised();
     assertThat(pace.probing()).isFalse();
   }
 
   /** A burst of 20 admitted in 40 ms from the key's first send, then a refusal. */
-  private void burstOfTwentyThenRefused(long namedDelay) {
+  private void burstOfTwentyThenRefused(boolean mayBank) {
     pace.firstSend(now);
     for (int i = 0; i < 20; i++) {
       pace.admittedOne(now += 2 * MS);
     }
-    assertThat(pace.refused(now - MS, false, namedDelay, now)).isTrue();
+    assertThat(pace.refused(now - MS, false, mayBank, now)).isTrue();
+  }
+
+  /** The first call after the cut goes {@code after} it, alone, and is admitted. */
+  private void probeAdmitted(long after) {
+    long sentAt = now += after;
+    pace.admittedOne(now += 2 * MS);
+    pace.succeeded(sentAt, 1, now);
   }
 
   @Test
-  void theFirstCutOfARefusalThatNamedItsDelayBelievesWhatTheServerTookAtOnceBeyondTheNewPace() {
-    burstOfTwentyThenRefused(SECOND);
+  void anAdmittedProbeConfirmsWhatTheServerTookAtOnceBeyondTheNewPace() {
+    burstOfTwentyThenRefused(true);
     // Cut to what was admitted over at least a second: 20/s; 20 in 40 ms is 20 - 20 * 0.04 beyond it.
     assertThat(pace.rate()).isEqualTo(20.0, within(0.01));
+    assertThat(pace.bank()).as("nothing until a probe is admitted").isZero();
+    probeAdmitted(SECOND);
     assertThat(pace.bank()).isEqualTo(19);
   }
 
   @Test
-  void theBankIsNoMoreThanTheNewPaceRefillsInTheDelayNamed() {
-    burstOfTwentyThenRefused(100 * MS);
-    assertThat(pace.bank()).as("20/s for 100 ms").isEqualTo(2);
+  void theBankIsNoMoreThanTheNewPaceRefillsBetweenTheCutAndTheProbe() {
+    burstOfTwentyThenRefused(true);
+    probeAdmitted(500 * MS); // a bare refusal's first backoff
+    assertThat(pace.bank()).as("20/s for half a second").isEqualTo(10);
   }
 
   @Test
-  void aBareRefusalBelievesNoBank() {
-    burstOfTwentyThenRefused(0);
+  void aRefusedProbeBelievesNoBankAndNoLaterProbeDoes() {
+    burstOfTwentyThenRefused(true);
+    now += 500 * MS; // a window the burst spent is still shut
+    assertThat(pace.refused(now, true, true, now += 2 * MS)).as("within a second: no cut").isFalse();
+    probeAdmitted(SECOND);
+    assertThat(pace.bank()).isZero();
+  }
+
+  @Test
+  void aKeyThatMayNotBankBelievesNone() {
+    burstOfTwentyThenRefused(false);
+    probeAdmitted(SECOND);
     assertThat(pace.bank()).isZero();
   }
 
@@ -123,14 +143,15 @@ class DiscoveredPaceTest {
     for (int i = 0; i < 20; i++) {
       pace.admittedOne(now += 50 * MS); // 20 in a second: all of it the pace's
     }
-    pace.refused(now - MS, false, SECOND, now);
+    pace.refused(now - MS, false, true, now);
+    probeAdmitted(SECOND);
     assertThat(pace.bank()).isZero();
   }
 
   @Test
   void theBankIsSpentOnceAndLeftOutOfTheRateTheNextCutReads() {
-    burstOfTwentyThenRefused(SECOND);
-    now += SECOND; // the pause
+    burstOfTwentyThenRefused(true);
+    probeAdmitted(SECOND);
     for (int i = 0; i < 19; i++) {
       assertThat(pace.spendBank(1)).isTrue();
       pace.admittedOne(now += 2 * MS);
@@ -139,32 +160,39 @@ class DiscoveredPaceTest {
     for (int i = 0; i < 40; i++) {
       pace.admittedOne(now += 50 * MS); // two seconds at 20/s
     }
-    pace.refused(now - MS, true, SECOND, now);
-    // Since the cut: a second paused (the pause itself is the key's to leave out), 38 ms of bank,
-    // two seconds at the pace: 40 accepts of the rate over 3.038 s, not 59.
-    assertThat(controller.cuts.get(1)).as("the bank's 19 left out").isEqualTo(40 / 3.038, within(0.01));
+    pace.refused(now - MS, true, true, now);
+    // Since the cut: a second to the probe (the pause is the key's to leave out of the count),
+    // 2 ms for its answer, 38 ms of bank, two seconds at the pace: the probe and 40 accepts of the
+    // rate over 3.040 s, not 60.
+    assertThat(controller.cuts.get(1)).as("the bank's 19 left out").isEqualTo(41 / 3.040, within(0.01));
+    probeAdmitted(SECOND);
     assertThat(pace.bank()).as("only the first cut has the evidence").isZero();
   }
 
   @Test
   void aRefusalOfNewsDropsWhatIsLeftOfTheBank() {
-    burstOfTwentyThenRefused(SECOND);
-    now += SECOND;
+    burstOfTwentyThenRefused(true);
+    probeAdmitted(SECOND);
     pace.spendBank(1);
-    pace.refused(now - MS, true, SECOND, now += 2 * MS); // within a second: cuts nothing, but is news
+    pace.refused(now - MS, true, true, now += 2 * MS); // within a second: cuts nothing, but is news
     assertThat(pace.bank()).isZero();
   }
 
   @Test
-  void aRefusalOfACallOnTheWireAtTheCutLeavesTheBank() {
-    burstOfTwentyThenRefused(SECOND);
-    assertThat(pace.refused(now - 30 * MS, true, SECOND, now += MS)).isFalse();
+  void aRefusalOfACallOnTheWireAtTheCutLeavesTheBankToItsProbe() {
+    burstOfTwentyThenRefused(true);
+    long cutAt = now;
+    assertThat(pace.refused(cutAt - 30 * MS, true, true, now += MS)).isFalse();
+    pace.succeeded(cutAt - 20 * MS, 1, now += MS); // on the wire at the cut too: no probe
+    assertThat(pace.bank()).isZero();
+    probeAdmitted(SECOND);
     assertThat(pace.bank()).isEqualTo(19);
   }
 
   @Test
   void anAdvertisedPaceDropsTheBank() {
-    burstOfTwentyThenRefused(SECOND);
+    burstOfTwentyThenRefused(true);
+    probeAdmitted(SECOND);
     pace.advertised();
     assertThat(pace.bank()).isZero();
   }

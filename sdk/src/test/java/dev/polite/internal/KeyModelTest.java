@@ -274,10 +274,21 @@ class KeyModelTest {
   }
 
   @Test
-  void aBareRefusalBanksNothing() {
+  void aBareRefusalsBankIsWhatThePaceRefillsInItsBackoff() {
     KeyModel key = key(Aimd.defaults(), now);
     burstOfTwentyThenRefused(key, REFUSED);
-    assertThat(goingAtOnceAfterThePause(key)).as("the bucket's one token").isEqualTo(1);
+    assertThat(key.pauseLeft(now)).isEqualTo(500 * MS);
+    // The probe (the bucket's one token) is admitted half a second after the cut: 18/s refilled 9.
+    assertThat(goingAtOnceAfterThePause(key)).isEqualTo(10);
+  }
+
+  @Test
+  void aWindowThatRefusesTheProbeBanksNothing() {
+    KeyModel key = key(Aimd.defaults(), now);
+    burstOfTwentyThenRefused(key, REFUSED);
+    now += key.pauseLeft(now);
+    key.onAnswer(429, REFUSED, send(key), now += MS); // the window the burst spent is still shut
+    assertThat(goingAtOnceAfterThePause(key)).as("the probe alone").isEqualTo(1);
   }
 
   @Test
