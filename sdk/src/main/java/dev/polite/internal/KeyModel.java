@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  *   <li>a {@link TokenBucket}: unlimited until something sets a pace; then the pace the server
  *       advertises ({@link AdvertisedPace}: {@code quota / window}, the window inferred from
  *       resets where none is named); or, where it advertises none, the pace the key finds
- *       ({@link DiscoveredPace}) with a burst of one;
+ *       ({@link DiscoveredPace}) with a burst of one, and once what its server showed it banks;
  *   <li>a {@link KeyPause}: every call holds back for a Retry-After, the reset of a spent quota,
  *       or a backoff after a bare refusal; a pause no call can wait out is re-verified by one
  *       probe after the max wait (the shell fails every other call at once meanwhile). Likewise a
@@ -204,7 +204,7 @@ public final class KeyModel {
   public Reservation reserve(double cost, long now) {
     long wait = bucket.reserve(cost, now);
     if (wait > 0 && discovered.spendBank(cost)) {
-      // What the server banked during the pause it named goes at once, past the pace.
+      // What the server banked while the key's first pause held it goes at once, past the pace.
       bucket.refund(cost, now);
       wait = 0;
     }
