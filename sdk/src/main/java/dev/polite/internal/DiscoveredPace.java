@@ -32,7 +32,10 @@ import dev.polite.RateController;
  * calls in 40 ms is about 20; the same 20 spread over a second, none), and when the first call
  * sent after the cut (the probe, which goes alone) is admitted, it believes the server banked that
  * much again, but no more than the new pace refills between the cut and the probe. Those calls go
- * at once, past the pace, and are left out of the rate the next cut reads.
+ * past the pace, and are left out of the rate the next cut reads. They go one at a time, each when
+ * the last is answered, as a probe does: a round trip each (milliseconds, where the pace takes
+ * 50 ms a call at 20 a second), and a bank the server does not hold costs one refusal, not as
+ * many as there were callers.
  *
  * <p>The belief is bounded by its evidence. Only the first cut has any: it follows the key's
  * unpaced start, the one time the key sent faster than its pace, so what the server took at once
@@ -79,9 +82,12 @@ final class DiscoveredPace {
     return !Double.isInfinite(controller.rate());
   }
 
-  /** Whether the key lets one call at a time go, probing after a refusal until one succeeds. */
-  boolean probing() {
-    return probing;
+  /**
+   * Whether the key lets one call at a time go: probing after a refusal until one succeeds, or
+   * spending a bank.
+   */
+  boolean oneAtATime() {
+    return probing || bank > 0;
   }
 
   /** The key's first call goes at {@code at}: what the server admits is counted from then. */
@@ -116,6 +122,7 @@ final class DiscoveredPace {
    */
   boolean spendBank(double cost) {
     if (bank < cost) {
+      bank = 0; // what is left cannot pay for a call: no reason to go one at a time for it
       return false;
     }
     bank -= cost;

@@ -189,7 +189,7 @@ public final class KeyModel {
   }
 
   private int allowedInFlight() {
-    if (discovered.probing() || pause.verifying()) {
+    if (discovered.oneAtATime() || pause.verifying()) {
       return 1;
     }
     return window.allowed();
@@ -528,7 +528,7 @@ public final class KeyModel {
   @Override
   public String toString() {
     return "KeyModel{" + key + " " + bucket + " " + ledger
-        + " " + pause + (discovered.probing() ? " probing" : "")
+        + " " + pause + " " + discovered
         + " " + window + '}';
   }
 }

@@ -27,7 +27,7 @@ class DiscoveredPaceTest {
     assertThat(controller.cuts).hasSize(1);
     assertThat(controller.cuts.get(0)).isEqualTo(20.0, within(0.01));
     assertThat(pace.found()).isTrue();
-    assertThat(pace.probing()).isTrue();
+    assertThat(pace.oneAtATime()).isTrue();
   }
 
   @Test
@@ -48,7 +48,7 @@ class DiscoveredPaceTest {
     pace.refused(now - MS, false, true, now);
     now += 500 * MS;
     assertThat(pace.refused(now - MS, true, true, now)).as("half a second since the cut: no news").isFalse();
-    assertThat(pace.probing()).isTrue();
+    assertThat(pace.oneAtATime()).isTrue();
     now += 600 * MS;
     assertThat(pace.refused(now - MS, true, true, now)).as("over a second since the cut: news").isTrue();
     assertThat(controller.cuts).hasSize(2);
@@ -60,7 +60,7 @@ class DiscoveredPaceTest {
     now += SECOND;
     pace.refused(now - MS, false, true, now);
     pace.succeeded(now, 7.5, now += 100 * MS);
-    assertThat(pace.probing()).isFalse();
+    assertThat(pace.oneAtATime()).isFalse();
     assertThat(controller.successes).containsExactly(7.5);
   }
 
@@ -76,7 +76,7 @@ class DiscoveredPaceTest {
     now += 600 * MS;
     assertThat(pace.refusedForFleet(now)).isTrue();
     assertThat(controller.cuts).hasSize(2);
-    assertThat(pace.probing()).as("another instance's refusal sets no probe here").isFalse();
+    assertThat(pace.oneAtATime()).as("another instance's refusal sets no probe here").isFalse();
   }
 
   @Test
@@ -85,7 +85,7 @@ class DiscoveredPaceTest {
     now += SECOND;
     pace.refused(now - MS, false, true, now);
     pace.advertised();
-    assertThat(pace.probing()).isFalse();
+    assertThat(pace.oneAtATime()).isFalse();
   }
 
   /** A burst of 20 admitted in 40 ms from the key's first send, then a refusal. */
@@ -167,6 +167,26 @@ class DiscoveredPaceTest {
     assertThat(controller.cuts.get(1)).as("the bank's 19 left out").isEqualTo(41 / 3.040, within(0.01));
     probeAdmitted(SECOND);
     assertThat(pace.bank()).as("only the first cut has the evidence").isZero();
+  }
+
+  @Test
+  void aBankIsSpentOneCallAtATime() {
+    burstOfTwentyThenRefused(true);
+    probeAdmitted(500 * MS);
+    for (int i = 0; i < 10; i++) {
+      assertThat(pace.oneAtATime()).as("call " + i).isTrue();
+      pace.spendBank(1);
+    }
+    assertThat(pace.oneAtATime()).as("spent: the key's window governs again").isFalse();
+  }
+
+  @Test
+  void aBankThatCannotPayForACallEnds() {
+    burstOfTwentyThenRefused(true);
+    probeAdmitted(500 * MS);
+    assertThat(pace.spendBank(11)).isFalse();
+    assertThat(pace.bank()).isZero();
+    assertThat(pace.oneAtATime()).isFalse();
   }
 
   @Test

@@ -274,6 +274,21 @@ class KeyModelTest {
   }
 
   @Test
+  void aBankGoesOneCallAtATimeSoThatOneThatIsNotThereCostsOneRefusal() {
+    KeyModel key = key(Aimd.defaults(), now);
+    burstOfTwentyThenRefused(key, REFUSED);
+    now += key.pauseLeft(now);
+    key.onAnswer(200, NOTHING, send(key), now += MS); // the probe confirms a bank of 9
+    Permit banked = send(key);
+    assertThat(key.gateClosed()).as("one bank call on the wire").isTrue();
+    key.onAnswer(429, REFUSED, banked, now += MS); // a sliding rate that only let the probe by
+    now += key.pauseLeft(now);
+    key.onAnswer(200, NOTHING, send(key), now += MS); // probing again: admitted
+    KeyModel.Reservation next = key.reserve(1, now);
+    assertThat(next.waitNanos()).as("the bank is gone: the pace").isPositive();
+  }
+
+  @Test
   void aBareRefusalsBankIsWhatThePaceRefillsInItsBackoff() {
     KeyModel key = key(Aimd.defaults(), now);
     burstOfTwentyThenRefused(key, REFUSED);
