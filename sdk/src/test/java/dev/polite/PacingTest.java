@@ -97,6 +97,25 @@ class PacingTest extends HarnessTest {
   }
 
   @Test
+  void aServerThatNamesOnlyItsDelayHasWhatItBankedDuringThePauseSpent() throws Exception {
+    // 20/s, burst 20, a 429 with Retry-After rounded up to whole seconds and nothing else: the
+    // burst, a refusal asking 1 s for a 50 ms wait, then the bucket is full again. Spent after the
+    // probe, that bank saves the second; paced alone, 100 calls took 5.1 s of a 4.0 s floor.
+    TokenBucketServer server = new TokenBucketServer(h.clock, 20, 20, false);
+    h.server.setDispatcher(server);
+    OkHttpClient client = h.client(h.polite());
+
+    for (int i = 0; i < 100; i++) {
+      try (Response r = client.newCall(h.get("/api")).execute()) {
+        assertThat(r.code()).isEqualTo(200);
+      }
+    }
+
+    assertThat(server.rejected.get()).isEqualTo(1);
+    assertThat(h.clock.elapsedSeconds()).isBetween(4.0, 4.4);
+  }
+
+  @Test
   void enqueuedCallsArePacedOnTheDispatchersThreads() throws Exception {
     TokenBucketServer server = new TokenBucketServer(h.clock, 5, 5, true);
     h.server.setDispatcher(server);
