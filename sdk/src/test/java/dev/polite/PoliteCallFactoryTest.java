@@ -102,6 +102,29 @@ class PoliteCallFactoryTest extends HarnessTest {
   }
 
   @Test
+  void scheduledCallsSpendWhatASilentServerBankedDuringThePauseOneAtATime() throws Exception {
+    // 20/s, burst 20, a 429 with Retry-After rounded up to whole seconds and nothing else; 40
+    // calls enqueued at once. The burst, the refusals of the calls the slow start had out, a
+    // second's pause, then the bank (one at a time, as a probe goes; answers take no fake time)
+    // before the pace.
+    TokenBucketServer server = new TokenBucketServer(h.clock, 20, 20, false);
+    h.server.setDispatcher(server);
+    OkHttpClient client = h.client(h.polite());
+    PoliteCallFactory calls = factory(client);
+
+    for (int i = 0; i < 40; i++) {
+      calls.newCall(h.get("/api")).enqueue(recorder);
+    }
+    runUntilAnswered(client, 40);
+
+    assertThat(outcomes).extracting(Outcome::code).containsOnly(200);
+    long atOnce = h.sends.stream().filter(at -> at == 0.0).count();
+    assertThat(server.rejected.get()).as("only the first burst's overflow: the bank drew none")
+        .isEqualTo(atOnce - 20);
+    assertThat(h.clock.elapsedSeconds()).as("2.0 s with the bank left unspent").isLessThan(1.2);
+  }
+
+  @Test
   void aRetryAfterA429IsScheduledNeverSoonerThanAsked() throws Exception {
     h.server.enqueue(new MockResponse.Builder().code(429).addHeader("Retry-After", "2").build());
     h.server.enqueue(ok());

@@ -29,9 +29,11 @@ import dev.polite.RateController;
  * that resumes at its pace alone leaves that bank unspent: a second of the server's capacity lost
  * to the rounding, 1.25 times the floor for 100 calls at 20 a second. So at the key's first cut
  * it notes what the server took at once beyond the new pace ({@link AdmittedRate#beyondPace}: 20
- * calls in 40 ms is about 20; the same 20 spread over a second, none), and when the first call
- * sent after the cut (the probe, which goes alone) is admitted, it believes the server banked that
- * much again, but no more than the new pace refills between the cut and the probe. Those calls go
+ * calls in 40 ms is about 20; the same 20 spread over a second, none), and adds the burst's
+ * successes whose answers the refusal overtook (over many connections it often does). When the
+ * first call sent after the cut (the probe, which goes alone) is admitted, it believes the server
+ * banked that much again, but no more than the new pace refills between the cut and the probe.
+ * Those calls go
  * past the pace, and are left out of the rate the next cut reads. They go one at a time, each when
  * the last is answered, as a probe does: a round trip each (milliseconds, where the pace takes
  * 50 ms a call at 20 a second), and a bank the server does not hold costs one refusal, not as
@@ -58,8 +60,13 @@ final class DiscoveredPace {
   private final AdmittedRate admitted;
   private long lastCutAt = Long.MIN_VALUE;
   private boolean probing;
-  /** What the server took at once beyond the pace of the first cut, until a probe confirms it. */
+  /**
+   * What the server took at once beyond the pace of the first cut, until a probe confirms it; the
+   * burst's successes answered after the cut (answers overtake each other) count too.
+   */
   private double shown;
+  /** Whether the first cut's bank awaits its probe. */
+  private boolean awaitingProbe;
   /** What the server banked that may yet go at once, in cost; 0 when nothing is believed. */
   private double bank;
 
@@ -105,7 +112,7 @@ final class DiscoveredPace {
   /** The server advertised a pace: that pace governs, and nothing is probed for or banked. */
   void advertised() {
     probing = false;
-    shown = 0;
+    awaitingProbe = false;
     bank = 0;
   }
 
@@ -143,7 +150,7 @@ final class DiscoveredPace {
       return false;
     }
     probing = true;
-    shown = 0;
+    awaitingProbe = false;
     bank = 0;
     if (!admitted.hasEvidence(now) && paced) {
       return false;
@@ -151,7 +158,8 @@ final class DiscoveredPace {
     boolean first = lastCutAt == Long.MIN_VALUE;
     cut(now);
     if (first && mayBank && found()) {
-      shown = Math.min(MOST_BANKED, admitted.beyondPace(rate(), now)); // before the count restarts
+      shown = admitted.beyondPace(rate(), now); // before the count restarts
+      awaitingProbe = true;
     }
     admitted.restart(now);
     return true;
@@ -163,10 +171,14 @@ final class DiscoveredPace {
    */
   void succeeded(long sentAt, double sendRate, long now) {
     probing = false;
-    if (shown > 0 && sentAt > lastCutAt) { // at the pace of the cut, before this success climbs it
-      double refilled = rate() * ((sentAt - lastCutAt) / 1e9);
-      bank = Math.max(0, Math.floor(Math.min(shown, refilled)));
-      shown = 0;
+    if (awaitingProbe) {
+      if (sentAt <= lastCutAt) {
+        shown++; // one of the burst, its answer overtaken by the refusal's
+      } else { // the probe, at the pace of the cut, before this success climbs it
+        double refilled = rate() * ((sentAt - lastCutAt) / 1e9);
+        bank = Math.max(0, Math.floor(Math.min(MOST_BANKED, Math.min(shown, refilled))));
+        awaitingProbe = false;
+      }
     }
     controller.onSuccess(now, sendRate);
   }
@@ -182,7 +194,7 @@ final class DiscoveredPace {
     if (recentCut || !found() || !admitted.hasEvidence(now)) {
       return false;
     }
-    shown = 0;
+    awaitingProbe = false;
     bank = 0;
     cut(now);
     admitted.restart(now);

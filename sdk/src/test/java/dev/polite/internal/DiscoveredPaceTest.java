@@ -115,6 +115,24 @@ class DiscoveredPaceTest {
   }
 
   @Test
+  void theBurstsSuccessesThatTheRefusalOvertookCountToo() {
+    pace.firstSend(now);
+    long burstAt = now;
+    for (int i = 0; i < 12; i++) {
+      pace.admittedOne(now += 2 * MS);
+    }
+    assertThat(pace.refused(now - MS, false, true, now)).isTrue(); // 8 of the burst still to come
+    for (int i = 0; i < 8; i++) {
+      pace.admittedOne(now += MS);
+      pace.succeeded(burstAt, 1, now);
+    }
+    probeAdmitted(SECOND);
+    // 12 - 12 * 0.024 beyond the new pace (12/s, from 12 admitted over a second) before the cut,
+    // 8 after it: 19.7, no more than 12/s refilled in the 1.008 s to the probe: 12.
+    assertThat(pace.bank()).isEqualTo(12);
+  }
+
+  @Test
   void theBankIsNoMoreThanTheNewPaceRefillsBetweenTheCutAndTheProbe() {
     burstOfTwentyThenRefused(true);
     probeAdmitted(500 * MS); // a bare refusal's first backoff
@@ -203,10 +221,10 @@ class DiscoveredPaceTest {
     burstOfTwentyThenRefused(true);
     long cutAt = now;
     assertThat(pace.refused(cutAt - 30 * MS, true, true, now += MS)).isFalse();
-    pace.succeeded(cutAt - 20 * MS, 1, now += MS); // on the wire at the cut too: no probe
-    assertThat(pace.bank()).isZero();
+    pace.succeeded(cutAt - 20 * MS, 1, now += MS); // on the wire at the cut too: of the burst
+    assertThat(pace.bank()).as("no probe yet").isZero();
     probeAdmitted(SECOND);
-    assertThat(pace.bank()).isEqualTo(19);
+    assertThat(pace.bank()).as("19 and the one the refusal overtook").isEqualTo(20);
   }
 
   @Test
