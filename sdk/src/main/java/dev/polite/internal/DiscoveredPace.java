@@ -112,8 +112,7 @@ final class DiscoveredPace {
   /** The server advertised a pace: that pace governs, and nothing is probed for or banked. */
   void advertised() {
     probing = false;
-    awaitingProbe = false;
-    bank = 0;
+    dropBank();
   }
 
   /** What the server banked that may yet go at once past the pace, in cost units. */
@@ -150,8 +149,7 @@ final class DiscoveredPace {
       return false;
     }
     probing = true;
-    awaitingProbe = false;
-    bank = 0;
+    dropBank();
     if (!admitted.hasEvidence(now) && paced) {
       return false;
     }
@@ -194,11 +192,16 @@ final class DiscoveredPace {
     if (recentCut || !found() || !admitted.hasEvidence(now)) {
       return false;
     }
-    awaitingProbe = false;
-    bank = 0;
+    dropBank();
     cut(now);
     admitted.restart(now);
     return true;
+  }
+
+  /** The bank is not there, or no longer: neither what a probe would confirm nor what is left. */
+  private void dropBank() {
+    awaitingProbe = false;
+    bank = 0;
   }
 
   /** Asks the controller for a cut from what was admitted since the last; the caller restarts it. */
