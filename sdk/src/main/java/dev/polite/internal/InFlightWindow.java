@@ -31,7 +31,8 @@ package dev.polite.internal;
  * {@value #MAX_HOLD}), so a true cap of 2 costs one refusal per ever longer run of calls. A
  * refusal that says the cap is lower than the one held is believed when a second says so before
  * a success contradicts it: a server that counts a call until its answer is written refuses the
- * call sent the moment that answer arrived, and one such race must not halve the window.
+ * call sent the moment that answer arrived, and one such race must not halve the window. A lower
+ * cap so believed starts its hold afresh, the old cap's longer hold not being its evidence.
  * Successes never raise the cap by themselves: a call counted in flight here may already be done
  * at the server, its answer on its way, so a count of successes in flight can run one over.
  *
@@ -115,7 +116,13 @@ final class InFlightWindow {
       proposed = Math.max(proposed, lowerCandidate);
     }
     lowerCandidate = 0;
-    if (cap > 0 && window > cap) {
+    if (proposed < cap) {
+      // A lower cap is a new belief with its own two refusals for evidence, not the old cap's
+      // confirmed runs: it is re-verified as soon as a first cap is. Kept, the hold the old cap
+      // earned (128 answers after one refused probe) would hold a cap of 1 that two races taught
+      // for longer than most runs: 100 calls at half a 2-slot server's floor.
+      hold = FIRST_HOLD;
+    } else if (cap > 0 && window > cap) {
       // A probe past the cap was refused: the cap held again, so probe far less often. Each
       // refused probe costs its call the server's Retry-After (a second, typically): after 16
       // answers, then 128, then every 1,024, it is one call in a thousand once the cap is sure.

@@ -96,6 +96,25 @@ class InFlightWindowTest {
   }
 
   @Test
+  void aLowerCapTwoRacesTaughtIsReVerifiedAfterTheFirstHoldNotTheOldCapsLongerOne() {
+    answer(OK, 0);
+    answer(IN_FLIGHT_REFUSAL, 2);
+    for (int i = 0; i < 16; i++) {
+      answer(OK, 1);
+    }
+    answer(IN_FLIGHT_REFUSAL, 2); // the probe at three refused: the cap of two holds 128 answers
+    answer(IN_FLIGHT_REFUSAL, 1);
+    answer(IN_FLIGHT_REFUSAL, 1); // two races in a row: a cap of one, believed
+    assertThat(window.cap()).isEqualTo(1);
+    for (int i = 0; i < 15; i++) {
+      answer(OK, 0);
+    }
+    assertThat(window.allowed()).isEqualTo(1);
+    answer(OK, 0);
+    assertThat(window.allowed()).as("re-verified after 16 answers, not 128").isEqualTo(2);
+  }
+
+  @Test
   void answersThatLeaveTheWindowUnfilledDoNotGrowIt() {
     answer(OK, 0);
     answer(IN_FLIGHT_REFUSAL, 2);
