@@ -51,10 +51,10 @@ import org.junit.jupiter.api.Test;
  * header sets from every dialect with their values mutated, bodies, failed connections) are served
  * by a canned last interceptor of a real {@link OkHttpClient}, so every call goes through OkHttp's
  * own chain, polite's real key states, budgets, parser and retry rules, on a fake clock whose
- * sleeps advance fake time instead of waiting. 1, 4, 16 and 64 callers, on real threads, in two
- * configurations (defaults with body hints and a cautious start; a starting pace, a header key,
- * throwing when rate limited), with keys, routes and budget names drawn from pools larger than
- * every bound.
+ * sleeps advance fake time instead of waiting (and a call refused at once, a millisecond). 1, 4,
+ * 16 and 64 callers, on real threads, in two configurations (defaults with body hints and a
+ * cautious start; a starting pace, a header key, throwing when rate limited), with keys, routes
+ * and budget names drawn from pools larger than every bound.
  *
  * <p>What must hold, checked as it runs:
  * <ul>
@@ -323,6 +323,7 @@ class InterceptorFuzzTest {
       if (timeoutMillis > 0) okCall.timeout().timeout(timeoutMillis, TimeUnit.MILLISECONDS);
       Response response = null;
       Throwable thrown = null;
+      long began = clock.read();
       current.set(call);
       if (call.slot >= 0) running.set(call.slot, okCall);
       try {
@@ -366,6 +367,15 @@ class InterceptorFuzzTest {
         response.close();
       }
       checkKey(call);
+      if (call.answers.isEmpty() && clock.read() == began) {
+        // Refused at once: polite sleeps for no wait it cannot finish (a long pause whose probe is
+        // not due, a pace slower than a call per max wait), and only time passing lets its probe
+        // go. Fake time moves only with sleeps, so once every key a caller can reach is so held,
+        // none moves it and every call is refused for ever, without an answer (the stall 16/0 met
+        // in CI; 1/0 with seed 463 replays one). Real time passes between such calls: here a
+        // millisecond.
+        clock.advance(MS);
+      }
       return response;
     }
 
