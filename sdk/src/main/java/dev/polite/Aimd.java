@@ -8,7 +8,9 @@ import dev.polite.internal.AimdController;
  *
  * <p>Until the first rate-limit rejection a key has no pace at all. A rejection sets the pace to
  * {@code decreaseFactor} times the rate the server actually admitted since the previous cut (or
- * the pace, if lower; the pace alone when nothing was admitted). Each second without a rejection then adds {@code increasePerSecond},
+ * the pace, if lower; the pace alone when nothing was admitted), counting the calls admitted
+ * before the cut whose answers came after it. Each second without a rejection then adds
+ * {@code increasePerSecond},
  * slowing to a tenth of that near the pace last refused (so that the refusals, each of which
  * usually costs a Retry-After pause, stay rare), and never more than twice the measured send
  * rate, so a quiet key does not bank a pace it never tested. The pace never falls below

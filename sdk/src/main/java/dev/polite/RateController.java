@@ -35,6 +35,16 @@ public interface RateController {
   void onRejection(long nowNanos, double admittedRate);
 
   /**
+   * A request sent before the controller's last cut was admitted, and its answer came after the
+   * refusal that cut: over many connections answers overtake each other, so the rate the cut was
+   * told left out what the server had already admitted. The default ignores it.
+   *
+   * @param admittedRate the rate the last cut would have been told with this request counted
+   *     (and those reported before it)
+   */
+  default void onAdmittedBeforeCut(long nowNanos, double admittedRate) {}
+
+  /**
    * No discovery: keys whose servers advertise no rate stay unpaced (they still pause for a
    * Retry-After or a spent quota, and still retry).
    *

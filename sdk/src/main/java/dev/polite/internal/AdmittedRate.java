@@ -70,8 +70,9 @@ final class AdmittedRate {
   }
 
   /**
-   * One call the server is about to admit, if all goes well, out of what it banked: the server's
-   * rate did not let it through, so it is left out of the rate read since the restart.
+   * One accept since the restart that is no evidence of the rate since it: a call the server is
+   * about to admit out of what it banked (its rate did not let it through), or one sent before
+   * the restart whose answer came after it (it belongs to the rate read before).
    */
   void excludeOne() {
     excluded++;
@@ -83,8 +84,18 @@ final class AdmittedRate {
       return 0;
     }
     long from = Math.max(since, now - HORIZON_NANOS);
-    long span = Math.max(MIN_SPAN_NANOS, now - from - paused);
-    return Math.max(0, accepts(from) - excluded) / (span / 1e9);
+    return Math.max(0, accepts(from) - excluded) / spanSeconds(now);
+  }
+
+  /** The seconds {@link #perSecond} divides by: unpaused, at least one, at most ten. */
+  double spanSeconds(long now) {
+    long from = Math.max(since, now - HORIZON_NANOS);
+    return Math.max(MIN_SPAN_NANOS, now - from - paused) / 1e9;
+  }
+
+  /** When counting began: the key's first send or the last cut; MIN_VALUE before either. */
+  long since() {
+    return since;
   }
 
   /**

@@ -46,6 +46,8 @@ public final class AimdController implements RateController {
   private final double minRate;
   private double rate = Double.POSITIVE_INFINITY;
   private double lastRefused = Double.POSITIVE_INFINITY;
+  /** The pace the last cut began from: what it was told is measured against it. */
+  private double rateBeforeCut = Double.POSITIVE_INFINITY;
   private long changedAt;
 
   /** See {@link dev.polite.Aimd.Builder} for the meaning and ranges of the arguments. */
@@ -77,6 +79,7 @@ public final class AimdController implements RateController {
 
   @Override
   public void onRejection(long nowNanos, double admittedRate) {
+    rateBeforeCut = rate;
     double base = admittedRate > 0 ? Math.min(rate, admittedRate) : rate;
     if (base > 0 && !Double.isInfinite(base)) {
       lastRefused = base;
@@ -85,6 +88,21 @@ public final class AimdController implements RateController {
       rate = minRate; // refused before we could measure anything: start from the floor
     }
     changedAt = nowNanos;
+  }
+
+  /**
+   * The cut is made again from the rate it should have been told, if that is higher: never lower
+   * than the pace now (which may have climbed since), and only while the refused pace is still
+   * believed.
+   */
+  @Override
+  public void onAdmittedBeforeCut(long nowNanos, double admittedRate) {
+    double base = Math.min(rateBeforeCut, admittedRate);
+    if (Double.isInfinite(lastRefused) || Double.isInfinite(base) || base <= lastRefused) {
+      return;
+    }
+    lastRefused = base;
+    rate = Math.max(rate, Math.max(minRate, base * decreaseFactor));
   }
 
   /** The pace after {@code seconds} of climbing from {@code from}: fast to the knee, then slow. */

@@ -10,7 +10,10 @@ import dev.polite.RateController;
  * <h2>What a refusal says about the rate</h2>
  * A refusal cuts the pace, and the controller is told what the server actually <em>admitted</em>
  * since the previous cut ({@link AdmittedRate}), not what the key sent: the send rate is exactly
- * what was refused. From then on one call at a time probes until one succeeds; successes then let
+ * what was refused. The burst's calls whose answers come after the refusal's (over many
+ * connections some do) were admitted in that time too: each is told to the controller as the
+ * rate the cut should have read ({@link RateController#onAdmittedBeforeCut}) and left out of the
+ * next one's. From then on one call at a time probes until one succeeds; successes then let
  * the controller climb. Two kinds of refusal are no news about the rate and cut nothing:
  * <ul>
  *   <li>a call already on the wire when the last cut came: the cut answered it;
@@ -59,6 +62,12 @@ final class DiscoveredPace {
   private final RateController controller;
   private final AdmittedRate admitted;
   private long lastCutAt = Long.MIN_VALUE;
+  /** Since when the last cut counted what the server admitted. */
+  private long cutReadFrom = Long.MIN_VALUE;
+  /** The rate the last cut was told, with the admissions answered after it added. */
+  private double cutRead;
+  /** The seconds the last cut's rate was read over. */
+  private double cutSpan;
   private boolean probing;
   /**
    * What the server took at once beyond the pace of the first cut, until a probe confirms it; the
@@ -169,6 +178,9 @@ final class DiscoveredPace {
    */
   void succeeded(long sentAt, double sendRate, long now) {
     probing = false;
+    if (sentAt <= lastCutAt && sentAt >= cutReadFrom) {
+      admittedBeforeTheCut(now);
+    }
     if (awaitingProbe) {
       if (sentAt <= lastCutAt) {
         shown++; // one of the burst, its answer overtaken by the refusal's
@@ -206,8 +218,23 @@ final class DiscoveredPace {
 
   /** Asks the controller for a cut from what was admitted since the last; the caller restarts it. */
   private void cut(long now) {
-    controller.onRejection(now, admitted.perSecond(now));
+    cutRead = admitted.perSecond(now);
+    cutSpan = admitted.spanSeconds(now);
+    cutReadFrom = admitted.since();
+    controller.onRejection(now, cutRead);
     lastCutAt = now;
+  }
+
+  /**
+   * A call the last cut counted from was admitted, its answer overtaken by the refusal's: it
+   * belongs to the rate the cut read, not to the next one's, so the controller hears the rate
+   * the cut should have read. At 16 callers, two or three of a first burst of 20 come back after
+   * the refusal: read without them, the pace starts a tenth or more under the server's.
+   */
+  private void admittedBeforeTheCut(long now) {
+    admitted.excludeOne();
+    cutRead += 1 / cutSpan;
+    controller.onAdmittedBeforeCut(now, cutRead);
   }
 
   @Override

@@ -29,6 +29,22 @@ class AimdControllerTest {
   }
 
   @Test
+  void aCallAdmittedBeforeTheCutRaisesTheCutToWhatItShouldHaveReadAndNeverLowersThePace() {
+    AimdController aimd = new AimdController(0.9, 1, 0.5);
+    aimd.onRejection(0, 18); // 18 of a burst of 20 answered before the refusal
+    assertThat(aimd.rate()).isEqualTo(16.2, within(1e-9));
+    aimd.onAdmittedBeforeCut(SECOND / 100, 19);
+    aimd.onAdmittedBeforeCut(SECOND / 50, 20); // the other two, overtaken
+    assertThat(aimd.rate()).as("0.9 x 20, as if they had been counted").isEqualTo(18, within(1e-9));
+    aimd.onAdmittedBeforeCut(SECOND / 20, 10);
+    assertThat(aimd.rate()).as("a lower reading changes nothing").isEqualTo(18, within(1e-9));
+    aimd.onRejection(SECOND, 12); // from a pace of 18: 12 admitted since
+    aimd.onAdmittedBeforeCut(SECOND + 1, 40);
+    assertThat(aimd.rate()).as("no higher than the pace that cut began from: 0.9 x 18")
+        .isEqualTo(16.2, within(1e-9));
+  }
+
+  @Test
   void refusedBeforeAnythingWasAdmittedItStartsFromTheFloor() {
     AimdController aimd = new AimdController(0.5, 1, 0.5);
     aimd.onRejection(0, 0);

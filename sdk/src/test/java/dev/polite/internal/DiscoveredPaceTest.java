@@ -133,6 +133,25 @@ class DiscoveredPaceTest {
   }
 
   @Test
+  void theBurstsSuccessesThatTheRefusalOvertookAreTheCutsEvidenceNotTheNextOnes() {
+    pace.firstSend(now);
+    long burstAt = now;
+    for (int i = 0; i < 12; i++) {
+      pace.admittedOne(now += 2 * MS);
+    }
+    pace.refused(now - MS, false, true, now); // read 12/s; 8 of the burst still to come
+    for (int i = 0; i < 8; i++) {
+      pace.admittedOne(now += MS);
+      pace.succeeded(burstAt, 1, now);
+    }
+    assertThat(controller.admittedBeforeCut).as("the rate the cut should have read, one by one")
+        .containsExactly(13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 19.0, 20.0);
+    now += SECOND;
+    pace.refused(now - MS, true, true, now);
+    assertThat(controller.cuts).as("the next cut reads none of them").containsExactly(12.0, 0.0);
+  }
+
+  @Test
   void theBankIsNoMoreThanTheNewPaceRefillsBetweenTheCutAndTheProbe() {
     burstOfTwentyThenRefused(true);
     probeAdmitted(500 * MS); // a bare refusal's first backoff
@@ -239,6 +258,7 @@ class DiscoveredPaceTest {
   private static final class Recorder implements RateController {
     final List<Double> cuts = new ArrayList<>();
     final List<Double> successes = new ArrayList<>();
+    final List<Double> admittedBeforeCut = new ArrayList<>();
     private double rate = Double.POSITIVE_INFINITY;
 
     @Override
@@ -255,6 +275,11 @@ class DiscoveredPaceTest {
     public void onRejection(long nowNanos, double admittedRate) {
       cuts.add(admittedRate);
       rate = Math.max(1, admittedRate);
+    }
+
+    @Override
+    public void onAdmittedBeforeCut(long nowNanos, double admittedRate) {
+      admittedBeforeCut.add(admittedRate);
     }
   }
 }
