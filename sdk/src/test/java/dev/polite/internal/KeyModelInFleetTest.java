@@ -99,6 +99,31 @@ class KeyModelInFleetTest {
   }
 
   @Test
+  void aCallAdmittedBeforeTheFleetsCutAndAnsweredAfterItRaisesThatCut() {
+    KeyModel key = key();
+    for (int i = 0; i < 20; i++) {
+      key.onAnswer(200, NOTHING, send(key), now += 50 * MS);
+    }
+    key.onAnswer(429, REFUSED, send(key), now += MS);
+    now += 3 * SECOND; // past the backoff
+    for (int i = 0; i < 40; i++) {
+      KeyModel.Reservation r = key.reserve(1, now);
+      now += r.waitNanos();
+      key.onAnswer(200, NOTHING, key.grant(now, r), now += MS);
+    }
+    KeyModel.Reservation r = key.reserve(1, now);
+    now += r.waitNanos();
+    Permit onTheWire = key.grant(now, r);
+    key.pauseForFleet(SECOND, true, now += MS);
+    double cut = key.pace();
+    key.onAnswer(200, NOTHING, onTheWire, now += MS);
+    // One more accept over the at most ten seconds the cut read: at least 0.9 / 10 higher (a
+    // millisecond's climb is a thousandth).
+    assertThat(key.pace()).as("what this instance had admitted when the fleet cut, one more")
+        .isGreaterThan(cut + 0.05);
+  }
+
+  @Test
   void theFleetsSpentQuotaPausesButDoesNotCut() {
     KeyModel key = key();
     for (int i = 0; i < 20; i++) {

@@ -237,6 +237,28 @@ class KeyModelTest {
     assertThat(key.pauseLeft(now)).as("a bare refusal backs the key off").isEqualTo(500 * MS);
   }
 
+  @Test
+  void theFirstCutCountsTheBurstsSuccessesWhoseAnswersTheRefusalOvertook() {
+    KeyModel key = key(Aimd.defaults(), now);
+    key.onAnswer(200, NOTHING, send(key), now += MS);
+    List<Permit> late = new ArrayList<>();
+    for (int i = 0; i < 19; i++) {
+      Permit p = send(key);
+      if (i >= 16) {
+        late.add(p); // answered after the refusal
+      } else {
+        key.onAnswer(200, NOTHING, p, now += MS);
+      }
+    }
+    key.onAnswer(429, REFUSED, send(key), now += MS);
+    assertThat(key.pace()).as("0.9 x the 17 read by then").isCloseTo(15.3, within(1e-9));
+    for (Permit p : late) {
+      key.onAnswer(200, NOTHING, p, now += MS);
+    }
+    assertThat(key.pace()).as("0.9 x the 20 the server took (and 3 ms of climbing)")
+        .isCloseTo(18, within(0.01));
+  }
+
   /** 20 admitted from the key's first send, 1 ms apart, then the 21st refused as {@code refusal}. */
   private void burstOfTwentyThenRefused(KeyModel key, RateLimitSignals refusal) {
     for (int i = 0; i < 20; i++) {
