@@ -114,18 +114,23 @@ class DiscoveredPaceTest {
     assertThat(pace.bank()).isEqualTo(19);
   }
 
-  @Test
-  void theBurstsSuccessesThatTheRefusalOvertookCountToo() {
+  /** A burst of 20, 2 ms apart, of which 12 are answered, then a refusal, then the other 8. */
+  private void twelveOfABurstThenARefusalThenEightOvertaken() {
     pace.firstSend(now);
     long burstAt = now;
     for (int i = 0; i < 12; i++) {
       pace.admittedOne(now += 2 * MS);
     }
-    assertThat(pace.refused(now - MS, false, true, now)).isTrue(); // 8 of the burst still to come
+    assertThat(pace.refused(now - MS, false, true, now)).isTrue(); // it reads 12/s
     for (int i = 0; i < 8; i++) {
       pace.admittedOne(now += MS);
       pace.succeeded(burstAt, 1, now);
     }
+  }
+
+  @Test
+  void theBurstsSuccessesThatTheRefusalOvertookCountToo() {
+    twelveOfABurstThenARefusalThenEightOvertaken();
     probeAdmitted(SECOND);
     // 12 - 12 * 0.024 beyond the new pace (12/s, from 12 admitted over a second) before the cut,
     // 8 after it: 19.7, no more than 12/s refilled in the 1.008 s to the probe: 12.
@@ -134,16 +139,7 @@ class DiscoveredPaceTest {
 
   @Test
   void theBurstsSuccessesThatTheRefusalOvertookAreTheCutsEvidenceNotTheNextOnes() {
-    pace.firstSend(now);
-    long burstAt = now;
-    for (int i = 0; i < 12; i++) {
-      pace.admittedOne(now += 2 * MS);
-    }
-    pace.refused(now - MS, false, true, now); // read 12/s; 8 of the burst still to come
-    for (int i = 0; i < 8; i++) {
-      pace.admittedOne(now += MS);
-      pace.succeeded(burstAt, 1, now);
-    }
+    twelveOfABurstThenARefusalThenEightOvertaken();
     assertThat(controller.admittedBeforeCut).as("the rate the cut should have read, one by one")
         .containsExactly(13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 19.0, 20.0);
     now += SECOND;

@@ -75,21 +75,26 @@ class KeyModelInFleetTest {
     assertThat(fleet.told).contains("paused 2000 ms refused");
   }
 
-  @Test
-  void theFleetsRefusalCutsADiscoveredPaceAsAnOwnRefusalWould() {
+  /** A second of successes (evidence of what the server admits), a refusal, then 40 paced. */
+  private KeyModel pacedByItsOwnRefusalThenFortySuccesses() {
     KeyModel key = key();
-    for (int i = 0; i < 20; i++) { // a second of successes: evidence of what the server admits
+    for (int i = 0; i < 20; i++) {
       key.onAnswer(200, NOTHING, send(key), now += 50 * MS);
     }
     key.onAnswer(429, REFUSED, send(key), now += MS);
-    double discovered = key.pace();
-    assertThat(discovered).isFinite();
+    assertThat(key.pace()).isFinite();
     now += 3 * SECOND; // past the backoff
     for (int i = 0; i < 40; i++) {
       KeyModel.Reservation r = key.reserve(1, now);
       now += r.waitNanos();
       key.onAnswer(200, NOTHING, key.grant(now, r), now += MS);
     }
+    return key;
+  }
+
+  @Test
+  void theFleetsRefusalCutsADiscoveredPaceAsAnOwnRefusalWould() {
+    KeyModel key = pacedByItsOwnRefusalThenFortySuccesses();
     double grown = key.pace();
     key.pauseForFleet(SECOND, true, now);
     assertThat(key.pace()).as("cut from %s", grown).isLessThan(grown);
@@ -100,17 +105,7 @@ class KeyModelInFleetTest {
 
   @Test
   void aCallAdmittedBeforeTheFleetsCutAndAnsweredAfterItRaisesThatCut() {
-    KeyModel key = key();
-    for (int i = 0; i < 20; i++) {
-      key.onAnswer(200, NOTHING, send(key), now += 50 * MS);
-    }
-    key.onAnswer(429, REFUSED, send(key), now += MS);
-    now += 3 * SECOND; // past the backoff
-    for (int i = 0; i < 40; i++) {
-      KeyModel.Reservation r = key.reserve(1, now);
-      now += r.waitNanos();
-      key.onAnswer(200, NOTHING, key.grant(now, r), now += MS);
-    }
+    KeyModel key = pacedByItsOwnRefusalThenFortySuccesses();
     KeyModel.Reservation r = key.reserve(1, now);
     now += r.waitNanos();
     Permit onTheWire = key.grant(now, r);
