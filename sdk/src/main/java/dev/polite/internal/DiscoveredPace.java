@@ -178,12 +178,14 @@ final class DiscoveredPace {
    */
   void succeeded(long sentAt, double sendRate, long now) {
     probing = false;
-    if (sentAt <= lastCutAt && sentAt >= cutReadFrom) {
+    // Sent in the time the last cut read, answered after it: the refusal's answer overtook it.
+    boolean overtaken = sentAt <= lastCutAt && sentAt >= cutReadFrom;
+    if (overtaken) {
       admittedBeforeTheCut(now);
     }
-    if (awaitingProbe) {
-      if (sentAt <= lastCutAt) {
-        shown++; // one of the burst, its answer overtaken by the refusal's
+    if (awaitingProbe) { // the first cut's: it read from the key's first send, so none is older
+      if (overtaken) {
+        shown++; // one of the burst
       } else { // the probe, at the pace of the cut, before this success climbs it
         double refilled = rate() * ((sentAt - lastCutAt) / 1e9);
         bank = Math.max(0, Math.floor(Math.min(MOST_BANKED, Math.min(shown, refilled))));
