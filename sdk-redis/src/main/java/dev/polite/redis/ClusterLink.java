@@ -166,8 +166,8 @@ final class ClusterLink implements RedisLink {
   }
 
   @Override
-  public void shutdown() {
-    client.shutdown(0, 2, TimeUnit.SECONDS);
+  public CompletableFuture<Void> shutdownAsync() {
+    return client.shutdownAsync(0, 2, TimeUnit.SECONDS);
   }
 
   @Override

@@ -55,8 +55,11 @@ interface RedisLink {
    */
   boolean serves(String node);
 
-  /** Closes the client: its connections and, within 2 s, its threads (not the resources'). */
-  void shutdown();
+  /**
+   * Closes the client: its connections and, within 2 s, its threads (not the resources'). Done
+   * when every connection has closed, which Lettuce does not bound: its waiter bounds it.
+   */
+  CompletableFuture<Void> shutdownAsync();
 
   /**
    * An open connection and the commands the script runs on: Lettuce's connection to one server,
@@ -72,8 +75,9 @@ interface RedisLink {
       return !checkOpen || connection.isOpen();
     }
 
-    void close() {
-      connection.close();
+    /** Closes the connection without waiting: a blocking close on a Lettuce thread may wait for itself. */
+    CompletableFuture<Void> closeAsync() {
+      return connection.closeAsync();
     }
   }
 }

@@ -114,6 +114,13 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
    * flapping from every other request to once in seconds.
    */
   static final int REJOIN_AFTER = 5;
+  /**
+   * How long {@link #close()} waits for the client. Lettuce's shutdown is done when every
+   * connection has closed, and does not bound that: a close that needs a thread that is waiting
+   * (a connection's channel closes on its event loop) would hold it for ever. Its own threads get
+   * 2 s to stop; a second more lets connections closing in the ordinary way (milliseconds) end.
+   */
+  private static final long CLOSE_WAIT_MILLIS = 3_000;
 
   /** Whether any node is in {@link #downNodes}: read on every step, without the lock. */
   private volatile boolean down;
@@ -218,21 +225,34 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
     return link.nodeOf(redisKey);
   }
 
-  /** Closes the connection; keys fall back to pacing alone. */
+  /**
+   * Closes the connections and the client; keys fall back to pacing alone. Waits at most
+   * {@link #CLOSE_WAIT_MILLIS} for the client, then leaves its connections to Lettuce's threads,
+   * which it stops.
+   */
   @Override
   public void close() {
     closed = true;
     RedisLink.Commands c = connection;
     connection = null;
     if (c != null) {
-      c.close();
+      c.closeAsync();
     }
     StatefulRedisPubSubConnection<String, String> p = pauses;
     pauses = null;
     if (p != null) {
-      p.close();
+      p.closeAsync();
     }
-    link.shutdown();
+    try {
+      link.shutdownAsync().get(CLOSE_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (TimeoutException e) {
+      log.warn("polite: the Redis client for {} did not close within {} ms; its connections end "
+          + "with Lettuce's threads", link, CLOSE_WAIT_MILLIS);
+    } catch (ExecutionException e) {
+      log.warn("polite: the Redis client for {} did not close cleanly", link, e.getCause());
+    }
     resources.shutdown(0, 2, TimeUnit.SECONDS); // the client's, but not owned by it
   }
 
@@ -375,16 +395,17 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
     }
   }
 
+  /** Runs on the thread the connect landed on, often the connection's own event loop: never waits. */
   private void connected(RedisLink.Commands c) {
     if (closed) {
-      c.close();
+      c.closeAsync();
       return;
     }
     script.load(c.scripting()); // so that the first lease, timed, is not the one that sends the text
     connection = c;
     if (closed) { // closed as it landed: close() may have read the field before it was set
       connection = null;
-      c.close();
+      c.closeAsync();
       return;
     }
     subscribeToPauses();
@@ -423,7 +444,7 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
    */
   private void listen(StatefulRedisPubSubConnection<String, String> p) {
     if (closed) {
-      p.close();
+      p.closeAsync(); // on the thread the connect landed on, as connected(): never waits
       return;
     }
     p.addListener(new RedisPubSubAdapter<>() {
@@ -437,7 +458,7 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
     pauses = p;
     if (closed) { // closed as it landed: close() may have read the field before it was set
       pauses = null;
-      p.close();
+      p.closeAsync();
     }
   }
 

@@ -55,8 +55,8 @@ final class ServerLink implements RedisLink {
   }
 
   @Override
-  public void shutdown() {
-    client.shutdown(0, 2, TimeUnit.SECONDS);
+  public CompletableFuture<Void> shutdownAsync() {
+    return client.shutdownAsync(0, 2, TimeUnit.SECONDS);
   }
 
   @Override

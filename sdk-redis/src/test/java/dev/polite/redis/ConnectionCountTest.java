@@ -125,8 +125,8 @@ class ConnectionCountTest {
     }
 
     @Override
-    public void shutdown() {
-      link.shutdown();
+    public CompletableFuture<Void> shutdownAsync() {
+      return link.shutdownAsync();
     }
   }
 
