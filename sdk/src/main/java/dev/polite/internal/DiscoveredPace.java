@@ -124,6 +124,11 @@ final class DiscoveredPace {
     dropBank();
   }
 
+  /** The server showed a window, which governs from now: what it banked is that window's. */
+  void windowShown() {
+    dropBank();
+  }
+
   /** What the server banked that may yet go at once past the pace, in cost units. */
   double bank() {
     return bank;

@@ -3,6 +3,7 @@ package dev.polite.internal;
 import dev.polite.KeySnapshot;
 import dev.polite.PoliteConfig;
 import dev.polite.PoliteListener;
+import dev.polite.RateController;
 import dev.polite.RateLimitSignals;
 import dev.polite.SharedKey;
 import dev.polite.SharedState;
@@ -24,6 +25,8 @@ import org.slf4j.LoggerFactory;
  *       advertises ({@link AdvertisedPace}: {@code quota / window}, the window inferred from
  *       resets where none is named); or, where it advertises none, the pace the key finds
  *       ({@link DiscoveredPace}) with a burst of one, and once what its server showed it banks;
+ *       or, where a silent server showed a window (a burst taken whole, a shut, a reopening), that
+ *       window's calls in bursts ({@link DiscoveredWindow}), until a refusal under it;
  *   <li>a {@link KeyPause}: every call holds back for a Retry-After, the reset of a spent quota,
  *       or a backoff after a bare refusal; a pause no call can wait out is re-verified by one
  *       probe after the max wait (the shell fails every other call at once meanwhile). Likewise a
@@ -33,7 +36,7 @@ import org.slf4j.LoggerFactory;
  *       against the calls it has not seen yet ({@link ServerCount});
  *   <li>the gate, how many calls may be in flight: an {@link InFlightWindow} (slow start until
  *       the server shows a cap on calls in flight, then that cap, re-verified), or one while
- *       probing after a refusal or re-verifying a long pause.
+ *       probing after a refusal or re-verifying a long pause, or a shown window's own slow start.
  * </ul>
  *
  * <h2>The order an answer is read in</h2>
@@ -67,6 +70,9 @@ public final class KeyModel {
   private final InFlightWindow window;
 
   private final AdvertisedPace advertised = new AdvertisedPace();
+  private final DiscoveredWindow shownWindow = new DiscoveredWindow();
+  /** A call of another cost than 1 was reserved: a window shown in calls says nothing of it. */
+  private boolean weighted;
   /** When an answer was last read as a refusal of too many calls in flight (no pause). */
   private long refusedInFlightAt = Long.MIN_VALUE;
   private long epoch;
@@ -192,7 +198,7 @@ public final class KeyModel {
     if (discovered.oneAtATime() || pause.verifying()) {
       return 1;
     }
-    return window.allowed();
+    return Math.min(window.allowed(), shownWindow.allowedInFlight());
   }
 
   /**
@@ -202,6 +208,11 @@ public final class KeyModel {
    * @return the wait until the tokens are the call's, in nanoseconds
    */
   public Reservation reserve(double cost, long now) {
+    weighted |= cost != 1;
+    if (shownWindow.believed()) {
+      long wait = shownWindow.reserve(now);
+      return new Reservation(wait, ledger.reserve(cost), ledger.inFlight() == 1, epoch, cost);
+    }
     long wait = bucket.reserve(cost, now);
     if (wait > 0 && discovered.spendBank(cost)) {
       // What the server banked while the key's first pause held it goes at once, past the pace.
@@ -274,7 +285,11 @@ public final class KeyModel {
     if (isStale(reservation)) {
       return;
     }
-    bucket.refund(cost, now);
+    if (shownWindow.believed()) {
+      shownWindow.cancel();
+    } else {
+      bucket.refund(cost, now);
+    }
     ledger.cancel(reservation.cost());
   }
 
@@ -282,6 +297,9 @@ public final class KeyModel {
   public Permit grant(long at, Reservation reservation) {
     int others = ledger.send(reservation.cost());
     lastGrantAt = at;
+    if (shownWindow.believed()) {
+      shownWindow.sent(at);
+    }
     sendRate.recordSend(at);
     discovered.firstSend(at);
     return new Permit(at, reservation.ticket(), reservation.alone(), others);
@@ -292,6 +310,7 @@ public final class KeyModel {
    * when negative, the excess is taken (into debt, which the next reservations wait out).
    */
   public void settle(double unused, long now) {
+    weighted |= unused != 0; // a call that cost other than it reserved: the key's calls are weighed
     if (unused > 0) {
       bucket.refund(unused, now);
     } else if (unused < 0) {
@@ -301,7 +320,8 @@ public final class KeyModel {
 
   /** The wait a call of {@code cost} would face now: the pause and the pace, ignoring the gate. */
   public long waitEstimate(double cost, long now) {
-    return Math.max(pauseLeft(now), bucket.waitFor(cost, now));
+    long pace = shownWindow.believed() ? shownWindow.waitFor(now) : bucket.waitFor(cost, now);
+    return Math.max(pauseLeft(now), pace);
   }
 
   // ---- what an answer teaches it ----
@@ -347,12 +367,17 @@ public final class KeyModel {
     }
     // A refusal of a call sent early (observation mode) says the server refuses what an enforcing
     // key would not have sent: no news about the pace it would have found, or its backoff.
+    boolean windowRefused = false;
     if (!advertised.known() && !(rejected && permit.early())) {
-      discoverPace(answer, signals, permit.sentAt(), now);
+      windowRefused = learnWindow(answer, permit.sentAt(), now);
+      if (!windowRefused) {
+        discoverPace(answer, signals, permit.sentAt(), now);
+      }
     }
     // RateController.none() promises no discovery, so no pause the server did not ask for.
     boolean discovering = advertised.known() || discovered.found();
-    if (pause.backOffIfBare(rejected && !permit.early(), signals, permit.sentAt(), discovering, now)) {
+    boolean backOff = rejected && !permit.early() && !windowRefused;
+    if (pause.backOffIfBare(backOff, signals, permit.sentAt(), discovering, now)) {
       pauseBegan(now);
     }
   }
@@ -408,6 +433,10 @@ public final class KeyModel {
       return;
     }
     discovered.advertised();
+    if (shownWindow.believed()) {
+      voidReservations(now); // reserved in the window: they queue again at the advertised pace
+    }
+    shownWindow.abandon();
     if (pace.rate() == bucket.rate() && pace.burst() == bucket.capacity()) {
       return;
     }
@@ -446,6 +475,43 @@ public final class KeyModel {
     }
   }
 
+  /**
+   * A silent server's window, shown by a burst it took whole and a reopening (see
+   * {@link DiscoveredWindow}); read before the pace, so that a refusal that drops a belief is cut
+   * from as any other, and a reopening is weighed against the pace the refusal left. The fleet
+   * shares a pace, not a window, weighted calls are not counted in calls, and a key told to
+   * discover nothing discovers no window either.
+   *
+   * @return whether the answer refused a call of a window on trial (not yet taken whole): it
+   *     says the window is not there, and nothing of the pace, which the key kept all along and
+   *     goes back to as it was. Such a call went past the pace on the window's word: cutting the
+   *     pace for it, or backing the key off as for a bare refusal, would charge the even pace for
+   *     the window's mistake (a second's pause and cut on HAProxy's sliding rate, which takes a
+   *     window's first call and refuses its second).
+   */
+  private boolean learnWindow(Answer answer, long sentAt, long now) {
+    if (inFleet || weighted || config.rateController() == RateController.none()) {
+      return false;
+    }
+    if (answer.admitted() && shownWindow.onAdmitted(sentAt, bucket.rate(), maxWaitNanos)) {
+      voidReservations(now); // reserved at the even pace: they queue again for the window
+      discovered.windowShown();
+      log.info("polite: {} took a burst whole and reopened after it: sending up to {}", key, shownWindow);
+      return false;
+    }
+    if (!answer.refused()) {
+      return false;
+    }
+    boolean onTrial = shownWindow.onTrial();
+    if (!shownWindow.onRefused(sentAt, now)) {
+      return false;
+    }
+    voidReservations(now);
+    bucket.setTokens(0, now); // the pace resumes from now, not with what it saved meanwhile
+    log.info("polite: {} refused a call sent in the window it showed: pacing evenly again", key);
+    return onTrial;
+  }
+
   /** An answer to a key that finds its own pace: a refusal may cut it, a success let it climb. */
   private void discoverPace(Answer answer, RateLimitSignals signals, long sentAt, long now) {
     if (answer.refused()) {
@@ -476,7 +542,12 @@ public final class KeyModel {
 
   /** Frees the places of the reservations held now and gives back their tokens (see isStale). */
   private void voidReservations(long now) {
-    bucket.refund(ledger.voidReservations(), now);
+    double voided = ledger.voidReservations();
+    if (shownWindow.believed()) {
+      shownWindow.voided(now);
+    } else {
+      bucket.refund(voided, now);
+    }
     epoch++;
   }
 
@@ -529,7 +600,7 @@ public final class KeyModel {
   public String toString() {
     return "KeyModel{" + key + " " + bucket + " " + ledger
         + " " + pause + " " + discovered
-        + " " + window + '}';
+        + " " + window + (shownWindow.believed() ? " " + shownWindow : "") + '}';
   }
 }
 

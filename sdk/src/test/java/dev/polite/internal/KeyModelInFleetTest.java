@@ -61,6 +61,22 @@ class KeyModelInFleetTest {
     assertThat(key.snapshot(now).tokens()).isGreaterThan(10);
   }
 
+  @Test
+  void aFleetsKeyBelievesNoWindowShownToOneInstance() {
+    KeyModel key = key();
+    long began = now;
+    for (int i = 0; i < 20; i++) {
+      key.onAnswer(200, NOTHING, send(key), now += MS);
+    }
+    key.onAnswer(429, REFUSED, send(key), now += MS);
+    now += key.pauseLeft(now);
+    key.onAnswer(429, REFUSED, send(key), now += MS);
+    now = Math.max(now + key.pauseLeft(now), began + SECOND);
+    key.onAnswer(200, NOTHING, send(key), now += MS); // alone, this reopening shows a window
+    // The fleet shares a pace: the next call waits for it, not for a window of this instance's.
+    assertThat(key.toString()).doesNotContain(" per ");
+  }
+
   private static RateLimitSignals ietf(long remaining) {
     return RateLimitSignals.builder().limit(20).remaining(remaining)
         .window(Duration.ofSeconds(1)).reset(Duration.ofMillis(750)).build();

@@ -325,6 +325,8 @@ class KeyModelTest {
     burstOfTwentyThenRefused(key, REFUSED);
     now += key.pauseLeft(now);
     key.onAnswer(429, REFUSED, send(key), now += MS); // the window the burst spent is still shut
+    now += key.pauseLeft(now);
+    now += 500 * MS; // a reopening 1.5 s after the burst is slower than the pace: no window shown
     assertThat(goingAtOnceAfterThePause(key)).as("the probe alone").isEqualTo(1);
   }
 

@@ -1,0 +1,307 @@
+package dev.polite.internal;
+
+/**
+ * A window a silent server showed by how it answered: it took a burst of N calls whole, then
+ * refused, stayed shut, and reopened W after the burst began. Believed, the key sends at most N
+ * calls in each W from the reopening, as soon as it has them, instead of pacing them evenly.
+ *
+ * <h2>Why</h2>
+ * A fixed window or a sliding log of N per W admits N at each window's start and nothing more
+ * until the next. An even pace can never do better than N per W either, but it spreads each
+ * window's N over the whole window, so the last window's calls finish up to a window later than
+ * the server would have taken them: 100 calls at 20 a second paced evenly after the first burst
+ * end at 4.95 s, against 4.0 s sent in bursts, and a discovered pace sits under the limit on top
+ * (5.1-5.2 s on the real zoo, its 1.3 x line).
+ *
+ * <h2>The evidence, and its bound</h2>
+ * <ul>
+ *   <li><b>A burst:</b> at least two calls admitted before the refusal, sent within a quarter of
+ *       the window they are read against: calls already spread out say "a pace", not "a burst".
+ *   <li><b>Shut:</b> a call sent after the first refusal came back was refused too (the key's
+ *       probe): a limiter that refills as it goes (a token bucket) would have taken it. And it
+ *       took nothing sent after the first refusal until it reopened: a limiter that lets a call
+ *       through now and then while it refuses others trickles at a rate.
+ *   <li><b>Reopened:</b> a call sent after the last refusal was admitted; W is from the first
+ *       call of the burst to that one. The key probed late, never early, so W is at least the
+ *       time a sliding log holds a call.
+ *   <li><b>Worth it:</b> N per W is at least the even pace the key would keep, and W fits the
+ *       max wait. A window that reopened only after a long backoff reads as a slow one: such a
+ *       belief would hold the key under the pace it can keep, so it is not taken.
+ * </ul>
+ *
+ * <h2>Why each window opens one call at a time (slow start)</h2>
+ * From outside, a sliding window counter (HAProxy's sliding rate, Cloudflare's) shows the same
+ * burst, shut and reopening, but it counts the last window's calls into this one's and refuses a
+ * burst at a window's start; and a window aligned to the clock, which the first burst met late,
+ * reopens sooner after it than its length, so a window believed too short is refused whole. Sent
+ * whole, a wrong belief drew 13 to 22 refusals at 16 and 64 callers on the real HAProxy (commit
+ * 35c3299, taken back). So until one window has been taken whole, each window lets one call go,
+ * then one more per call it admits (doubling each round trip, TCP's slow start): a wrong belief is
+ * refused at its first or second call, and a right one takes a window's 20 in five round trips
+ * (milliseconds, where an even pace takes the whole window). The first refusal of a call sent under
+ * the belief drops it for good, and the key paces evenly again: a server that seemed a window and
+ * was not would show the same shape again and cost a refusal each time. So a wrong belief costs
+ * one or two refusals, once; and while on trial, such a refusal neither cuts the pace nor backs
+ * the key off ({@link KeyModel} says why). It never sends more than N a window: a limit that
+ * rises is found only after the belief falls.
+ *
+ * <p>Not thread-safe: part of {@link KeyModel}. Times are ticker nanoseconds.
+ */
+final class DiscoveredWindow {
+  /** The calls of a burst are sent within this share of the window they are read against. */
+  static final double BURST_SHARE = 0.25;
+  /**
+   * The window believed is this much longer than the one measured. A sliding log lets a call in
+   * a window after the matching call of the window before left it, and what the reopening
+   * measured is the first call's departure, a burst's span late at most: the calls of the next
+   * bursts arrive with the network's and the server's own jitter, and a tenth of the window
+   * keeps them behind the ones they replace. It costs a tenth of the rate, where an even pace
+   * loses up to a whole window's worth of the last window's calls.
+   */
+  static final double SLACK = 1.1;
+
+  // The evidence since the last run of refusals.
+  private int burst;
+  private long burstFirstSentAt = Long.MIN_VALUE;
+  private long burstLastSentAt = Long.MIN_VALUE;
+  private boolean refusing;
+  private long refusedSentAt;
+  private long firstRefusalAt;
+  private boolean shut;
+  private boolean leaked;
+  private long lastRefusalAt = Long.MIN_VALUE;
+
+  // The belief.
+  private boolean believed;
+  /** A belief fell, or the server advertised its pace: no window is believed again. */
+  private boolean fell;
+  /** A window after the reopening's own was taken whole: windows open whole from then on. */
+  private boolean confirmed;
+  private int limit;
+  private long width;
+  private long origin;
+  /** The last window a reservation was given, and how many it has. */
+  private long tailWindow;
+  private int tailCount;
+  /** The window the last call went in, and how many went in it. */
+  private long sentWindow = -1;
+  private int sentCount;
+  /** The window being opened one call at a time, and how many may be in flight in it. */
+  private long rampWindow;
+  private int ramp;
+  /** The window whose admitted calls are being counted towards confirming, and the count. */
+  private long admittedWindow = -1;
+  private int admittedCount;
+
+  boolean believed() {
+    return believed;
+  }
+
+  /** Whether a window is believed and none has yet been taken whole: it is still on trial. */
+  boolean onTrial() {
+    return believed && !confirmed;
+  }
+
+  /**
+   * How many calls may be in flight now under the belief: unbounded without one or once
+   * confirmed; else the slow start of the window being opened.
+   */
+  int allowedInFlight() {
+    return onTrial() ? ramp : Integer.MAX_VALUE;
+  }
+
+  /**
+   * An admitted answer to a call sent at {@code sentAt}.
+   *
+   * @param evenPace the pace the key keeps without the belief, per second
+   * @return whether a belief began
+   */
+  boolean onAdmitted(long sentAt, double evenPace, long maxWaitNanos) {
+    if (fell) {
+      return false;
+    }
+    if (believed) {
+      admittedUnderBelief(sentAt);
+      return false;
+    }
+    if (!refusing) {
+      if (burst == 0) {
+        burstFirstSentAt = sentAt;
+      }
+      burst++;
+      burstLastSentAt = Math.max(burstLastSentAt, sentAt);
+      return false;
+    }
+    if (sentAt < refusedSentAt) {
+      burst++; // part of the burst, answered after the refusal
+      burstLastSentAt = Math.max(burstLastSentAt, sentAt);
+      return false;
+    }
+    if (sentAt <= lastRefusalAt) {
+      // Sent after the first refusal and taken while the server still refused others: it lets
+      // some through as it refuses, a rate that trickles, not a window shut.
+      leaked = true;
+      return false;
+    }
+    boolean began = shut && !leaked && worthBelieving(sentAt - burstFirstSentAt, evenPace, maxWaitNanos);
+    if (began) {
+      begin(sentAt);
+    } else {
+      forgetEvidence();
+      // The reopening call starts the next burst's count.
+      burst = 1;
+      burstFirstSentAt = sentAt;
+      burstLastSentAt = sentAt;
+    }
+    return began;
+  }
+
+  private void begin(long reopenedAt) {
+    believed = true;
+    confirmed = false;
+    limit = burst;
+    width = (long) ((reopenedAt - burstFirstSentAt) * SLACK);
+    origin = reopenedAt;
+    forgetEvidence();
+    // The reopening call is the first window's first, and was admitted: the next may go with it.
+    tailWindow = 0;
+    tailCount = 1;
+    sentWindow = 0;
+    sentCount = 1;
+    rampWindow = 0;
+    ramp = 2;
+    admittedWindow = 0;
+    admittedCount = 1;
+  }
+
+  private void admittedUnderBelief(long sentAt) {
+    if (sentAt < origin) {
+      return;
+    }
+    long w = windowAt(sentAt);
+    if (w == rampWindow && ramp < limit) {
+      ramp++;
+    }
+    if (w != admittedWindow) {
+      admittedWindow = w;
+      admittedCount = 0;
+    }
+    admittedCount++;
+    if (w >= 1 && admittedCount >= limit) {
+      confirmed = true; // a window past the reopening's, taken whole: the belief's length holds
+    }
+  }
+
+  private boolean worthBelieving(long window, double evenPace, long maxWaitNanos) {
+    if (burst < 2 || window <= 0 || window > maxWaitNanos) {
+      return false;
+    }
+    boolean aBurst = burstLastSentAt - burstFirstSentAt <= BURST_SHARE * window;
+    double perSecond = burst * 1e9 / window;
+    return aBurst && (Double.isInfinite(evenPace) || perSecond >= evenPace);
+  }
+
+  /**
+   * A refusal of a call sent at {@code sentAt}.
+   *
+   * @return whether a belief fell
+   */
+  boolean onRefused(long sentAt, long now) {
+    if (believed) {
+      if (sentAt >= origin) {
+        believed = false;
+        fell = true;
+        return true;
+      }
+      return false;
+    }
+    if (!refusing) {
+      refusing = true;
+      refusedSentAt = sentAt;
+      firstRefusalAt = now;
+    } else if (sentAt > firstRefusalAt) {
+      shut = true; // a call sent after the first refusal came back, refused too
+    }
+    lastRefusalAt = Math.max(lastRefusalAt, now);
+    return false;
+  }
+
+  /** The server advertised its pace: that governs, and no window is believed from now on. */
+  void abandon() {
+    believed = false;
+    fell = true;
+  }
+
+  private void forgetEvidence() {
+    burst = 0;
+    burstFirstSentAt = Long.MIN_VALUE;
+    burstLastSentAt = Long.MIN_VALUE;
+    refusing = false;
+    shut = false;
+    leaked = false;
+    lastRefusalAt = Long.MIN_VALUE;
+  }
+
+  /** The believed window a call may go in: the wait until it starts, 0 when it has room now. */
+  long reserve(long now) {
+    long current = windowAt(now);
+    if (tailWindow < current) {
+      tailWindow = current;
+      tailCount = 0;
+    }
+    if (tailCount >= limit) {
+      tailWindow++;
+      tailCount = 0;
+    }
+    tailCount++;
+    if (tailWindow > rampWindow) {
+      rampWindow = tailWindow; // a window not yet opened: its first call goes alone
+      ramp = 1;
+    }
+    return Math.max(0, origin + tailWindow * width - now);
+  }
+
+  /** The wait a call would face now, without taking its place. */
+  long waitFor(long now) {
+    long current = windowAt(now);
+    long window = tailWindow < current ? current : tailCount < limit ? tailWindow : tailWindow + 1;
+    return Math.max(0, origin + window * width - now);
+  }
+
+  /** A reservation given back: its place in the last window taken is free again. */
+  void cancel() {
+    if (tailCount > 0) {
+      tailCount--;
+    }
+  }
+
+  /** A call went at {@code at}, in the window it was given or a later one. */
+  void sent(long at) {
+    long w = windowAt(at);
+    if (w != sentWindow) {
+      sentWindow = w;
+      sentCount = 0;
+    }
+    sentCount++;
+  }
+
+  /**
+   * Every reservation held was voided: the windows ahead are free again, but the calls already
+   * sent in the current one stay counted.
+   */
+  void voided(long now) {
+    long current = windowAt(now);
+    tailWindow = current;
+    tailCount = sentWindow == current ? sentCount : 0;
+  }
+
+  private long windowAt(long at) {
+    return Math.max(0, Math.floorDiv(at - origin, width));
+  }
+
+  @Override
+  public String toString() {
+    return believed ? limit + " per " + width / 1e9 + " s" + (confirmed ? "" : ", opening " + ramp + " at a time")
+        : "no window";
+  }
+}
