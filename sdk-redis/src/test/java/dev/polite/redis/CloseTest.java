@@ -80,25 +80,10 @@ class CloseTest {
    */
   private record Link(RedisLink link,
       CompletableFuture<StatefulRedisPubSubConnection<String, String>> subscription,
-      boolean shutdownEnds) implements RedisLink {
-    @Override
-    public CompletableFuture<Commands> connect() {
-      return link.connect();
-    }
-
+      boolean shutdownEnds) implements ForwardingLink {
     @Override
     public CompletableFuture<StatefulRedisPubSubConnection<String, String>> connectPubSub() {
       return subscription;
-    }
-
-    @Override
-    public String nodeOf(String redisKey) {
-      return link.nodeOf(redisKey);
-    }
-
-    @Override
-    public boolean serves(String node) {
-      return link.serves(node);
     }
 
     @Override

@@ -101,32 +101,12 @@ class ConnectionCountTest {
   }
 
   /** A link whose first pause subscription fails, as one would while Redis restarts. */
-  private record FirstSubscriptionFails(RedisLink link, AtomicInteger attempts) implements RedisLink {
-    @Override
-    public CompletableFuture<Commands> connect() {
-      return link.connect();
-    }
-
+  private record FirstSubscriptionFails(RedisLink link, AtomicInteger attempts) implements ForwardingLink {
     @Override
     public CompletableFuture<? extends StatefulRedisPubSubConnection<String, String>> connectPubSub() {
       return attempts.incrementAndGet() == 1
           ? CompletableFuture.failedFuture(new RedisConnectionException("refused, as while restarting"))
           : link.connectPubSub();
-    }
-
-    @Override
-    public String nodeOf(String redisKey) {
-      return link.nodeOf(redisKey);
-    }
-
-    @Override
-    public boolean serves(String node) {
-      return link.serves(node);
-    }
-
-    @Override
-    public CompletableFuture<Void> shutdownAsync() {
-      return link.shutdownAsync();
     }
   }
 

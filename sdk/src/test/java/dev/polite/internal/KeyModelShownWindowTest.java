@@ -62,16 +62,9 @@ class KeyModelShownWindowTest {
 
   /** How many calls go at once from now, each answered (admitted) before the next. */
   private int goingAtOnce(KeyModel key) {
-    int atOnce = 0;
-    while (true) {
-      KeyModel.Reservation r = key.reserve(1, now);
-      if (r.waitNanos() > 0) {
-        key.cancel(r, 1, now);
-        return atOnce;
-      }
-      atOnce++;
-      key.onAnswer(200, NOTHING, key.grant(now, r), now += MS);
-    }
+    CallsAtOnce went = CallsAtOnce.from(key, now);
+    now = went.now();
+    return went.calls();
   }
 
   @Test

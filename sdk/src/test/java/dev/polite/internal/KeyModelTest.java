@@ -270,16 +270,9 @@ class KeyModelTest {
   /** How many calls go at once (no wait for their tokens) once the key's pause is over. */
   private int goingAtOnceAfterThePause(KeyModel key) {
     now += key.pauseLeft(now);
-    int atOnce = 0;
-    while (true) {
-      KeyModel.Reservation r = key.reserve(1, now);
-      if (r.waitNanos() > 0) {
-        key.cancel(r, 1, now);
-        return atOnce;
-      }
-      atOnce++;
-      key.onAnswer(200, NOTHING, key.grant(now, r), now += MS);
-    }
+    CallsAtOnce went = CallsAtOnce.from(key, now);
+    now = went.now();
+    return went.calls();
   }
 
   @Test
