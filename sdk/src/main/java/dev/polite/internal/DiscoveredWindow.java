@@ -1,5 +1,7 @@
 package dev.polite.internal;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A window a silent server showed by how it answered: it took a burst of N calls whole, then
  * refused, stayed shut, and reopened W after the burst began. Believed, the key sends at most N
@@ -70,6 +72,7 @@ final class DiscoveredWindow {
   private boolean shut;
   private boolean leaked;
   private long lastRefusalAt = Long.MIN_VALUE;
+  private @Nullable String declined;
 
   // The belief.
   private boolean believed;
@@ -95,6 +98,16 @@ final class DiscoveredWindow {
 
   boolean believed() {
     return believed;
+  }
+
+  /**
+   * What the last reopening that was not believed showed, for the log; null when none was
+   * declined since the last asked.
+   */
+  @Nullable String declined() {
+    String d = declined;
+    declined = null;
+    return d;
   }
 
   /** Whether a window is believed and none has yet been taken whole: it is still on trial. */
@@ -147,6 +160,9 @@ final class DiscoveredWindow {
     if (began) {
       begin(sentAt);
     } else {
+      declined = String.format("a reopening %.3f s after a burst of %d sent over %.3f s, %s%s",
+          (sentAt - burstFirstSentAt) / 1e9, burst, (burstLastSentAt - burstFirstSentAt) / 1e9,
+          shut ? "shut" : "not shown shut", leaked ? ", leaking" : "");
       forgetEvidence();
       // The reopening call starts the next burst's count.
       burst = 1;

@@ -499,6 +499,10 @@ public final class KeyModel {
       log.info("polite: {} took a burst whole and reopened after it: sending up to {}", key, shownWindow);
       return false;
     }
+    String declined = shownWindow.declined();
+    if (declined != null) {
+      log.debug("polite: {} showed no window to believe: {}", key, declined);
+    }
     if (!answer.refused()) {
       return false;
     }
