@@ -477,8 +477,9 @@ public final class KeyModel {
 
   /**
    * A silent server's window, shown by a burst it took whole and a reopening (see
-   * {@link DiscoveredWindow}); read before the pace, so that a refusal that drops a belief is cut
-   * from as any other, and a reopening is weighed against the pace the refusal left. The fleet
+   * {@link DiscoveredWindow}); read before the pace, so that a reopening is weighed against the
+   * pace the refusal left, and a refusal that drops a window already taken whole is then cut
+   * from as any other. The fleet
    * shares a pace, not a window, weighted calls are not counted in calls, and a key told to
    * discover nothing discovers no window either.
    *
