@@ -137,17 +137,8 @@ final class DiscoveredWindow {
       admittedUnderBelief(sentAt);
       return false;
     }
-    if (!refusing) {
-      if (burst == 0) {
-        burstFirstSentAt = sentAt;
-      }
-      burst++;
-      burstLastSentAt = Math.max(burstLastSentAt, sentAt);
-      return false;
-    }
-    if (sentAt < refusedSentAt) {
-      burst++; // part of the burst, answered after the refusal
-      burstLastSentAt = Math.max(burstLastSentAt, sentAt);
+    if (!refusing || sentAt < refusedSentAt) { // before the refusal, or answered after it
+      countInBurst(sentAt);
       return false;
     }
     if (sentAt <= lastRefusalAt) {
@@ -170,6 +161,17 @@ final class DiscoveredWindow {
       burstLastSentAt = sentAt;
     }
     return began;
+  }
+
+  /** One more admitted call before the refusal; the count saturates (a key unrefused for years). */
+  private void countInBurst(long sentAt) {
+    if (burst == 0) {
+      burstFirstSentAt = sentAt;
+    }
+    if (burst < Integer.MAX_VALUE) {
+      burst++;
+    }
+    burstLastSentAt = Math.max(burstLastSentAt, sentAt);
   }
 
   private void begin(long reopenedAt) {
