@@ -17,17 +17,32 @@ class DiscoveredWindowTest {
 
   /** 20 calls sent 1 ms apart from 0 ms and admitted, the 21st (sent at 20 ms) refused at 21. */
   private void burstThenRefused() {
+    burstThenRefused(0);
+  }
+
+  private void burstThenRefused(long fromMs) {
     for (int i = 0; i < 20; i++) {
-      assertThat(window.onAdmitted(i * MS, EVEN_PACE, MAX_WAIT)).isFalse();
+      assertThat(window.onAdmitted((fromMs + i) * MS, EVEN_PACE, MAX_WAIT)).isFalse();
     }
-    assertThat(window.onRefused(20 * MS, 21 * MS)).isFalse();
+    assertThat(window.onRefused((fromMs + 20) * MS, (fromMs + 21) * MS)).isFalse();
+  }
+
+  /**
+   * {@link #burstThenRefused} from {@code fromMs}, the probe half a second later refused (shut),
+   * and a call admitted a second after the burst began.
+   *
+   * @return whether that call began a belief
+   */
+  private boolean burstShutReopened(long fromMs) {
+    burstThenRefused(fromMs);
+    window.onRefused((fromMs + 521) * MS, (fromMs + 522) * MS);
+    return window.onAdmitted((fromMs + 1_000) * MS, EVEN_PACE, MAX_WAIT);
   }
 
   @Test
   void aBurstTakenWholeThenAProbeRefusedThenOneAdmittedIsAWindowFromTheBurstToTheReopening() {
-    burstThenRefused();
-    window.onRefused(521 * MS, 522 * MS); // the probe, sent after the refusal came back: shut
-    assertThat(window.onAdmitted(1_000 * MS, EVEN_PACE, MAX_WAIT)).as("reopened").isTrue();
+    // The probe is sent after the refusal came back: shut.
+    assertThat(burstShutReopened(0)).as("reopened").isTrue();
     assertThat(window.believed()).isTrue();
     // 20 per 1.1 s from the reopening, which was the first window's first call.
     for (int i = 1; i < 20; i++) {
@@ -74,9 +89,7 @@ class DiscoveredWindowTest {
 
   @Test
   void eachWindowOpensOneCallThenOneMorePerCallAdmittedUntilOneWindowIsTakenWhole() {
-    burstThenRefused();
-    window.onRefused(521 * MS, 522 * MS);
-    window.onAdmitted(1_000 * MS, EVEN_PACE, MAX_WAIT);
+    burstShutReopened(0);
     assertThat(window.allowedInFlight()).as("the reopening was admitted: two may go").isEqualTo(2);
     window.reserve(1_001 * MS);
     window.sent(1_001 * MS);
@@ -102,25 +115,16 @@ class DiscoveredWindowTest {
 
   @Test
   void aRefusalOfACallSentUnderTheBeliefDropsItForGood() {
-    burstThenRefused();
-    window.onRefused(521 * MS, 522 * MS);
-    window.onAdmitted(1_000 * MS, EVEN_PACE, MAX_WAIT);
+    burstShutReopened(0);
     assertThat(window.onRefused(1_001 * MS, 1_002 * MS)).as("fell").isTrue();
     assertThat(window.believed()).isFalse();
     // The same shape again is not believed again: it would cost a refusal each time.
-    for (int i = 0; i < 20; i++) {
-      window.onAdmitted(3_000 * MS + i * MS, EVEN_PACE, MAX_WAIT);
-    }
-    window.onRefused(3_020 * MS, 3_021 * MS);
-    window.onRefused(3_521 * MS, 3_522 * MS);
-    assertThat(window.onAdmitted(4_000 * MS, EVEN_PACE, MAX_WAIT)).isFalse();
+    assertThat(burstShutReopened(3_000)).isFalse();
   }
 
   @Test
   void aRefusalOfACallSentBeforeTheBeliefLeavesIt() {
-    burstThenRefused();
-    window.onRefused(521 * MS, 522 * MS);
-    window.onAdmitted(1_000 * MS, EVEN_PACE, MAX_WAIT);
+    burstShutReopened(0);
     assertThat(window.onRefused(900 * MS, 1_003 * MS)).isFalse();
     assertThat(window.believed()).isTrue();
   }
