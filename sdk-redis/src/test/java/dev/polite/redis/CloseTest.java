@@ -19,8 +19,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * connections' closes go. A Lettuce connection's {@code close()} waits, without a bound, for its
  * channel to close on its event loop; a connect lands on that loop, so a connection that lands
  * after {@code close()} and is closed there by a blocking {@code close()} waits for the very
- * thread it holds (CI, 2026-12-03: {@code FleetPauseLeaseTest}'s {@code close()} held 2 minutes,
- * the subscription's connect landing as the test ended).
+ * thread it holds.
  */
 class CloseTest {
   @RegisterExtension final RealRedis redis = new RealRedis();

@@ -12,8 +12,7 @@ import org.jspecify.annotations.Nullable;
  * until the next. An even pace can never do better than N per W either, but it spreads each
  * window's N over the whole window, so the last window's calls finish up to a window later than
  * the server would have taken them: 100 calls at 20 a second paced evenly after the first burst
- * end at 4.95 s, against 4.0 s sent in bursts, and a discovered pace sits under the limit on top
- * (5.1-5.2 s on the real zoo, its 1.3 x line).
+ * end at 4.95 s, against 4.0 s sent in bursts, and a discovered pace sits under the limit on top.
  *
  * <h2>The evidence, and its bound</h2>
  * <ul>
@@ -36,9 +35,10 @@ import org.jspecify.annotations.Nullable;
  * burst, shut and reopening, but it counts the last window's calls into this one's and refuses a
  * burst at a window's start; and a window aligned to the clock, which the first burst met late,
  * reopens sooner after it than its length, so a window believed too short is refused whole. Sent
- * whole, a wrong belief drew 13 to 22 refusals at 16 and 64 callers on the real HAProxy (commit
- * 35c3299, taken back). So until one window has been taken whole, each window lets one call go,
- * then one more per call it admits (doubling each round trip, TCP's slow start): a wrong belief is
+ * whole, a wrong belief is refused once for each call of the burst beyond the first (the runs
+ * that showed it are in examples/README.md). So until one window has been taken whole, each
+ * window lets one call go, then one more per call it admits (doubling each round trip, TCP's slow
+ * start; 1 + 2 + 4 + 8 + 5 is 20): a wrong belief is
  * refused at its first or second call, and a right one takes a window's 20 in five round trips
  * (milliseconds, where an even pace takes the whole window). The first refusal of a call sent under
  * the belief drops it for good, and the key paces evenly again: a server that seemed a window and
