@@ -72,7 +72,7 @@ final class DiscoveredWindow {
   private boolean shut;
   private boolean leaked;
   private long lastRefusalAt = Long.MIN_VALUE;
-  private @Nullable String declined;
+  private @Nullable Declined declined;
 
   // The belief.
   private boolean believed;
@@ -104,8 +104,8 @@ final class DiscoveredWindow {
    * What the last reopening that was not believed showed, for the log; null when none was
    * declined since the last asked.
    */
-  @Nullable String declined() {
-    String d = declined;
+  @Nullable Declined declined() {
+    Declined d = declined;
     declined = null;
     return d;
   }
@@ -151,16 +151,22 @@ final class DiscoveredWindow {
     if (began) {
       begin(sentAt);
     } else {
-      declined = String.format("a reopening %.3f s after a burst of %d sent over %.3f s, %s%s",
-          (sentAt - burstFirstSentAt) / 1e9, burst, (burstLastSentAt - burstFirstSentAt) / 1e9,
-          shut ? "shut" : "not shown shut", leaked ? ", leaking" : "");
+      declined = new Declined(sentAt - burstFirstSentAt, burst, burstLastSentAt - burstFirstSentAt,
+          shut, leaked);
       forgetEvidence();
-      // The reopening call starts the next burst's count.
-      burst = 1;
-      burstFirstSentAt = sentAt;
-      burstLastSentAt = sentAt;
+      countInBurst(sentAt); // the reopening call starts the next burst's count
     }
     return began;
+  }
+
+  /** What a reopening not believed showed; formatted only if the log asks (its toString). */
+  record Declined(long reopenedAfterNanos, int burst, long burstSpanNanos, boolean shut, boolean leaked) {
+    @Override
+    public String toString() {
+      return String.format("a reopening %.3f s after a burst of %d sent over %.3f s, %s%s",
+          reopenedAfterNanos / 1e9, burst, burstSpanNanos / 1e9, shut ? "shut" : "not shown shut",
+          leaked ? ", leaking" : "");
+    }
   }
 
   /** One more admitted call before the refusal; the count saturates (a key unrefused for years). */

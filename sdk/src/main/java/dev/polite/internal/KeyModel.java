@@ -209,10 +209,13 @@ public final class KeyModel {
    */
   public Reservation reserve(double cost, long now) {
     weighted |= cost != 1;
-    if (shownWindow.believed()) {
-      long wait = shownWindow.reserve(now);
-      return new Reservation(wait, ledger.reserve(cost), ledger.inFlight() == 1, epoch, cost);
-    }
+    long wait = shownWindow.believed() ? shownWindow.reserve(now) : paceWait(cost, now);
+    long ticket = ledger.reserve(cost);
+    return new Reservation(wait, ticket, ledger.inFlight() == 1, epoch, cost);
+  }
+
+  /** Takes a call's tokens from the pace: the wait until they are the call's. */
+  private long paceWait(double cost, long now) {
     long wait = bucket.reserve(cost, now);
     if (wait > 0 && discovered.spendBank(cost)) {
       // What the server banked while the key's first pause held it goes at once, past the pace.
@@ -227,8 +230,7 @@ public final class KeyModel {
       bucket.setTokens(0, now);
       wait = 0;
     }
-    long ticket = ledger.reserve(cost);
-    return new Reservation(wait, ticket, ledger.inFlight() == 1, epoch, cost);
+    return wait;
   }
 
   /**
@@ -500,7 +502,7 @@ public final class KeyModel {
       log.info("polite: {} took a burst whole and reopened after it: sending up to {}", key, shownWindow);
       return false;
     }
-    String declined = shownWindow.declined();
+    DiscoveredWindow.Declined declined = shownWindow.declined();
     if (declined != null) {
       log.debug("polite: {} showed no window to believe: {}", key, declined);
     }
