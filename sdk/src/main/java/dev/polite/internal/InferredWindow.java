@@ -21,10 +21,13 @@ package dev.polite.internal;
  *   <li>A reading longer than the belief is a <em>candidate</em> until a later answer names an
  *       instant no earlier than the candidate's (less the tolerance below): two answers agree, and
  *       it becomes the belief. Against a belief already held, the second must answer a call sent
- *       after the candidate came back: calls of one burst can meet one glitch together (at 64
- *       callers the 10th and 20th answers of a window, both wrong, arrive side by side). One that
- *       names an earlier instant contradicts it, and it is dropped. Until then the key keeps
- *       pacing by the belief it had, so one wrong answer never slows the key at all.
+ *       a believed window or more after the candidate came back: the calls of one window can meet
+ *       the same glitch more than once (a server wrong on every 10th answer is wrong twice in a
+ *       window of 20, and at 64 callers those two arrive side by side). One that names an earlier
+ *       instant contradicts it, and it is dropped. Until then the key keeps pacing by the belief
+ *       it had, so a wrong answer slows the key only when nothing a window long contradicts it. A
+ *       window that truly grew is believed a window late, and the remaining count bounds the key
+ *       meanwhile.
  *   <li>A belief that a later answer contradicts (it names an instant before the belief's, while
  *       that is still ahead) gives way at once to the contradicting reading.
  *   <li>A belief that no answer refreshes (a reading of at least half of it) for two of its
@@ -52,6 +55,11 @@ final class InferredWindow {
   private long candidateInstant;
   private long candidateAt;
 
+  /** When the belief last grew, and what it was before, for {@link #believedReset}. */
+  private long grewAt = Long.MIN_VALUE;
+  private long beliefBefore = NONE;
+  private long instantBefore;
+
   /** The window to pace by: the belief, at least one second. */
   long window() {
     return Math.max(SECOND, belief);
@@ -67,13 +75,19 @@ final class InferredWindow {
    * belief (no longer than its window and the tolerance) is taken as it is. One past it is one
    * answer against the agreement of two or more: the quota comes back when the believed window
    * says, at the instant the agreeing answers named while that is still ahead, else within a
-   * window. With no belief yet, every reset is taken as it is.
+   * window. With no belief yet, every reset is taken as it is. An answer that made the belief grow
+   * (learnt at {@code now}, just before) is judged by the belief before it: it cannot vouch for
+   * itself, and a server wrong on every Nth answer can be wrong twice a window apart with nothing
+   * between, the second time on a call that spent the quota.
    */
   long believedReset(long resetNanos, long now) {
-    if (!confirmed() || inLine(resetNanos, window())) {
+    boolean ownWitness = grewAt == now; // learnt at the same instant: the answer asked about
+    long judge = ownWitness ? beliefBefore : belief;
+    if (judge == NONE || inLine(resetNanos, Math.max(SECOND, judge))) {
       return resetNanos;
     }
-    return beliefInstant > now ? beliefInstant - now : window();
+    long instant = ownWitness ? instantBefore : beliefInstant;
+    return instant > now ? instant - now : Math.max(SECOND, judge);
   }
 
   /**
@@ -88,12 +102,13 @@ final class InferredWindow {
     if (candidate != NONE) {
       if (instant < candidateInstant - tolerance(candidate)) {
         candidate = NONE; // contradicted: dropped
-      } else if (belief == NONE || sentAt >= candidateAt) {
+      } else if (belief == NONE || sentAt >= Nanos.add(candidateAt, belief)) {
         believe(candidate, candidateInstant, now);
         candidate = NONE;
       }
-      // Else it agrees, but its call went before the candidate came back: the same moment's
-      // word (one glitch can answer a burst), so it is no second witness against the belief.
+      // Else it agrees, but its call went within a window of the candidate's return: the same
+      // window's word (one glitch can answer a burst, and a server that glitches on every Nth
+      // answer glitches several times a window), so it is no second witness against the belief.
     }
     if (belief != NONE && now < beliefInstant && instant < beliefInstant - tolerance(belief)) {
       believe(reading, instant, now); // contradicted while its instant is still ahead
@@ -115,6 +130,11 @@ final class InferredWindow {
   }
 
   private void believe(long window, long instant, long now) {
+    if (belief != NONE && window > belief) {
+      grewAt = now;
+      beliefBefore = belief;
+      instantBefore = beliefInstant;
+    }
     belief = window;
     beliefInstant = instant;
     refreshed(instant, now);

@@ -33,15 +33,20 @@ class InferredWindowTest {
   }
 
   @Test
-  void twoWrongAnswersOfOneBurstAreOneWitnessAgainstABeliefHeld() {
+  void wrongAnswersOfOneWindowAreOneWitnessAgainstABeliefHeld() {
     window.observe(SECOND / 2, now, now);
     window.observe(SECOND / 2, now, now);
     long burst = now; // the 10th and 20th calls of a window went together
-    window.observe(200L * 86_400 * SECOND, burst, now += 1_000_000);
-    window.observe(200L * 86_400 * SECOND, burst, now += 1_000_000);
+    long wrong = 200L * 86_400 * SECOND;
+    window.observe(wrong, burst, now += 1_000_000);
+    long candidateBack = now;
+    window.observe(wrong, burst, now += 1_000_000);
     assertThat(window.window()).as("the second went before the first came back").isEqualTo(SECOND);
-    window.observe(200L * 86_400 * SECOND, now, now += 1_000_000);
-    assertThat(window.window()).as("a call sent after it says so too: believed")
+    window.observe(wrong, now, now += 1_000_000);
+    assertThat(window.window()).as("sent after it came back, but within the window").isEqualTo(SECOND);
+    now = candidateBack + SECOND;
+    window.observe(wrong, now, now += 1_000_000);
+    assertThat(window.window()).as("a call a window later says so too: believed")
         .isGreaterThan(199L * 86_400 * SECOND);
   }
 
@@ -85,6 +90,21 @@ class InferredWindowTest {
       window.observe(SECOND / 2 + (i == 3 ? 2 * SECOND : 0), now, now);
     }
     assertThat(window.window()).isEqualTo(2 * SECOND);
+  }
+
+  @Test
+  void theAnswerThatMadeTheBeliefGrowIsJudgedByTheBeliefBeforeIt() {
+    window.observe(SECOND / 2, now, now);
+    window.observe(SECOND / 2, now, now);
+    long wrong = 200L * 86_400 * SECOND;
+    window.observe(wrong, now, now += 1_000_000);
+    now += SECOND; // nothing between: the key paused for its spent quota
+    window.observe(wrong, now, now += 1_000_000);
+    assertThat(window.window()).as("two a window apart agree").isGreaterThan(199L * 86_400 * SECOND);
+    assertThat(window.believedReset(wrong, now)).as("the witness spent the quota: judged by the second")
+        .isEqualTo(SECOND);
+    assertThat(window.believedReset(wrong, now + 1)).as("a later answer: by the belief")
+        .isEqualTo(wrong);
   }
 
   @Test
