@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Refusals that name no delay</h2>
  * A bare 429 (HAProxy sends nothing else) still means "not now". While the key discovers its pace
- * it pauses for a backoff that doubles with each such refusal in a row, counted from the first
+ * it pauses for a backoff that grows with each such refusal in a row, counted from the first
  * (the retry backoff's base and cap; see {@link #bareBackoff}), until a call sent after the last
  * one succeeds. Without it, probes would go at the
  * pace into a limiter that counts refused requests too (HAProxy's sliding rate does) and keep it
@@ -237,17 +237,22 @@ final class KeyPause {
   }
 
   /**
-   * The pause after a bare refusal, {@code refusedFor} into a run of them: as long again as the
-   * run, at least the base and at most the cap. So the probes go at the base, then at twice, four
-   * and eight times it from the run's first refusal: a doubling backoff, but anchored at the
-   * first refusal rather than at each probe. Limiters mostly reopen at a whole window from the
-   * refusal that shut them (a 1 s window shut at once reopens 1 s later), and a probe at the
-   * base and one at twice it find a 1 s window open at 1 s; doubling each pause from its probe
-   * would probe at 0.5 s and then 1.5 s, a third of a second after it opened. The cost is one
-   * more probe per run than that schedule, whatever the window: both double.
+   * The pause after a bare refusal, {@code refusedFor} into a run of them: half as long as the
+   * run, at least the base and at most the cap. So the probes go at the base, then at 2, 3, 4.5
+   * and 6.75 times it from the run's first refusal: a backoff that grows by half each time,
+   * anchored at the first refusal rather than at each probe.
+   *
+   * <p>Why these times. Limiters mostly reopen a whole window after the refusal that shut them
+   * (a 1 s window shut at once reopens 1 s later): the probe at twice the base finds a 1 s window
+   * open. A sliding rate that counts refused requests too (HAProxy's) reopens a little later:
+   * a whole window after the burst it still weighs all of it, and it lets go as that weight
+   * decays through the next window. A probe due at 1 s is refused there, and a doubling would
+   * wait until 2 s; growing by half it comes back at 1.5 s, when the weight has halved. A probe
+   * refused costs the server one request and the key at most half the time it has waited; the
+   * price is more probes in a long run (1.7 times the doublings' count to reach the cap).
    */
   private long bareBackoff(long refusedFor) {
-    return Math.min(backoffCapNanos, Math.max(backoffBaseNanos, refusedFor));
+    return Math.min(backoffCapNanos, Math.max(backoffBaseNanos, refusedFor / 2));
   }
 
   private boolean hold(Duration pause, boolean refusal, int status, long now) {

@@ -354,15 +354,16 @@ class KeyModelTest {
     now += probe.waitNanos(); // at the new pace
     key.onAnswer(429, REFUSED, key.grant(now, probe), now += MS); // meets a limiter still counting
     assertThat(key.pace()).as("not cut again").isEqualTo(cut);
-    assertThat(key.pauseLeft(now)).as("but the backoff doubles, from the first refusal")
-        .isEqualTo(now - refusedAt).isGreaterThan(500 * MS);
+    assertThat(key.pauseLeft(now)).as("but the run of refusals goes on: half of it, at least the base")
+        .isEqualTo(Math.max(500 * MS, (now - refusedAt) / 2));
   }
 
   @Test
-  void aRunOfBareRefusalsProbesAtDoublingTimesFromItsFirstRefusal() {
+  void aRunOfBareRefusalsProbesAtTimesGrowingByHalfFromItsFirstRefusal() {
     // A limiter that reopens a whole window after the refusal that shut it (a 1 s window shut at
-    // once reopens 1 s later) is found open by the probe at twice the base; a doubling from each
-    // probe would try at 0.5 s and then 1.5 s.
+    // once reopens 1 s later) is found open by the probe at twice the base; one that reopens a
+    // little after that (HAProxy's sliding rate, which still counts most of the last window) by
+    // the probe at three times the base, not four.
     KeyModel key = key(Aimd.defaults(), now);
     for (int i = 0; i < 20; i++) {
       key.onAnswer(200, NOTHING, send(key), now += MS); // a pace of 18/s after the cut
@@ -371,23 +372,24 @@ class KeyModelTest {
     long first = now;
     assertThat(key.pauseLeft(now)).isEqualTo(500 * MS);
     List<Long> probes = new ArrayList<>();
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0; i < 12; i++) {
       now += key.pauseLeft(now);
       probes.add((now - first) / MS);
       KeyModel.Reservation probe = key.reserve(1, now);
       now += probe.waitNanos();
       key.onAnswer(429, REFUSED, key.grant(now, probe), now);
-      assertThat(key.pauseLeft(now)).as("as long again as the run so far, at most the cap")
-          .isEqualTo(Math.min(30 * SECOND, now - first));
+      assertThat(key.pauseLeft(now)).as("half the run so far, at least the base and at most the cap")
+          .isEqualTo(Math.min(30 * SECOND, Math.max(500 * MS, (now - first) / 2)));
     }
-    assertThat(probes).as("ms from the first refusal to each probe, each within a pace's wait of twice the last")
+    assertThat(probes).as("ms from the first refusal to each probe, each within a pace's wait of 1.5 times the last")
         .satisfies(p -> {
-          for (int i = 1; i < p.size(); i++) {
-            long doubled = Math.min(2 * p.get(i - 1), p.get(i - 1) + 30_000);
-            assertThat(p.get(i)).isBetween(doubled, doubled + 2 * 56);
+          for (int i = 2; i < p.size(); i++) {
+            long grown = Math.min(p.get(i - 1) * 3 / 2, p.get(i - 1) + 30_000);
+            assertThat(p.get(i)).isBetween(grown, grown + 2 * 56);
           }
         });
     assertThat(probes.get(1)).as("a 1 s window shut at once is open for the second probe").isLessThan(1_100);
+    assertThat(probes.get(2)).as("a sliding rate still counting it, for the third").isLessThan(1_700);
     assertThat(key.pauseLeft(now)).as("at most the cap").isLessThanOrEqualTo(30 * SECOND);
     // A call sent after the last refusal succeeds: the run is over, the next one starts at the base.
     now += key.pauseLeft(now);
