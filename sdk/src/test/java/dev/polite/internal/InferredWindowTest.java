@@ -101,7 +101,8 @@ class InferredWindowTest {
     now += SECOND; // nothing between: the key paused for its spent quota
     window.observe(wrong, now, now += 1_000_000);
     assertThat(window.window()).as("two a window apart agree").isGreaterThan(199L * 86_400 * SECOND);
-    assertThat(window.believedReset(wrong, now)).as("the witness spent the quota: judged by the second")
+    assertThat(window.believedReset(wrong, now))
+        .as("the witness spent the quota: judged by the one-second belief before it")
         .isEqualTo(SECOND);
     assertThat(window.believedReset(wrong, now + 1)).as("a later answer: by the belief")
         .isEqualTo(wrong);

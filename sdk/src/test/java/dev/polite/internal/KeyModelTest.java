@@ -203,7 +203,8 @@ class KeyModelTest {
     assertThat(key.pace()).as("a second of the same window is no second witness").isEqualTo(50);
     now += SECOND;
     key.onAnswer(200, legacy(50, 45, 9), send(key), now += MS);
-    assertThat(key.pace()).as("one a window later agrees: the window is at least nine").isCloseTo(50 / 9.0, within(1e-9));
+    assertThat(key.pace()).as("one a window later agrees: the window is at least nine")
+        .isCloseTo(50 / 9.0, within(1e-9));
     key.onAnswer(200, legacy(50, 44, 8), send(key), now += 500 * MS);
     assertThat(key.pace()).as("shorter resets naming the same instant do not shrink it").isCloseTo(50 / 9.0, within(1e-9));
   }
@@ -381,7 +382,8 @@ class KeyModelTest {
       assertThat(key.pauseLeft(now)).as("half the run so far, at least the base and at most the cap")
           .isEqualTo(Math.min(30 * SECOND, Math.max(500 * MS, (now - first) / 2)));
     }
-    assertThat(probes).as("ms from the first refusal to each probe, each within a pace's wait of 1.5 times the last")
+    assertThat(probes)
+        .as("ms from the first refusal to each probe, each within a pace's wait of 1.5 times the last")
         .satisfies(p -> {
           for (int i = 2; i < p.size(); i++) {
             long grown = Math.min(p.get(i - 1) * 3 / 2, p.get(i - 1) + 30_000);

@@ -232,7 +232,7 @@ class OneWrongAnswerPropertiesTest {
       long resetSeconds = Math.max(1, (windowEnd - now + SECOND - 1) / SECOND);
       long limit = LIMIT;
       long windowSeconds = 1;
-      boolean mutate = mutation != null && mutated.test(answers++);
+      boolean mutate = mutated.test(answers++) && mutation != null;
       if (mutate) {
         switch (mutation) {
           case RESET_200_DAYS -> resetSeconds = 200L * 86_400;
