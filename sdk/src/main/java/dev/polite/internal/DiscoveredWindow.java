@@ -104,7 +104,7 @@ final class DiscoveredWindow {
    * What the last reopening that was not believed showed, for the log; null when none was
    * declined since the last asked.
    */
-  @Nullable Declined declined() {
+  @Nullable Declined takeDeclined() {
     Declined d = declined;
     declined = null;
     return d;

@@ -502,7 +502,7 @@ public final class KeyModel {
       log.info("polite: {} took a burst whole and reopened after it: sending up to {}", key, shownWindow);
       return false;
     }
-    DiscoveredWindow.Declined declined = shownWindow.declined();
+    DiscoveredWindow.Declined declined = shownWindow.takeDeclined();
     if (declined != null) {
       log.debug("polite: {} showed no window to believe: {}", key, declined);
     }
