@@ -38,14 +38,23 @@ import org.jspecify.annotations.Nullable;
  * whole, a wrong belief is refused once for each call of the burst beyond the first (the runs
  * that showed it are in examples/README.md). So until one window has been taken whole, each
  * window lets one call go, then one more per call it admits (doubling each round trip, TCP's slow
- * start; 1 + 2 + 4 + 8 + 5 is 20): a wrong belief is
- * refused at its first or second call, and a right one takes a window's 20 in five round trips
- * (milliseconds, where an even pace takes the whole window). The first refusal of a call sent under
- * the belief drops it for good, and the key paces evenly again: a server that seemed a window and
- * was not would show the same shape again and cost a refusal each time. So a wrong belief costs
- * one or two refusals, once; and while on trial, such a refusal neither cuts the pace nor backs
- * the key off ({@link KeyModel} says why). It never sends more than N a window: a limit that
- * rises is found only after the belief falls.
+ * start; 1 + 2 + 4 + 3 is 10) up to half its count, and the rest one at a time: a wrong belief is
+ * refused at its first or second call, and a right one takes a window's 20 in 14 round trips
+ * (milliseconds, where an even pace takes the whole window).
+ *
+ * <h2>Why the count is verified one call at a time</h2>
+ * A burst the server's window boundary met (a cold client's first calls spread over tens of
+ * milliseconds) counts the end of one server window and the whole of the next. Believed, a burst
+ * of 32 where the server takes 20 would, with the slow start, have 16 in flight with 5 left in the
+ * window (1 + 2 + 4 + 8 taken): 11 refused at once. Half the count is safe ({@link
+ * #safeCount}); past it each call waits for the last one's answer, so the first refusal ends the
+ * window with nothing else in flight, and says its count: the window is believed at what it took.
+ *
+ * <p>Any other refusal of a call sent under the belief drops it for good, and the key paces
+ * evenly again: a server that seemed a window and was not would show the same shape again and
+ * cost a refusal each time. So a wrong belief costs one or two refusals, once; and while on trial,
+ * such a refusal neither cuts the pace nor backs the key off ({@link KeyModel} says why). It never
+ * sends more than N a window: a limit that rises is found only after the belief falls.
  *
  * <p>Not thread-safe: part of {@link KeyModel}. Times are ticker nanoseconds.
  */
@@ -116,11 +125,30 @@ final class DiscoveredWindow {
   }
 
   /**
-   * How many calls may be in flight now under the belief: unbounded without one or once
-   * confirmed; else the slow start of the window being opened.
+   * Whether a new call must wait for an answer, with {@code inFlight} calls reserved or on the
+   * wire: never without a belief or once it is confirmed; while on trial, when the window being
+   * opened has as many in flight as its slow start allows, or when half its count is given and a
+   * call is still in flight (past half, its calls go one at a time: see {@link #safeCount}).
    */
-  int allowedInFlight() {
-    return onTrial() ? ramp : Integer.MAX_VALUE;
+  boolean holds(int inFlight) {
+    if (!onTrial()) {
+      return false;
+    }
+    int given = tailWindow == rampWindow ? tailCount : 0;
+    return inFlight >= ramp || (given >= safeCount() && inFlight >= 1);
+  }
+
+  /**
+   * The calls of a window on trial that may go before its count is verified: half the count
+   * believed, rounded up. A burst's calls are sent within a quarter of a window, so a burst met
+   * by the server's window boundary falls in two of its windows, never three, and counted the
+   * first one's last calls too: it is at most twice the count less one, and the server takes
+   * at least half of it in any window of its own. The calls past that go one at a time, each
+   * after the last was admitted, so a count believed too high is refused once, and that refusal
+   * says the count instead of dropping the window ({@link #onRefused}).
+   */
+  private int safeCount() {
+    return (limit + 1) / 2;
   }
 
   /**
@@ -225,19 +253,35 @@ final class DiscoveredWindow {
     return aBurst && (Double.isInfinite(evenPace) || perSecond >= evenPace);
   }
 
+  /** What a refusal did to the belief. */
+  enum Refusal {
+    /** Nothing: no belief, or the call was sent before it began. */
+    NOTHING,
+    /** The window on trial took fewer than believed: it is believed at the count it took. */
+    RECOUNTED,
+    /** The belief fell, for good. */
+    FELL
+  }
+
   /**
-   * A refusal of a call sent at {@code sentAt}.
-   *
-   * @return whether a belief fell
+   * A refusal of a call sent at {@code sentAt}. A window on trial that took at least its
+   * {@link #safeCount} before refusing showed that it opens where believed and counts fewer: it
+   * is believed at what it took, still on trial (the next window verifies that count). Any other
+   * refusal of a call sent under the belief drops it.
    */
-  boolean onRefused(long sentAt, long now) {
+  Refusal onRefused(long sentAt, long now) {
     if (believed) {
-      if (sentAt >= origin) {
-        believed = false;
-        fell = true;
-        return true;
+      if (sentAt < origin) {
+        return Refusal.NOTHING;
       }
-      return false;
+      if (onTrial() && windowAt(sentAt) == admittedWindow && admittedCount >= Math.max(2, safeCount())
+          && admittedCount < limit) {
+        limit = admittedCount;
+        return Refusal.RECOUNTED;
+      }
+      believed = false;
+      fell = true;
+      return Refusal.FELL;
     }
     if (!refusing) {
       refusing = true;
@@ -247,7 +291,7 @@ final class DiscoveredWindow {
       shut = true; // a call sent after the first refusal came back, refused too
     }
     lastRefusalAt = Math.max(lastRefusalAt, now);
-    return false;
+    return Refusal.NOTHING;
   }
 
   /** The server advertised its pace: that governs, and no window is believed from now on. */

@@ -191,14 +191,15 @@ public final class KeyModel {
 
   /** Whether a new call must wait for an answer before it may go (the key's window is full). */
   public boolean gateClosed() {
-    return inFlight() >= allowedInFlight();
+    int inFlight = inFlight();
+    return inFlight >= allowedInFlight() || shownWindow.holds(inFlight);
   }
 
   private int allowedInFlight() {
     if (discovered.oneAtATime() || pause.verifying()) {
       return 1;
     }
-    return Math.min(window.allowed(), shownWindow.allowedInFlight());
+    return window.allowed();
   }
 
   /**
@@ -486,8 +487,9 @@ public final class KeyModel {
    * discover nothing discovers no window either.
    *
    * @return whether the answer refused a call of a window on trial (not yet taken whole): it
-   *     says the window is not there, and nothing of the pace, which the key kept all along and
-   *     goes back to as it was. Such a call went past the pace on the window's word: cutting the
+   *     says the window is not there, or counts fewer than believed, and nothing of the pace, which
+   *     the key kept all along and goes back to as it was (or the window, recounted, keeps
+   *     governing). Such a call went past the pace on the window's word: cutting the
    *     pace for it, or backing the key off as for a bare refusal, would charge the even pace for
    *     the window's mistake (a second's pause and cut on HAProxy's sliding rate, which takes a
    *     window's first call and refuses its second).
@@ -510,13 +512,21 @@ public final class KeyModel {
       return false;
     }
     boolean onTrial = shownWindow.onTrial();
-    if (!shownWindow.onRefused(sentAt, now)) {
-      return false;
+    switch (shownWindow.onRefused(sentAt, now)) {
+      case NOTHING:
+        return false;
+      case RECOUNTED:
+        voidReservations(now); // reserved at the count believed before: they queue again
+        log.info("polite: {} took fewer calls in the window it showed than its burst: sending up to {}",
+            key, shownWindow);
+        return true;
+      case FELL:
+      default:
+        voidReservations(now);
+        bucket.setTokens(0, now); // the pace resumes from now, not with what it saved meanwhile
+        log.info("polite: {} refused a call sent in the window it showed: pacing evenly again", key);
+        return onTrial;
     }
-    voidReservations(now);
-    bucket.setTokens(0, now); // the pace resumes from now, not with what it saved meanwhile
-    log.info("polite: {} refused a call sent in the window it showed: pacing evenly again", key);
-    return onTrial;
   }
 
   /** An answer to a key that finds its own pace: a refusal may cut it, a success let it climb. */

@@ -24,7 +24,8 @@ class DiscoveredWindowTest {
     for (int i = 0; i < 20; i++) {
       assertThat(window.onAdmitted((fromMs + i) * MS, EVEN_PACE, MAX_WAIT)).isFalse();
     }
-    assertThat(window.onRefused((fromMs + 20) * MS, (fromMs + 21) * MS)).isFalse();
+    assertThat(window.onRefused((fromMs + 20) * MS, (fromMs + 21) * MS))
+        .isEqualTo(DiscoveredWindow.Refusal.NOTHING);
   }
 
   /**
@@ -87,36 +88,120 @@ class DiscoveredWindowTest {
     assertThat(window.onAdmitted(1_500 * MS, EVEN_PACE, MAX_WAIT)).isFalse();
   }
 
+  /** Whether a call may go now with {@code inFlight} in flight; if so, it reserves and goes. */
+  private boolean goes(int inFlight, long atMs) {
+    if (window.holds(inFlight)) {
+      return false;
+    }
+    assertThat(window.reserve(atMs * MS)).as("the window has room at %s ms", atMs).isZero();
+    window.sent(atMs * MS);
+    return true;
+  }
+
   @Test
-  void eachWindowOpensOneCallThenOneMorePerCallAdmittedUntilOneWindowIsTakenWhole() {
+  void eachWindowOpensOneCallThenOneMorePerCallAdmittedUpToHalfItsCountThenOneAtATime() {
     burstShutReopened(0);
-    assertThat(window.allowedInFlight()).as("the reopening was admitted: two may go").isEqualTo(2);
-    window.reserve(1_001 * MS);
-    window.sent(1_001 * MS);
+    // The reopening was admitted and holds the first place: the slow start lets 2 be in flight.
+    assertThat(goes(0, 1_001)).isTrue();
+    assertThat(goes(1, 1_001)).isTrue();
+    assertThat(goes(2, 1_001)).as("two in flight").isFalse();
     window.onAdmitted(1_001 * MS, EVEN_PACE, MAX_WAIT);
-    assertThat(window.allowedInFlight()).isEqualTo(3);
-    for (int i = 2; i < 20; i++) {
-      window.reserve(1_002 * MS);
+    window.onAdmitted(1_001 * MS, EVEN_PACE, MAX_WAIT);
+    // 3 given, 3 admitted: up to 4 may be in flight, but only 10 (half of 20) before any answer.
+    for (int i = 0; i < 4; i++) {
+      assertThat(goes(i, 1_002)).as("call %s of the round", i).isTrue();
     }
-    long next = window.reserve(1_002 * MS);
-    assertThat(window.allowedInFlight()).as("the next window's first call goes alone").isEqualTo(1);
-    long opens = 1_002 * MS + next;
-    window.sent(opens);
-    window.onAdmitted(opens, EVEN_PACE, MAX_WAIT);
-    for (int i = 1; i < 20; i++) {
-      assertThat(window.allowedInFlight()).as("after %s admitted", i).isEqualTo(Math.min(20, i + 1));
-      window.reserve(opens);
-      window.sent(opens);
-      window.onAdmitted(opens, EVEN_PACE, MAX_WAIT);
+    assertThat(goes(4, 1_002)).isFalse();
+    for (int i = 0; i < 4; i++) {
+      window.onAdmitted(1_002 * MS, EVEN_PACE, MAX_WAIT);
     }
-    assertThat(window.allowedInFlight()).as("a window taken whole: confirmed")
-        .isEqualTo(Integer.MAX_VALUE);
+    for (int i = 0; i < 3; i++) {
+      assertThat(goes(i, 1_003)).as("call %s of the round", i).isTrue();
+    }
+    assertThat(goes(3, 1_003)).as("half the window given, and calls in flight").isFalse();
+    for (int i = 0; i < 3; i++) {
+      window.onAdmitted(1_003 * MS, EVEN_PACE, MAX_WAIT);
+    }
+    for (int n = 10; n < 20; n++) {
+      assertThat(goes(0, 1_004)).as("call %s goes alone", n + 1).isTrue();
+      assertThat(goes(1, 1_004)).as("and holds the next").isFalse();
+      window.onAdmitted(1_004 * MS, EVEN_PACE, MAX_WAIT);
+    }
+    long next = window.reserve(1_005 * MS);
+    assertThat(next).as("the next window").isEqualTo(2_100 * MS - 1_005 * MS);
+    assertThat(window.holds(1)).as("its first call goes alone").isTrue();
+    window.sent(2_100 * MS);
+    window.onAdmitted(2_100 * MS, EVEN_PACE, MAX_WAIT);
+    for (int n = 1; n < 20; n++) {
+      assertThat(window.onTrial()).isTrue();
+      window.reserve(2_101 * MS);
+      window.sent(2_101 * MS);
+      window.onAdmitted(2_101 * MS, EVEN_PACE, MAX_WAIT);
+    }
+    assertThat(window.onTrial()).as("a window after the reopening's taken whole: confirmed").isFalse();
+    assertThat(window.holds(40)).isFalse();
+  }
+
+  @Test
+  void aWindowOnTrialRefusedPastHalfItsCountIsBelievedAtWhatItTook() {
+    // A burst the server's boundary met: 32 counted where it takes 20.
+    for (int i = 0; i < 32; i++) {
+      window.onAdmitted(i * MS, EVEN_PACE, MAX_WAIT);
+    }
+    window.onRefused(32 * MS, 33 * MS);
+    window.onRefused(521 * MS, 522 * MS);
+    assertThat(window.onAdmitted(1_000 * MS, EVEN_PACE, MAX_WAIT)).isTrue();
+    for (int n = 1; n < 20; n++) { // 20 taken, the reopening's included
+      window.reserve(1_001 * MS);
+      window.sent(1_001 * MS);
+      window.onAdmitted(1_001 * MS, EVEN_PACE, MAX_WAIT);
+    }
+    window.reserve(1_002 * MS);
+    window.sent(1_002 * MS);
+    assertThat(window.onRefused(1_002 * MS, 1_003 * MS)).isEqualTo(DiscoveredWindow.Refusal.RECOUNTED);
+    assertThat(window.believed()).isTrue();
+    assertThat(window.onTrial()).as("the next window verifies the count").isTrue();
+    window.voided(1_003 * MS);
+    assertThat(window.reserve(1_003 * MS)).as("this window is spent")
+        .isEqualTo(1_000 * MS + 1_100 * MS - 1_003 * MS);
+    for (int n = 1; n < 20; n++) {
+      assertThat(window.reserve(1_003 * MS)).as("call %s of the next window", n + 1)
+          .isEqualTo(1_000 * MS + 1_100 * MS - 1_003 * MS);
+    }
+    assertThat(window.reserve(1_003 * MS)).as("20 a window now").isEqualTo(1_000 * MS + 2_200 * MS - 1_003 * MS);
+  }
+
+  @Test
+  void aWindowOnTrialRefusedBeforeHalfItsCountFalls() {
+    burstShutReopened(0);
+    for (int n = 1; n < 9; n++) { // 9 taken of 20: under half
+      window.reserve(1_001 * MS);
+      window.sent(1_001 * MS);
+      window.onAdmitted(1_001 * MS, EVEN_PACE, MAX_WAIT);
+    }
+    window.reserve(1_002 * MS);
+    window.sent(1_002 * MS);
+    assertThat(window.onRefused(1_002 * MS, 1_003 * MS)).isEqualTo(DiscoveredWindow.Refusal.FELL);
+    assertThat(window.believed()).isFalse();
+  }
+
+  @Test
+  void aConfirmedWindowRefusedFalls() {
+    burstShutReopened(0);
+    for (int n = 1; n < 40; n++) { // the reopening's window and the next, taken whole
+      long at = n < 20 ? 1_001 : 2_101;
+      window.reserve(at * MS);
+      window.sent(at * MS);
+      window.onAdmitted(at * MS, EVEN_PACE, MAX_WAIT);
+    }
+    assertThat(window.onTrial()).isFalse();
+    assertThat(window.onRefused(3_201 * MS, 3_202 * MS)).isEqualTo(DiscoveredWindow.Refusal.FELL);
   }
 
   @Test
   void aRefusalOfACallSentUnderTheBeliefDropsItForGood() {
     burstShutReopened(0);
-    assertThat(window.onRefused(1_001 * MS, 1_002 * MS)).as("fell").isTrue();
+    assertThat(window.onRefused(1_001 * MS, 1_002 * MS)).isEqualTo(DiscoveredWindow.Refusal.FELL);
     assertThat(window.believed()).isFalse();
     // The same shape again is not believed again: it would cost a refusal each time.
     assertThat(burstShutReopened(3_000)).isFalse();
@@ -125,7 +210,7 @@ class DiscoveredWindowTest {
   @Test
   void aRefusalOfACallSentBeforeTheBeliefLeavesIt() {
     burstShutReopened(0);
-    assertThat(window.onRefused(900 * MS, 1_003 * MS)).isFalse();
+    assertThat(window.onRefused(900 * MS, 1_003 * MS)).isEqualTo(DiscoveredWindow.Refusal.NOTHING);
     assertThat(window.believed()).isTrue();
   }
 }

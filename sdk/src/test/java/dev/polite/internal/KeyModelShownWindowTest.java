@@ -44,8 +44,13 @@ class KeyModelShownWindowTest {
    * @return when the burst began
    */
   private long burstShutReopened(KeyModel key, double firstCost) {
+    return burstShutReopened(key, firstCost, 20);
+  }
+
+  /** {@link #burstShutReopened(KeyModel, double)} with a burst of {@code burst} calls. */
+  private long burstShutReopened(KeyModel key, double firstCost, int burst) {
     long began = now;
-    for (int i = 0; i < 20; i++) {
+    for (int i = 0; i < burst; i++) {
       key.onAnswer(200, NOTHING, send(key, i == 0 ? firstCost : 1), now += MS);
     }
     double cost = 1;
@@ -100,6 +105,25 @@ class KeyModelShownWindowTest {
     assertThat(key.pace()).as("nor a cut").isEqualTo(pace);
     key.reserve(1, now);
     assertThat(key.gateClosed()).as("nor one call at a time (a probe's)").isFalse();
+  }
+
+  @Test
+  void aWindowOnTrialThatTakesFewerThanItsBurstIsRecountedAtOneRefusal() {
+    KeyModel key = key(Aimd.defaults());
+    // The burst met the server's boundary: 32 taken, where each of its windows takes 20.
+    burstShutReopened(key, 1, 32);
+    double pace = key.pace();
+    for (int i = 1; i < 20; i++) { // the reopening's window takes 19 more
+      assertThat(key.gateClosed()).as("call %s", i + 1).isFalse();
+      key.onAnswer(200, NOTHING, send(key, 1), now += MS);
+    }
+    Permit refused = send(key, 1);
+    assertThat(key.gateClosed()).as("past half the count, one call at a time").isTrue();
+    key.onAnswer(429, REFUSED, refused, now += MS);
+    assertThat(key.pauseLeft(now)).as("no backoff: the window said its count").isZero();
+    assertThat(key.pace()).as("nor a cut").isEqualTo(pace);
+    assertThat(key.toString()).as("believed at what it took").contains(" 20 per ");
+    assertThat(key.waitEstimate(1, now)).as("the next call waits for the next window").isPositive();
   }
 
   @Test
