@@ -156,11 +156,23 @@ public final class TokenBucket {
     }
   }
 
-  /** Changes the refill rate from now on; the balance so far is kept. */
+  /**
+   * Changes the refill rate from now on. Tokens saved are kept; a debt keeps the instant it ends,
+   * not its size in tokens. The callers who ran it up were each given the instant their tokens
+   * are theirs, and wait until then whatever the rate becomes; the next reservation queues behind
+   * the last of them, at the new rate. Kept in tokens, a debt would be repaid sooner at a higher
+   * rate, and the next reservations would land among the ones already given: a key that climbs
+   * its rate a little on every answer, with a long queue reserved, would send a burst where that
+   * queue ends (Guava's {@code SmoothRateLimiter} keeps its next free ticket for the same reason).
+   */
   public synchronized void setRate(double ratePerSecond, long nowNanos) {
-    double tokens = tokens(nowNanos);
     Shape s = new Shape(ratePerSecond, shape.capacity);
-    convert(tokens, s, nowNanos);
+    boolean inDebt = !shape.unlimited() && !s.unlimited() && emptyAt.get() > nowNanos;
+    if (inDebt) {
+      shape = s;
+      return;
+    }
+    convert(tokens(nowNanos), s, nowNanos);
   }
 
   /** Changes the capacity; a fuller bucket is trimmed to it. */

@@ -78,6 +78,18 @@ class TokenBucketTest {
   }
 
   @Test
+  void aDebtKeepsTheInstantItEndsWhenTheRateChanges() {
+    TokenBucket b = TokenBucket.full(1, 1, 0);
+    b.reserve(1, 0);
+    b.reserve(1, 0); // goes at 1 s
+    assertThat(b.reserve(1, 0)).as("the queue's last, at 2 s").isEqualTo(2 * SECOND);
+    b.setRate(10, 0);
+    assertThat(b.reserve(1, 0)).as("behind it, at the new rate").isEqualTo(2 * SECOND + SECOND / 10);
+    b.setRate(0.5, 0);
+    assertThat(b.reserve(1, 0)).as("and at a lower one").isEqualTo(2 * SECOND + SECOND / 10 + 2 * SECOND);
+  }
+
+  @Test
   void aStaleNowNeverTakesTokensBack() {
     TokenBucket b = TokenBucket.empty(1, 10, 5 * SECOND);
     assertThat(b.tryAcquire(1, 4 * SECOND)).as("refused at a stale now").isFalse();
