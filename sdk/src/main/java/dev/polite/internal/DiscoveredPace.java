@@ -48,7 +48,10 @@ import dev.polite.RateController;
  * count the bank's own calls. Only an admitted probe confirms it: a window that the burst spent
  * (a fixed window, a sliding log, HAProxy's sliding rate, which counts every request of its last
  * period, refused ones too) refuses the probe of a 0.5 s backoff, and a burst at its reopening
- * would meet refusals; its bank is never believed. It is spent once. Any refusal of news drops
+ * would meet refusals; its bank is never believed. It is spent once, and first: calls that
+ * reserved their places at the pace before the probe's answer queue again behind it; and only
+ * within the time the pace takes to send as much (a bank spent where a long queue ends would be a
+ * burst seconds after the reopening that showed room for it). Any refusal of news drops
  * what is left of it (the server did not bank that much, or the bank is spent), as does an
  * advertised pace. A fleet's key believes none: the bank is the fleet's, not each instance's.
  *
@@ -78,6 +81,13 @@ final class DiscoveredPace {
   private boolean awaitingProbe;
   /** What the server banked that may yet go at once, in cost; 0 when nothing is believed. */
   private double bank;
+  /**
+   * Until when the bank may go: as long as the pace takes to send as much. Past that an even pace
+   * would have sent it, and the window the server banked it in may be over; spent later, say at
+   * the end of a queue reserved before the probe's answer, it would be a burst the server never
+   * showed room for.
+   */
+  private long bankUntil;
 
   /**
    * @param admitted what the server admitted since the last cut; shared with the key's pause,
@@ -140,8 +150,8 @@ final class DiscoveredPace {
    *
    * @return whether it goes now
    */
-  boolean spendBank(double cost) {
-    if (bank < cost) {
+  boolean spendBank(double cost, long now) {
+    if (bank < cost || now > bankUntil) {
       bank = 0; // what is left cannot pay for a call: no reason to go one at a time for it
       return false;
     }
@@ -194,6 +204,7 @@ final class DiscoveredPace {
       } else { // the probe, at the pace of the cut, before this success climbs it
         double refilled = rate() * ((sentAt - lastCutAt) / 1e9);
         bank = Math.max(0, Math.floor(Math.min(MOST_BANKED, Math.min(shown, refilled))));
+        bankUntil = Nanos.add(now, (long) Math.min(Long.MAX_VALUE, bank / rate() * 1e9));
         awaitingProbe = false;
       }
     }

@@ -218,7 +218,7 @@ public final class KeyModel {
   /** Takes a call's tokens from the pace: the wait until they are the call's. */
   private long paceWait(double cost, long now) {
     long wait = bucket.reserve(cost, now);
-    if (wait > 0 && discovered.spendBank(cost)) {
+    if (wait > 0 && discovered.spendBank(cost, now)) {
       // What the server banked while the key's first pause held it goes at once, past the pace.
       bucket.refund(cost, now);
       wait = 0;
@@ -536,7 +536,13 @@ public final class KeyModel {
         cut(signals, now);
       }
     } else if (answer.admitted()) {
+      boolean banked = discovered.bank() > 0;
       discovered.succeeded(sentAt, sendRate.rate(now), now);
+      if (!banked && discovered.bank() > 0 && ledger.reserved() > 0) {
+        // The calls queued behind the probe reserved at the pace before its answer: they queue
+        // again, and the bank goes first, while the server still holds it.
+        voidReservations(now);
+      }
       applyDiscoveredPace(signals, now);
     }
   }

@@ -186,10 +186,10 @@ class DiscoveredPaceTest {
     burstOfTwentyThenRefused(true);
     probeAdmitted(SECOND);
     for (int i = 0; i < 19; i++) {
-      assertThat(pace.spendBank(1)).isTrue();
+      assertThat(pace.spendBank(1, now)).isTrue();
       pace.admittedOne(now += 2 * MS);
     }
-    assertThat(pace.spendBank(1)).as("spent").isFalse();
+    assertThat(pace.spendBank(1, now)).as("spent").isFalse();
     for (int i = 0; i < 40; i++) {
       pace.admittedOne(now += 50 * MS); // two seconds at 20/s
     }
@@ -208,16 +208,29 @@ class DiscoveredPaceTest {
     probeAdmitted(500 * MS);
     for (int i = 0; i < 10; i++) {
       assertThat(pace.oneAtATime()).as("call " + i).isTrue();
-      pace.spendBank(1);
+      pace.spendBank(1, now);
     }
     assertThat(pace.oneAtATime()).as("spent: the key's window governs again").isFalse();
+  }
+
+  @Test
+  void aBankNotSpentInTheTimeThePaceTakesToSendItEnds() {
+    burstOfTwentyThenRefused(true);
+    probeAdmitted(500 * MS);
+    double bank = pace.bank();
+    assertThat(bank).isPositive();
+    long lasts = (long) (bank / pace.rate() * SECOND); // the rate has climbed a little since
+    assertThat(pace.spendBank(1, now + lasts / 2)).as("within its time").isTrue();
+    assertThat(pace.spendBank(1, now + 2 * lasts)).as("past it: a queue's end is no reopening").isFalse();
+    assertThat(pace.bank()).isZero();
+    assertThat(pace.oneAtATime()).isFalse();
   }
 
   @Test
   void aBankThatCannotPayForACallEnds() {
     burstOfTwentyThenRefused(true);
     probeAdmitted(500 * MS);
-    assertThat(pace.spendBank(11)).isFalse();
+    assertThat(pace.spendBank(11, now)).isFalse();
     assertThat(pace.bank()).isZero();
     assertThat(pace.oneAtATime()).isFalse();
   }
@@ -226,7 +239,7 @@ class DiscoveredPaceTest {
   void aRefusalOfNewsDropsWhatIsLeftOfTheBank() {
     burstOfTwentyThenRefused(true);
     probeAdmitted(SECOND);
-    pace.spendBank(1);
+    pace.spendBank(1, now);
     pace.refused(now - MS, true, true, now += 2 * MS); // within a second: cuts nothing, but is news
     assertThat(pace.bank()).isZero();
   }

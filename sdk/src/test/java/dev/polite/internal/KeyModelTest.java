@@ -317,6 +317,33 @@ class KeyModelTest {
   }
 
   @Test
+  void callsQueuedBehindTheProbeBeforeItsAnswerQueueAgainAndTheBankGoesFirst() {
+    KeyModel key = key(Aimd.defaults(), now);
+    burstOfTwentyThenRefused(key, REFUSED);
+    now += key.pauseLeft(now);
+    Permit probe = send(key);
+    List<KeyModel.Reservation> queued = new ArrayList<>();
+    for (int i = 0; i < 30; i++) { // a short pause lets every waiting call reserve at the pace
+      queued.add(key.reserve(1, now));
+    }
+    assertThat(queued.get(0).waitNanos()).as("at the pace").isPositive();
+    key.onAnswer(200, NOTHING, probe, now += MS); // the probe confirms a bank of 9
+    assertThat(queued).as("void: they queue again").allMatch(key::isStale);
+    assertThat(key.reserve(1, now).waitNanos()).as("behind the bank, not behind the old queue").isZero();
+  }
+
+  @Test
+  void aBankNotSpentInTheTimeThePaceTakesToSendItIsGone() {
+    KeyModel key = key(Aimd.defaults(), now);
+    burstOfTwentyThenRefused(key, REFUSED);
+    now += key.pauseLeft(now);
+    key.onAnswer(200, NOTHING, send(key), now += MS); // a bank of 9: half a second at 18/s
+    now += SECOND; // nobody called meanwhile
+    key.reserve(1, now); // the bucket's token
+    assertThat(key.reserve(1, now).waitNanos()).as("the pace, not the bank").isPositive();
+  }
+
+  @Test
   void aWindowThatRefusesTheProbeBanksNothing() {
     KeyModel key = key(Aimd.defaults(), now);
     burstOfTwentyThenRefused(key, REFUSED);
