@@ -145,14 +145,16 @@ final class DiscoveredPace {
   }
 
   /**
-   * A call of {@code cost} the pace would hold back goes from the bank instead, if it holds that
-   * much.
+   * A call of {@code cost} the pace would hold back at {@code now} goes from the bank instead, if
+   * it holds that much and its time is not over.
    *
    * @return whether it goes now
    */
   boolean spendBank(double cost, long now) {
     if (bank < cost || now > bankUntil) {
-      bank = 0; // what is left cannot pay for a call: no reason to go one at a time for it
+      // What is left cannot pay for a call, or is no longer the server's: no reason to go one
+      // at a time for it.
+      bank = 0;
       return false;
     }
     bank -= cost;

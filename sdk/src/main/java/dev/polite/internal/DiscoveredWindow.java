@@ -20,8 +20,9 @@ import org.jspecify.annotations.Nullable;
  *       the window they are read against: calls already spread out say "a pace", not "a burst".
  *   <li><b>Shut:</b> a call sent after the first refusal came back was refused too (the key's
  *       probe): a limiter that refills as it goes (a token bucket) would have taken it. And it
- *       took nothing sent after the first refusal until it reopened: a limiter that lets a call
- *       through now and then while it refuses others trickles at a rate.
+ *       took nothing sent after the first refusal came back until it reopened: a limiter that lets
+ *       a call through now and then while it refuses others trickles at a rate. (The calls sent
+ *       before that are the burst's, admitted or not in any order: many connections reorder it.)
  *   <li><b>Reopened:</b> a call sent after the last refusal was admitted; W is from the first
  *       call of the burst to that one. The key probed late, never early, so W is at least the
  *       time a sliding log holds a call.
@@ -76,7 +77,6 @@ final class DiscoveredWindow {
   private long burstFirstSentAt = Long.MIN_VALUE;
   private long burstLastSentAt = Long.MIN_VALUE;
   private boolean refusing;
-  private long refusedSentAt;
   private long firstRefusalAt;
   private boolean shut;
   private boolean leaked;
@@ -165,13 +165,16 @@ final class DiscoveredWindow {
       admittedUnderBelief(sentAt);
       return false;
     }
-    if (!refusing || sentAt < refusedSentAt) { // before the refusal, or answered after it
+    if (!refusing || sentAt <= firstRefusalAt) {
+      // One of the burst: sent before its first refusal came back. Over many connections the
+      // server meets a burst's calls in another order than they were sent, so a call sent after
+      // the one it refused may still have been taken before it.
       countInBurst(sentAt);
       return false;
     }
     if (sentAt <= lastRefusalAt) {
-      // Sent after the first refusal and taken while the server still refused others: it lets
-      // some through as it refuses, a rate that trickles, not a window shut.
+      // Sent after the first refusal came back and taken while the server still refused others:
+      // it lets some through as it refuses, a rate that trickles, not a window shut.
       leaked = true;
       return false;
     }
@@ -285,7 +288,6 @@ final class DiscoveredWindow {
     }
     if (!refusing) {
       refusing = true;
-      refusedSentAt = sentAt;
       firstRefusalAt = now;
     } else if (sentAt > firstRefusalAt) {
       shut = true; // a call sent after the first refusal came back, refused too

@@ -61,6 +61,21 @@ class DiscoveredWindowTest {
   }
 
   @Test
+  void aBurstTheServerMetInAnotherOrderThanItWasSentIsStillABurst() {
+    for (int i = 0; i < 14; i++) {
+      window.onAdmitted(i * MS, EVEN_PACE, MAX_WAIT);
+    }
+    window.onRefused(14 * MS, 22 * MS); // overtaken on the way by the six sent after it
+    for (int i = 15; i < 21; i++) {
+      assertThat(window.onAdmitted(i * MS, EVEN_PACE, MAX_WAIT)).isFalse();
+    }
+    window.onRefused(21 * MS, 23 * MS);
+    window.onRefused(521 * MS, 522 * MS);
+    assertThat(window.onAdmitted(1_000 * MS, EVEN_PACE, MAX_WAIT)).as("reopened").isTrue();
+    assertThat(window.toString()).as("the burst's 20").startsWith("20 per ");
+  }
+
+  @Test
   void aCallTakenWhileTheServerStillRefusedOthersIsATrickleNotAWindow() {
     burstThenRefused();
     window.onRefused(521 * MS, 522 * MS);
