@@ -157,6 +157,22 @@ class DiscoveredWindowTest {
     assertThat(window.holds(40)).isFalse();
   }
 
+  /** {@code calls} calls given a place, sent and admitted at {@code atMs}. */
+  private void taken(int calls, long atMs) {
+    for (int i = 0; i < calls; i++) {
+      window.reserve(atMs * MS);
+      window.sent(atMs * MS);
+      window.onAdmitted(atMs * MS, EVEN_PACE, MAX_WAIT);
+    }
+  }
+
+  /** One more call given a place and sent at {@code atMs}, refused a millisecond later. */
+  private DiscoveredWindow.Refusal refused(long atMs) {
+    window.reserve(atMs * MS);
+    window.sent(atMs * MS);
+    return window.onRefused(atMs * MS, (atMs + 1) * MS);
+  }
+
   @Test
   void aWindowOnTrialRefusedPastHalfItsCountIsBelievedAtWhatItTook() {
     // A burst the server's boundary met: 32 counted where it takes 20.
@@ -166,14 +182,8 @@ class DiscoveredWindowTest {
     window.onRefused(32 * MS, 33 * MS);
     window.onRefused(521 * MS, 522 * MS);
     assertThat(window.onAdmitted(1_000 * MS, EVEN_PACE, MAX_WAIT)).isTrue();
-    for (int n = 1; n < 20; n++) { // 20 taken, the reopening's included
-      window.reserve(1_001 * MS);
-      window.sent(1_001 * MS);
-      window.onAdmitted(1_001 * MS, EVEN_PACE, MAX_WAIT);
-    }
-    window.reserve(1_002 * MS);
-    window.sent(1_002 * MS);
-    assertThat(window.onRefused(1_002 * MS, 1_003 * MS)).isEqualTo(DiscoveredWindow.Refusal.RECOUNTED);
+    taken(19, 1_001); // 20 taken, the reopening's included
+    assertThat(refused(1_002)).isEqualTo(DiscoveredWindow.Refusal.RECOUNTED);
     assertThat(window.believed()).isTrue();
     assertThat(window.onTrial()).as("the next window verifies the count").isTrue();
     window.voided(1_003 * MS);
@@ -189,28 +199,18 @@ class DiscoveredWindowTest {
   @Test
   void aWindowOnTrialRefusedBeforeHalfItsCountFalls() {
     burstShutReopened(0);
-    for (int n = 1; n < 9; n++) { // 9 taken of 20: under half
-      window.reserve(1_001 * MS);
-      window.sent(1_001 * MS);
-      window.onAdmitted(1_001 * MS, EVEN_PACE, MAX_WAIT);
-    }
-    window.reserve(1_002 * MS);
-    window.sent(1_002 * MS);
-    assertThat(window.onRefused(1_002 * MS, 1_003 * MS)).isEqualTo(DiscoveredWindow.Refusal.FELL);
+    taken(8, 1_001); // 9 taken of 20, the reopening's included: under half
+    assertThat(refused(1_002)).isEqualTo(DiscoveredWindow.Refusal.FELL);
     assertThat(window.believed()).isFalse();
   }
 
   @Test
   void aConfirmedWindowRefusedFalls() {
     burstShutReopened(0);
-    for (int n = 1; n < 40; n++) { // the reopening's window and the next, taken whole
-      long at = n < 20 ? 1_001 : 2_101;
-      window.reserve(at * MS);
-      window.sent(at * MS);
-      window.onAdmitted(at * MS, EVEN_PACE, MAX_WAIT);
-    }
+    taken(19, 1_001); // the reopening's window and the next, taken whole
+    taken(20, 2_101);
     assertThat(window.onTrial()).isFalse();
-    assertThat(window.onRefused(3_201 * MS, 3_202 * MS)).isEqualTo(DiscoveredWindow.Refusal.FELL);
+    assertThat(refused(3_201)).isEqualTo(DiscoveredWindow.Refusal.FELL);
   }
 
   @Test
