@@ -192,9 +192,12 @@ final class DiscoveredPace {
   /**
    * A success of the call sent at {@code sentAt}, with the key sending {@code sendRate} calls a
    * second: the controller may climb, and the first cut's probe confirms the bank.
+   *
+   * @return whether this success was that probe and a bank is now believed
    */
-  void succeeded(long sentAt, double sendRate, long now) {
+  boolean succeeded(long sentAt, double sendRate, long now) {
     probing = false;
+    boolean bankBelieved = false;
     // Sent in the time the last cut read, answered after it: the refusal's answer overtook it.
     boolean overtaken = sentAt <= lastCutAt && sentAt >= cutReadFrom;
     if (overtaken) {
@@ -206,11 +209,13 @@ final class DiscoveredPace {
       } else { // the probe, at the pace of the cut, before this success climbs it
         double refilled = rate() * ((sentAt - lastCutAt) / 1e9);
         bank = Math.max(0, Math.floor(Math.min(MOST_BANKED, Math.min(shown, refilled))));
-        bankUntil = Nanos.add(now, (long) Math.min(Long.MAX_VALUE, bank / rate() * 1e9));
+        bankUntil = Nanos.add(now, (long) (bank / rate() * 1e9)); // the cast saturates
         awaitingProbe = false;
+        bankBelieved = bank > 0;
       }
     }
     controller.onSuccess(now, sendRate);
+    return bankBelieved;
   }
 
   /**

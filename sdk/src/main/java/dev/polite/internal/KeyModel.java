@@ -512,21 +512,19 @@ public final class KeyModel {
       return false;
     }
     boolean onTrial = shownWindow.onTrial();
-    switch (shownWindow.onRefused(sentAt, now)) {
-      case NOTHING:
-        return false;
-      case RECOUNTED:
-        voidReservations(now); // reserved at the count believed before: they queue again
-        log.info("polite: {} took fewer calls in the window it showed than its burst: sending up to {}",
-            key, shownWindow);
-        return true;
-      case FELL:
-      default:
-        voidReservations(now);
-        bucket.setTokens(0, now); // the pace resumes from now, not with what it saved meanwhile
-        log.info("polite: {} refused a call sent in the window it showed: pacing evenly again", key);
-        return onTrial;
+    DiscoveredWindow.Refusal refusal = shownWindow.onRefused(sentAt, now);
+    if (refusal == DiscoveredWindow.Refusal.NOTHING) {
+      return false;
     }
+    voidReservations(now); // reserved at the window believed before: they queue again
+    if (refusal == DiscoveredWindow.Refusal.RECOUNTED) {
+      log.info("polite: {} took fewer calls in the window it showed than its burst: sending up to {}",
+          key, shownWindow);
+      return true;
+    }
+    bucket.setTokens(0, now); // the pace resumes from now, not with what it saved meanwhile
+    log.info("polite: {} refused a call sent in the window it showed: pacing evenly again", key);
+    return onTrial;
   }
 
   /** An answer to a key that finds its own pace: a refusal may cut it, a success let it climb. */
@@ -536,9 +534,8 @@ public final class KeyModel {
         cut(signals, now);
       }
     } else if (answer.admitted()) {
-      boolean banked = discovered.bank() > 0;
-      discovered.succeeded(sentAt, sendRate.rate(now), now);
-      if (!banked && discovered.bank() > 0 && ledger.reserved() > 0) {
+      boolean bankBelieved = discovered.succeeded(sentAt, sendRate.rate(now), now);
+      if (bankBelieved && ledger.reserved() > 0) {
         // The calls queued behind the probe reserved at the pace before its answer: they queue
         // again, and the bank goes first, while the server still holds it.
         voidReservations(now);

@@ -271,6 +271,14 @@ class KeyModelTest {
     key.onAnswer(429, refusal, send(key), now += MS);
   }
 
+  /** A key that discovers its pace, {@link #burstOfTwentyThenRefused} bare, its pause waited out. */
+  private KeyModel pausedOutAfterABareRefusal() {
+    KeyModel key = key(Aimd.defaults(), now);
+    burstOfTwentyThenRefused(key, REFUSED);
+    now += key.pauseLeft(now);
+    return key;
+  }
+
   /** How many calls go at once (no wait for their tokens) once the key's pause is over. */
   private int goingAtOnceAfterThePause(KeyModel key) {
     now += key.pauseLeft(now);
@@ -294,9 +302,7 @@ class KeyModelTest {
 
   @Test
   void aBankGoesOneCallAtATimeSoThatOneThatIsNotThereCostsOneRefusal() {
-    KeyModel key = key(Aimd.defaults(), now);
-    burstOfTwentyThenRefused(key, REFUSED);
-    now += key.pauseLeft(now);
+    KeyModel key = pausedOutAfterABareRefusal();
     key.onAnswer(200, NOTHING, send(key), now += MS); // the probe confirms a bank of 9
     Permit banked = send(key);
     assertThat(key.gateClosed()).as("one bank call on the wire").isTrue();
@@ -318,9 +324,7 @@ class KeyModelTest {
 
   @Test
   void callsQueuedBehindTheProbeBeforeItsAnswerQueueAgainAndTheBankGoesFirst() {
-    KeyModel key = key(Aimd.defaults(), now);
-    burstOfTwentyThenRefused(key, REFUSED);
-    now += key.pauseLeft(now);
+    KeyModel key = pausedOutAfterABareRefusal();
     Permit probe = send(key);
     List<KeyModel.Reservation> queued = new ArrayList<>();
     for (int i = 0; i < 30; i++) { // a short pause lets every waiting call reserve at the pace
@@ -334,9 +338,7 @@ class KeyModelTest {
 
   @Test
   void aBankNotSpentInTheTimeThePaceTakesToSendItIsGone() {
-    KeyModel key = key(Aimd.defaults(), now);
-    burstOfTwentyThenRefused(key, REFUSED);
-    now += key.pauseLeft(now);
+    KeyModel key = pausedOutAfterABareRefusal();
     key.onAnswer(200, NOTHING, send(key), now += MS); // a bank of 9: half a second at 18/s
     now += SECOND; // nobody called meanwhile
     key.reserve(1, now); // the bucket's token
@@ -345,9 +347,7 @@ class KeyModelTest {
 
   @Test
   void aWindowThatRefusesTheProbeBanksNothing() {
-    KeyModel key = key(Aimd.defaults(), now);
-    burstOfTwentyThenRefused(key, REFUSED);
-    now += key.pauseLeft(now);
+    KeyModel key = pausedOutAfterABareRefusal();
     key.onAnswer(429, REFUSED, send(key), now += MS); // the window the burst spent is still shut
     now += key.pauseLeft(now);
     now += 500 * MS; // a reopening 1.5 s after the burst is slower than the pace: no window shown
