@@ -37,12 +37,10 @@ public final class Aimd implements RateController.Factory {
 
   /**
    * AIMD with the defaults: decrease factor 0.9, increase 1 request/s per second (a tenth of
-   * that near the pace last refused, and at most 1 % of that pace per second), floor 0.5/s. On
-   * the discovery scenario (a header-less 20/s token bucket with burst 5, demand 60/s), run by
-   * the sdk's own key model, it settles at 19.5/s with 0.3 % of attempts refused. Against the
-   * server zoo (real demo servers and HAProxy, 1 to 64 callers; examples' {@code zoo}) a factor
-   * of 0.8 cost 20 % more time against header-less limiters than 0.9, for no fewer refusals:
-   * each refusal costs a pause, so a deep cut is paid for twice.
+   * that near the pace last refused, and at most 1 % of that pace per second), floor 0.5/s. The
+   * cut is shallow because each refusal already costs the key a pause: a deep cut is paid for
+   * twice. Where these defaults were chosen, and what they give against a header-less server, is
+   * in sdk-adaptive/README.md ("Measured"), beside the commands that measure them.
    */
   public static Aimd defaults() {
     return DEFAULTS;

@@ -11,8 +11,8 @@ import okhttp3.Response;
 /**
  * Loads and JITs every client's classes (OkHttp, the demo server, polite and Failsafe, the
  * adaptive throttle, the peers) on a throwaway server's unlimited {@code /health}, through
- * throwaway interceptors, so that no measured run pays the JVM's first-use cost (0.07 to 0.15 s
- * measured) and the rows compare clients, not class loading. The measured runs then start with
+ * throwaway interceptors, so that no measured run pays the JVM's first-use cost (class loading and
+ * the first compilations) and the rows compare clients, not the JVM's start. The measured runs then start with
  * fresh interceptors and fresh servers, so nothing learned here carries over.
  *
  * <p>Usage: {@code WarmUp.clients(new OkHttpClient(), List.of(ClientKind.POLITE), 4.5, 5);}

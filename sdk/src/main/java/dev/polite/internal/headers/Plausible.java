@@ -5,11 +5,11 @@ package dev.polite.internal.headers;
  * here before a count, delay, instant or window reaches {@link dev.polite.RateLimitSignals}.
  *
  * <p>The governing rule: <b>a value that cannot
- * be true is absent, not clamped into a decision.</b> The parsers used to clamp instead. A negative
- * count became 0, and a reset over a year became a year. So one 200 carrying
+ * be true is absent, not clamped into a decision.</b> Clamped, a negative count would become 0
+ * and a reset over a year would become a year, so one 200 carrying
  * {@code X-RateLimit-Remaining: 0} (or {@code -3}) and {@code X-RateLimit-Reset:
- * 99999999999999999999} paused a host for a year (reported 2026-11-30). An absent value leaves the
- * caller to its own pacing and backoff, which recover by themselves; a garbage pause does not.
+ * 99999999999999999999} would pause a host for a year. An absent value leaves the caller to its
+ * own pacing and backoff, which recover by themselves; a garbage pause does not.
  * Every value dropped here flags the reading {@linkplain dev.polite.RateLimitSignals#isAnomalous()
  * anomalous} so that the caller can log it.
  *
