@@ -79,11 +79,6 @@ public final class KeyStates {
     return live;
   }
 
-  /** How many keys are held. */
-  public int size() {
-    return states.size();
-  }
-
   /** Forgets idle keys but {@code made}, the key just made for a call about to use it. */
   private synchronized void sweep(KeyState made) {
     if (states.size() < sweepAt) {
