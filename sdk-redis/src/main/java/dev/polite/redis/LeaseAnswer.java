@@ -3,7 +3,9 @@ package dev.polite.redis;
 import java.util.List;
 
 /**
- * What one run of the lease script answered (see {@code lease.lua}).
+ * What one run of the lease script answered: its reply's nine values, in the order of these
+ * components ({@code lease.lua}'s header names them in the same order). With {@link LeaseRequest}
+ * beside it, this is the script's whole wire protocol.
  *
  * @param granted units leased to the asker
  * @param before the fleet bucket's units before the grant; negative when already lent out

@@ -10,7 +10,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * One key's share of a {@link RedisSharedState}: the units it has leased ({@link Lease}), what it
  * will tell the fleet with its next request ({@link Outbox}), and what it last heard (the fleet's
- * pace, and its pause as a {@link FleetPause}).
+ * pace, its pause as a {@link FleetPause}, and whose turn it is to re-verify that pause, a
+ * {@link ProbeTurn}). This class decides when to ask; {@link AskAgain} says when to ask again
+ * while the key paces alone.
  *
  * <h2>Never waiting under the key's lock</h2>
  * {@link #take} answers from the lease it holds. When the lease cannot cover a call it sends one
@@ -23,15 +25,13 @@ import org.jspecify.annotations.Nullable;
  * <h2>Pacing alone</h2>
  * While its {@link RedisSharedState} cannot reach Redis, the key paces on a
  * {@link FallbackBucket} at its share of the fleet's last known pace and burst, and asks again
- * (for no units) 50 ms after a failure, doubling up to {@code retryEvery}; an answer in time is
- * confirmed by another ask at once, until the state has had enough answers in time in a row to
- * rejoin the fleet. Units an answer grants after its time-out are given back.
+ * (for no units) as {@link AskAgain} says, until the state has had enough answers in time in a
+ * row to rejoin the fleet. Units an answer grants after its time-out are given back.
  *
  * <p>Thread-safe: guarded by its own lock, which is never held while the key's callback runs.
  */
 final class RedisSharedKey implements SharedKey {
   private static final long NONE = -1;
-  private static final long FIRST_RETRY_NANOS = 50_000_000L;
   private static final long RECHECK_NANOS = 1_000_000L;
   /**
    * How many batches' time ahead the fleet's bucket lends, in leaseFor: enough for every
@@ -65,15 +65,8 @@ final class RedisSharedKey implements SharedKey {
   private double fleetBurst;
   private int alive = 1;
   private final FallbackBucket fallback = new FallbackBucket();
-  private int retries;
-  /** Asks chained on answers in time since this key's last call while falling back. */
-  private int confirms;
-  /** The interceptor's max wait, as its probe asked: how long a fleet pause stands unverified. */
-  private long probeEveryNanos;
-  /** This instance may send the fleet's probe until then (granted by the script). */
-  private long proberUntil = Long.MIN_VALUE;
-  /** The script said not to ask to probe again before then. */
-  private long probeNotBefore = Long.MIN_VALUE;
+  private final AskAgain askAgain;
+  private final ProbeTurn probeTurn = new ProbeTurn();
 
   RedisSharedKey(RedisSharedState fleet, String[] keys, Ticker ticker, Runnable onNews) {
     this.fleet = fleet;
@@ -81,6 +74,7 @@ final class RedisSharedKey implements SharedKey {
     this.keys = keys;
     this.ticker = ticker;
     this.onNews = onNews;
+    this.askAgain = new AskAgain(settings.retryEveryNanos());
   }
 
   @Override
@@ -103,10 +97,10 @@ final class RedisSharedKey implements SharedKey {
 
   private long decide(double cost, double sendRate, int inFlight, long now) {
     if (pacingAlone()) {
-      if (asking == null && since(lastAskAt, now) >= retryDelay()) {
+      if (asking == null && since(lastAskAt, now) >= askAgain.delay()) {
         // Asks for no units: the answer tells whether Redis is back in time (and the news), and
         // the fleet's schedule holds no batch for a key that goes on pacing alone meanwhile.
-        confirms = 0;
+        askAgain.callAsks();
         ask(0, now);
       }
       if (pacingAlone()) {
@@ -179,18 +173,6 @@ final class RedisSharedKey implements SharedKey {
   }
 
   /**
-   * Asks again soon after one failed request, then less often: 50 ms doubling up to retryEvery.
-   * After an answer in time (while the state still waits for enough of them in a row to rejoin),
-   * at once: Redis has just answered, and each ask confirms it.
-   */
-  private long retryDelay() {
-    if (retries == 0) {
-      return 0;
-    }
-    return Math.min(settings.retryEveryNanos(), FIRST_RETRY_NANOS << Math.min(retries - 1, 20));
-  }
-
-  /**
    * A batch: this instance's send rate over {@code leaseFor}, at least one call, and at most its
    * fair share of the fleet's pace over that time (a greedy batch would hold slots in the fleet's
    * schedule that others then queue behind).
@@ -223,20 +205,15 @@ final class RedisSharedKey implements SharedKey {
     if (held == 0 || pacingAlone()) {
       return 0;
     }
-    probeEveryNanos = everyNanos;
-    if (now >= proberUntil && now >= probeNotBefore && asking == null) {
+    probeTurn.every(everyNanos);
+    if (probeTurn.mayAsk(now) && asking == null) {
       ask(0, true, now); // may be answered at once: read below
     }
-    if (now < proberUntil) {
-      proberUntil = Long.MIN_VALUE; // one call per grant
+    if (probeTurn.takeGrant(now)) {
       return 0;
     }
-    if (now < probeNotBefore) {
-      // Another instance probes, or the fleet's pause is younger than a max wait: this call
-      // fails fast with the pause's rest. Waiting for its turn instead, it could ask again just
-      // as the prober's grant ran out and before the prober's answer reached Redis, and send a
-      // second probe for the fleet.
-      return held;
+    if (probeTurn.waiting(now)) {
+      return held; // another instance probes, or the pause is young: fail fast (ProbeTurn)
     }
     return asking != null ? AWAIT : held;
   }
@@ -275,7 +252,7 @@ final class RedisSharedKey implements SharedKey {
       return; // the fleet said as much already
     }
     hold(longer);
-    probeNotBefore = Long.MIN_VALUE; // new evidence: the script says when it may be re-verified
+    probeTurn.waitOver(); // new evidence: the script says when it may be re-verified
     outbox.paused(FleetPause.after(now, micros), refused);
     if (refused) {
       outbox.giveBack(lease.surrender()); // leased at a pace the server just refused
@@ -289,8 +266,7 @@ final class RedisSharedKey implements SharedKey {
   public synchronized void resumed(long now) {
     outbox.resumed();
     hold(pause.over());
-    proberUntil = Long.MIN_VALUE;
-    probeNotBefore = Long.MIN_VALUE;
+    probeTurn.over();
     askSoon(now);
   }
 
@@ -300,20 +276,20 @@ final class RedisSharedKey implements SharedKey {
     this.inFlight = inFlight;
   }
 
-  /**
-   * A pause the fleet published as it began ({@code micros} left; 0 when a probe ended it): held
-   * from now, and, for a refusal, the lease given back, as when an answer carries it.
-   */
   /** The units this instance's lease holds now. */
   synchronized double leaseLeft() {
     return lease.left();
   }
 
+  /**
+   * A pause the fleet published as it began ({@code micros} left; 0 when a probe ended it): held
+   * from now, and, for a refusal, the lease given back, as when an answer carries it.
+   */
   void heardPause(long micros, boolean refused) {
     synchronized (this) {
       if (micros == 0) {
         hold(pause.over());
-        probeNotBefore = Long.MIN_VALUE;
+        probeTurn.waitOver();
       } else {
         FleetPause heard = FleetPause.of(ticker.read(), micros, refused);
         if (!heard.outlasts(pause)) {
@@ -355,7 +331,7 @@ final class RedisSharedKey implements SharedKey {
     LeaseRequest request = new LeaseRequest(settings.instanceId(), want, news.back(), myRate,
         myBurst, mySource, news.remaining(), inFlight, news.pauseMicros(), news.resume(),
         settings.idleExpiryMillis(), settings.aliveWindowMicros(), aheadMicros(), news.refused(),
-        fleet.pauseChannel(), probeEveryNanos / 1000, probe);
+        fleet.pauseChannel(), probeTurn.everyMicros(), probe);
     Ask ask = new Ask(news, fleet.nodeOf(keys[0]));
     asking = ask;
     CompletableFuture<LeaseAnswer> answer = fleet.lease(keys, request.toArgs());
@@ -379,23 +355,20 @@ final class RedisSharedKey implements SharedKey {
           outbox.unsent(ask.news); // never reached Redis: tell it next time
         }
         fleet.unreachable(ask.node, cause);
-        retries++;
+        askAgain.failed();
         outbox.giveBack(lease.surrender()); // what the fleet decides meanwhile is unknown here
         if (outbox.holdsPauseNews()) {
           tellLater(); // no call may come to carry it: this instance may have given up
         }
       } else if (answer != null) {
         fleet.reached(ask.node);
-        retries = 0;
+        askAgain.answered();
         lastHeardAt = ticker.read();
         install(answer, lastHeardAt);
         if (outbox.holdsPauseNews()) {
           ask(0, ticker.read()); // news that came while this request was out
-        } else if (pacingAlone() && ++confirms < RedisSharedState.REJOIN_AFTER) {
-          // In time, but not yet enough in a row to rejoin: confirm now, not at the next call
-          // (a key calling once a second would otherwise stay alone for seconds). At most
-          // REJOIN_AFTER asks a call, so another key's failures cannot keep this one asking.
-          ask(0, ticker.read());
+        } else if (pacingAlone() && askAgain.confirmsAgain()) {
+          ask(0, ticker.read()); // in time, but not yet enough in a row to rejoin (AskAgain)
         }
       }
     }
@@ -406,7 +379,7 @@ final class RedisSharedKey implements SharedKey {
 
   /** Tries again to tell the fleet a pause or its end, after the retry delay, off any caller's thread. */
   private void tellLater() {
-    CompletableFuture.delayedExecutor(retryDelay(), TimeUnit.NANOSECONDS).execute(() -> {
+    CompletableFuture.delayedExecutor(askAgain.delay(), TimeUnit.NANOSECONDS).execute(() -> {
       synchronized (this) {
         if (asking == null && !fleet.isClosed() && (outbox.holdsPauseNews())) {
           ask(0, ticker.read());
@@ -443,10 +416,9 @@ final class RedisSharedKey implements SharedKey {
       // it ends; those it outlasts by more than the validity go back as usual (FleetPauseLeaseTest).
       hold(FleetPause.of(receivedAt, answer.pauseMicros(), answer.pauseForRefusal()));
       if (answer.prober()) {
-        // The script's grant lasts as long as a pause stands unverified.
-        proberUntil = FleetPause.later(receivedAt, probeEveryNanos);
+        probeTurn.granted(receivedAt);
       } else if (answer.probeWaitMicros() > 0) {
-        probeNotBefore = FleetPause.after(receivedAt, answer.probeWaitMicros());
+        probeTurn.waitFor(receivedAt, answer.probeWaitMicros());
       }
     } else {
       hold(pause.over());
