@@ -21,11 +21,13 @@ package dev.polite.redis;
  * @param channel where a pause begun, lengthened or ended is published; empty for none
  * @param probeEveryMicros how long a pause stands before one call may re-verify it (the max wait)
  * @param probe whether this instance asks to send that call
+ * @param alone whether this instance paces alone now, on its share of the fleet's pace, unseen by
+ *     the fleet's bucket (its Redis did not answer in time)
  */
 record LeaseRequest(String instance, double want, double back, double rate, double burst,
     PaceSource source, long remaining, int inFlight, long pauseMicros, boolean resume,
     long idleMillis, long aliveMicros, long aheadMicros, boolean refused, String channel,
-    long probeEveryMicros, boolean probe) {
+    long probeEveryMicros, boolean probe, boolean alone) {
 
   /**
    * The script's {@code ARGV}, in the one order it reads them: each line names the local that
@@ -50,6 +52,7 @@ record LeaseRequest(String instance, double want, double back, double rate, doub
       channel,                          // ARGV[15] channel
       Long.toString(probeEveryMicros),  // ARGV[16] probeEvery
       flag(probe),                      // ARGV[17] probe
+      flag(alone),                      // ARGV[18] alone
     };
   }
 
@@ -59,7 +62,7 @@ record LeaseRequest(String instance, double want, double back, double rate, doub
    */
   static LeaseRequest warmUp(String instance) {
     return new LeaseRequest(instance, 0, 0, -1, -1, PaceSource.NONE, -1, 0, -1, false, 1000,
-        1_000_000, 0, false, "", 0, false);
+        1_000_000, 0, false, "", 0, false, false);
   }
 
   private static String flag(boolean value) {

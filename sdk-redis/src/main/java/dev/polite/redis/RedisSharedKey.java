@@ -331,7 +331,7 @@ final class RedisSharedKey implements SharedKey {
     LeaseRequest request = new LeaseRequest(settings.instanceId(), want, news.back(), myRate,
         myBurst, mySource, news.remaining(), inFlight, news.pauseMicros(), news.resume(),
         settings.idleExpiryMillis(), settings.aliveWindowMicros(), aheadMicros(), news.refused(),
-        fleet.pauseChannel(), probeTurn.everyMicros(), probe);
+        fleet.pauseChannel(), probeTurn.everyMicros(), probe, pacingAlone());
     Ask ask = new Ask(news, fleet.nodeOf(keys[0]));
     asking = ask;
     CompletableFuture<LeaseAnswer> answer = fleet.lease(keys, request.toArgs());

@@ -48,6 +48,7 @@ local refused = ARGV[14] == '1'
 local channel = ARGV[15]
 local probeEvery = tonumber(ARGV[16])
 local probe = ARGV[17] == '1'
+local alone = ARGV[18] == '1'
 
 -- Who is alive: whoever asked within the window. The gone take their calls in flight with them.
 redis.call('ZADD', KEYS[2], now, id)
@@ -152,6 +153,12 @@ if rate and rate > 0 then
   tokens = math.min(burst, tokens + math.max(0, now - ts) * rate / 1000000)
   if back > 0 then
     tokens = math.min(burst, tokens + back)
+  end
+  if alone then
+    -- This instance paces alone on its share of the pace, unseen here, and so may the others
+    -- (Redis was away): what the bucket refilled meanwhile, the server has had. Rejoining, the
+    -- fleet goes on at its pace from empty, not with a burst the alone calls already spent.
+    tokens = math.min(tokens, 0)
   end
   if pause >= 0 then
     tokens = math.min(tokens, 0) -- the server said no more for now

@@ -58,8 +58,16 @@ class LeaseScriptTest {
   private static LeaseRequest request(String instance, double want, double back, double rate,
       double burst, PaceSource src, long remaining, int inFlight, long pauseMicros, boolean resume,
       boolean refused, long aliveMicros, boolean probe) {
+    return request(instance, want, back, rate, burst, src, remaining, inFlight, pauseMicros, resume,
+        refused, aliveMicros, probe, false);
+  }
+
+  private static LeaseRequest request(String instance, double want, double back, double rate,
+      double burst, PaceSource src, long remaining, int inFlight, long pauseMicros, boolean resume,
+      boolean refused, long aliveMicros, boolean probe, boolean alone) {
     return new LeaseRequest(instance, want, back, rate, burst, src, remaining, inFlight,
-        pauseMicros, resume, 60_000, aliveMicros, 2_000_000, refused, "t:pauses", PROBE_EVERY, probe);
+        pauseMicros, resume, 60_000, aliveMicros, 2_000_000, refused, "t:pauses", PROBE_EVERY, probe,
+        alone);
   }
 
   private LeaseAnswer run(LeaseRequest request) throws Exception {
@@ -149,6 +157,23 @@ class LeaseScriptTest {
     assertThat(resumed.pauseForRefusal()).isFalse();
     assertThat(resumed.pauseMicros()).isZero();
     assertThat(resumed.granted()).isEqualTo(1);
+  }
+
+  @Test
+  void anInstancePacingAloneEmptiesTheBucketSoTheFleetRejoinsAtItsPaceNotWithABurst() throws Exception {
+    LeaseAnswer full = lease("a", 0, 0, 1, 10, ADVERTISED, -1, 0, -1, false);
+    assertThat(full.before()).isEqualTo(10, within(0.01));
+    // b's Redis did not answer in time: it paces alone, and its units given back are spent too.
+    LeaseAnswer alone = run(request("b", 0, 5, -1, -1, NONE, -1, 0, -1, false, false, 10_000_000,
+        false, true));
+    assertThat(alone.before()).as("what refilled meanwhile, the alone calls had").isLessThan(0.01);
+    LeaseAnswer rejoined = ask("b", 10);
+    assertThat(rejoined.before()).isLessThan(0.1);
+    assertThat(rejoined.granted()).as("2 s of the pace lent past empty, each unit due in turn")
+        .isEqualTo(2);
+    LeaseAnswer inDebt = run(request("a", 0, 0, -1, -1, NONE, -1, 0, -1, false, false, 10_000_000,
+        false, true));
+    assertThat(inDebt.before()).as("a debt stays a debt").isEqualTo(-2, within(0.1));
   }
 
   @Test
