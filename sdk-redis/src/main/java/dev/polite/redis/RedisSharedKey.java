@@ -45,6 +45,8 @@ final class RedisSharedKey implements SharedKey {
   private final RedisSharedState fleet;
   private final RedisSharedState.Settings settings;
   private final String[] keys;
+  /** The name this key asks under: several interceptors on one state are members of their own. */
+  private final RedisSharedState.Member member;
   private final Ticker ticker;
   private final Runnable onNews;
 
@@ -68,10 +70,12 @@ final class RedisSharedKey implements SharedKey {
   private final AskAgain askAgain;
   private final ProbeTurn probeTurn = new ProbeTurn();
 
-  RedisSharedKey(RedisSharedState fleet, String[] keys, Ticker ticker, Runnable onNews) {
+  RedisSharedKey(RedisSharedState fleet, String[] keys, RedisSharedState.Member member,
+      Ticker ticker, Runnable onNews) {
     this.fleet = fleet;
     this.settings = fleet.settings();
     this.keys = keys;
+    this.member = member;
     this.ticker = ticker;
     this.onNews = onNews;
     this.askAgain = new AskAgain(settings.retryEveryNanos());
@@ -276,6 +280,11 @@ final class RedisSharedKey implements SharedKey {
     this.inFlight = inFlight;
   }
 
+  /** Its seat among this state's keys of one name. */
+  int seat() {
+    return member.seat();
+  }
+
   /** The units this instance's lease holds now. */
   synchronized double leaseLeft() {
     return lease.left();
@@ -328,7 +337,7 @@ final class RedisSharedKey implements SharedKey {
   private void ask(double want, boolean probe, long now) {
     lastAskAt = now;
     Outbox.News news = outbox.take(now);
-    LeaseRequest request = new LeaseRequest(settings.instanceId(), want, news.back(), myRate,
+    LeaseRequest request = new LeaseRequest(member.id(), want, news.back(), myRate,
         myBurst, mySource, news.remaining(), inFlight, news.pauseMicros(), news.resume(),
         settings.idleExpiryMillis(), settings.aliveWindowMicros(), aheadMicros(), news.refused(),
         fleet.pauseChannel(), probeTurn.everyMicros(), probe, pacingAlone());

@@ -181,12 +181,43 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
   public SharedKey join(String key, Ticker ticker, Runnable onNews) {
     String tag = settings.prefix + "{" + hex("SHA-256", key).substring(0, 32) + "}";
     String[] keys = {tag + ":state", tag + ":alive"};
-    RedisSharedKey shared = new RedisSharedKey(this, keys, ticker, onNews);
-    listening.computeIfAbsent(keys[0], k -> ConcurrentHashMap.newKeySet()).add(shared);
-    return shared;
+    RedisSharedKey[] made = new RedisSharedKey[1];
+    listening.compute(keys[0], (k, joined) -> {
+      Set<RedisSharedKey> all = joined != null ? joined : ConcurrentHashMap.newKeySet();
+      made[0] = new RedisSharedKey(this, keys, member(freeSeat(all)), ticker, onNews);
+      all.add(made[0]);
+      return all;
+    });
+    return made[0];
   }
 
-  /** {@code key} left: it hears no more pauses. */
+  /**
+   * The lowest seat no key in {@code joined} holds. Several interceptors on this state (one per
+   * client, say) each join a key, and each is its own demand on the fleet: its own calls in
+   * flight, its own pace found, its own share while Redis is away. So each is a member of the
+   * fleet of its own; under one name they would overwrite each other's counts and each pace
+   * alone at the whole instance's share.
+   */
+  private static int freeSeat(Set<RedisSharedKey> joined) {
+    int seat = 0;
+    while (true) {
+      int wanted = seat;
+      if (joined.stream().noneMatch(key -> key.seat() == wanted)) {
+        return seat;
+      }
+      seat++;
+    }
+  }
+
+  /** The fleet member a key in {@code seat} asks as: this instance's id, then id.1, id.2... */
+  private Member member(int seat) {
+    return new Member(seat, seat == 0 ? settings.instanceId : settings.instanceId + "." + seat);
+  }
+
+  /** A key's name among the fleet's members, and its seat among this state's keys of one name. */
+  record Member(int seat, String id) {}
+
+  /** {@code key} left: it hears no more pauses, and its seat is free. */
   void left(String stateKey, RedisSharedKey key) {
     listening.computeIfPresent(stateKey, (k, keys) -> {
       keys.remove(key);

@@ -101,9 +101,8 @@ class ClusterTest {
     assertThat(run.failures).as("no call fails because a master did").isEmpty();
     assertThat(run.ok.get()).isGreaterThan(40);
     // While the master is gone each instance paces alone at its share of the fleet's pace, the
-    // server's count unshared, and rejoining lends one round too many (issue 24): the tolerance
-    // of a fleet that cannot share the server's count, max(3, 5 %) of the key's calls, not the
-    // none of a fleet that can. Runs on 2026-12-03 refused 0 to 4 of about 85 calls of that key.
+    // server's count unshared: the tolerance of a fleet that cannot share the server's count,
+    // max(3, 5 %) of the key's calls, not the none of a fleet that can.
     StatsSnapshot victimStats = victimServer.stats();
     long victimBound = Math.max(3, Math.round(0.05 * (victimStats.admitted() + victimStats.rejected())));
     assertThat(victimStats.rejected()).as("refused, the killed master's key").isLessThanOrEqualTo(victimBound);

@@ -174,13 +174,13 @@ class FleetTest {
       // Frozen, every lease times out after 20 ms and the instance paces alone at its share:
       // calls keep going through the freeze (10 a second here), none waits on Redis.
       assertThat(run.ok.get()).isGreaterThan(25);
-      // The refusals come at the rejoin, 0.8 to 1 s after the thaw, all at once: the fleet's
-      // bucket, clamped to the last remaining count less the calls on the wire it knows of, lends
-      // one round of calls the server has already had from calls sent alone meanwhile (1 to 5 of
-      // them in runs here). One round is at most the six callers' calls on the wire, and the
-      // first refusal (r=0) pauses the fleet: more than six is a second round, a rejoin that
-      // over-lends again and again.
-      assertThat(server.stats().rejected()).isLessThanOrEqualTo(6);
+      // The two interceptors here share one state, as two clients of one process would: each is
+      // a member of the fleet of its own, so each paces alone at half the pace. (Under one name
+      // each paced alone at the whole pace, twice the server's, and the server refused 1 to 5
+      // calls a run.) Rejoining, the fleet's bucket starts from empty, not with the burst the
+      // alone calls spent. What is left is pacing without the server's count, during the freeze:
+      // the tolerance of a fleet that cannot share it, max(3, 5 %) of about 50 calls.
+      assertThat(server.stats().rejected()).isLessThanOrEqualTo(3);
       awaitRejoined(state, server);
     }
   }
