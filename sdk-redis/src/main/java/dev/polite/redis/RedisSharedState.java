@@ -14,6 +14,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Map;
@@ -199,14 +200,9 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
    * alone at the whole instance's share.
    */
   private static int freeSeat(Set<RedisSharedKey> joined) {
-    int seat = 0;
-    while (true) {
-      int wanted = seat;
-      if (joined.stream().noneMatch(key -> key.seat() == wanted)) {
-        return seat;
-      }
-      seat++;
-    }
+    BitSet taken = new BitSet();
+    joined.forEach(key -> taken.set(key.seat()));
+    return taken.nextClearBit(0);
   }
 
   /** The fleet member a key in {@code seat} asks as: this instance's id, then id.1, id.2... */

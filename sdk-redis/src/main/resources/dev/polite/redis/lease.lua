@@ -154,14 +154,12 @@ if rate and rate > 0 then
   if back > 0 then
     tokens = math.min(burst, tokens + back)
   end
-  if alone then
-    -- This instance paces alone on its share of the pace, unseen here, and so may the others
-    -- (Redis was away): what the bucket refilled meanwhile, the server has had. Rejoining, the
-    -- fleet goes on at its pace from empty, not with a burst the alone calls already spent.
+  if pause >= 0 or alone then
+    -- Empty: the server said no more for now; or this instance paces alone on its share of the
+    -- pace, unseen here, and so may the others (Redis was away), so what the bucket refilled
+    -- meanwhile the server has had, and the fleet rejoins at its pace from empty, not with a
+    -- burst the alone calls already spent.
     tokens = math.min(tokens, 0)
-  end
-  if pause >= 0 then
-    tokens = math.min(tokens, 0) -- the server said no more for now
   end
   if remaining >= 0 then
     -- The server's count is behind by the calls on the wire, the fleet's as well as ours.
