@@ -213,6 +213,11 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
   /** A key's name among the fleet's members, and its seat among this state's keys of one name. */
   record Member(int seat, String id) {}
 
+  /** Whether the connection subscribed to the fleet's pauses has landed (its subscribe sent). */
+  boolean hearsPauses() {
+    return pauses != null;
+  }
+
   /** {@code key} left: it hears no more pauses, and its seat is free. */
   void left(String stateKey, RedisSharedKey key) {
     listening.computeIfPresent(stateKey, (k, keys) -> {
