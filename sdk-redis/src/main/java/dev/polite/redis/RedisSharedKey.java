@@ -176,16 +176,9 @@ final class RedisSharedKey implements SharedKey {
     return settings.leaseForNanos() / 1000 * LEND_AHEAD;
   }
 
-  /**
-   * A batch: this instance's send rate over {@code leaseFor}, at least one call, and at most its
-   * fair share of the fleet's pace over that time (a greedy batch would hold slots in the fleet's
-   * schedule that others then queue behind).
-   */
+  /** A batch ({@link Batch}), on what the fleet said last. */
   private double want(double cost, double sendRate) {
-    double seconds = settings.leaseForNanos() / 1e9;
-    double byDemand = Math.ceil(sendRate * seconds);
-    double cap = Math.max(1, Math.ceil(fleetRate * seconds / alive));
-    return Math.max(Math.ceil(cost), Math.min(byDemand, cap));
+    return Batch.of(cost, sendRate, fleetRate, alive, settings.leaseForNanos(), aheadMicros() * 1000);
   }
 
   /** This key's share of the fleet's pace, while Redis is away. */
