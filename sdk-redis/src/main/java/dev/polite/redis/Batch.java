@@ -5,6 +5,14 @@ package dev.polite.redis;
  * call, and at most its fair share of the fleet's pace over that time (a greedy batch would hold
  * slots in the fleet's schedule that others then queue behind).
  *
+ * <h2>A busy instance asks for its share</h2>
+ * What an instance sends is what the fleet's schedule let it send: under a pace split many ways
+ * its send rate reads only its last batches, and reads them low (a batch goes in a fraction of a
+ * second, then the sdk's meter, in half-second buckets, sees nothing for seconds). Sized by that,
+ * batches shrink to one or two calls and round trips multiply. So an instance that spent its
+ * whole last lease just now, with a call waiting for more, is busy and asks for its fair share;
+ * its send rate sizes the batch only when it left units unspent, or spent them long ago.
+ *
  * <h2>A lease's time</h2>
  * It is {@code leaseFor}, but a fleet of many instances on a slow pace would split that time into
  * shares too small to be worth a round trip: 16 instances on 20 a second have 20 × 2 s / 16 = 2.5
@@ -32,15 +40,16 @@ final class Batch {
   /**
    * @param cost the call's cost (a batch covers it, whatever the cap)
    * @param sendRate calls a second this instance has been sending
+   * @param busy whether its calls spent its whole last lease just now (then it asks for its share)
    * @param fleetRate the fleet's pace, units a second (0 or less: none known)
    * @param alive the instances the fleet counts
    * @param leaseForNanos a lease's time, unstretched
    * @param aheadNanos how far past empty the fleet's bucket lends
    */
-  static double of(double cost, double sendRate, double fleetRate, int alive, long leaseForNanos,
-      long aheadNanos) {
+  static double of(double cost, double sendRate, boolean busy, double fleetRate, int alive,
+      long leaseForNanos, long aheadNanos) {
     double seconds = seconds(fleetRate, alive, leaseForNanos, aheadNanos);
-    double byDemand = Math.ceil(sendRate * seconds);
+    double byDemand = busy ? Double.POSITIVE_INFINITY : Math.ceil(sendRate * seconds);
     double fairShare = Math.max(1, Math.ceil(fleetRate * seconds / Math.max(1, alive)));
     return Math.max(Math.ceil(cost), Math.min(byDemand, fairShare));
   }

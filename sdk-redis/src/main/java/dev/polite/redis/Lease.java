@@ -30,6 +30,9 @@ final class Lease {
   private final double nanosPerUnit;
   private final double granted;
   private double used;
+  /** Units spent on calls (not given back), and when the last was. */
+  private double spent;
+  private long lastSpentAt;
 
   /**
    * @param before the bucket's units before the grant (negative when already lent out)
@@ -53,9 +56,19 @@ final class Lease {
     return receivedAt + (long) Math.min(seconds, Long.MAX_VALUE / 2.0);
   }
 
-  /** Spends the next {@code cost} units (which {@link #covers} and are due). */
-  void spend(double cost) {
+  /** Spends the next {@code cost} units (which {@link #covers} and are due) at {@code now}. */
+  void spend(double cost, long now) {
     used += cost;
+    spent += cost;
+    lastSpentAt = now;
+  }
+
+  /**
+   * Whether calls spent every unit, the last less than {@code recent} before {@code now}: the
+   * instance sends as fast as its leases let it.
+   */
+  boolean spentWholeWithin(long recent, long now) {
+    return granted > 0 && spent >= granted - 1e-9 && now - lastSpentAt < recent;
   }
 
   /** Units not spent yet. */

@@ -136,8 +136,9 @@ final class RedisSharedKey implements SharedKey {
       return pacingAlone() ? alone(cost, now) : AWAIT;
     }
     if (!lease.covers(cost) && asking == null) {
+      double want = want(cost, sendRate, now);
       outbox.giveBack(lease.surrender());
-      ask(want(cost, sendRate), now); // may be answered at once: the lease is read after it
+      ask(want, now); // may be answered at once: the lease is read after it
     }
     if (pacingAlone()) {
       return alone(cost, now); // the request failed at once: no connection
@@ -151,7 +152,7 @@ final class RedisSharedKey implements SharedKey {
       if (held > 0) {
         return held; // the call is held back, so its units stay the lease's, to spend after
       }
-      lease.spend(cost);
+      lease.spend(cost, now);
       return 0;
     }
     return AWAIT;
@@ -176,9 +177,15 @@ final class RedisSharedKey implements SharedKey {
     return settings.leaseForNanos() / 1000 * LEND_AHEAD;
   }
 
-  /** A batch ({@link Batch}), on what the fleet said last. */
-  private double want(double cost, double sendRate) {
-    return Batch.of(cost, sendRate, fleetRate, alive, settings.leaseForNanos(), aheadMicros() * 1000);
+  /**
+   * A batch ({@link Batch}), on what the fleet said last; asked for before the lease in hand is
+   * given up, which tells whether this instance is busy: its calls spent that lease whole, the
+   * last unit within {@code validity}.
+   */
+  private double want(double cost, double sendRate, long now) {
+    boolean busy = lease.spentWholeWithin(settings.validityNanos(), now);
+    return Batch.of(cost, sendRate, busy, fleetRate, alive, settings.leaseForNanos(),
+        aheadMicros() * 1000);
   }
 
   /** This key's share of the fleet's pace, while Redis is away. */
