@@ -56,8 +56,9 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Leases: the cost is round trips</h2>
  * An instance does not ask Redis per call: it leases a batch of units, sized from its own recent
- * send rate over {@link Builder#leaseFor} (at least one call's cost, at most the fleet's rate over
- * the same time), and spends them as they fall due (see {@code Lease}); units not spent in time go
+ * send rate over {@link Builder#leaseFor} (at least one call's cost, at most its fair share of the
+ * fleet's rate over the same time, stretched until that share holds a few units: see
+ * {@code Batch}), and spends them as they fall due (see {@code Lease}); units not spent in time go
  * back with its next request. A busy instance thus pays a round trip per batch, an idle one none.
  * While no instance knows a pace, calls go freely and an instance only refreshes what the fleet
  * knows, every {@code leaseFor} at most.
@@ -576,7 +577,9 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
 
     /**
      * How much of its own demand an instance leases at once: a batch is its send rate over this
-     * time. Longer saves round trips; shorter spreads the fleet's tokens more finely. Default 2 s.
+     * time, or over a longer one where the fleet's rate split among its instances would give each
+     * fewer than 5 units. Longer saves round trips; shorter spreads the fleet's tokens more
+     * finely. Default 2 s.
      */
     public Builder leaseFor(Duration leaseFor) {
       this.leaseFor = positive(leaseFor, "leaseFor");
