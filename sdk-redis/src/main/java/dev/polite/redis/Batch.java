@@ -50,7 +50,7 @@ final class Batch {
       long leaseForNanos, long aheadNanos) {
     double seconds = seconds(fleetRate, alive, leaseForNanos, aheadNanos);
     double byDemand = busy ? Double.POSITIVE_INFINITY : Math.ceil(sendRate * seconds);
-    double fairShare = Math.max(1, Math.ceil(fleetRate * seconds / Math.max(1, alive)));
+    double fairShare = Math.max(1, Math.ceil(fleetRate * seconds / members(alive)));
     return Math.max(Math.ceil(cost), Math.min(byDemand, fairShare));
   }
 
@@ -60,7 +60,12 @@ final class Batch {
     if (fleetRate <= 0) {
       return leaseFor;
     }
-    double forFewest = FEWEST * Math.max(1, alive) / fleetRate;
+    double forFewest = FEWEST * members(alive) / fleetRate;
     return Math.max(leaseFor, Math.min(forFewest, LONGEST * aheadNanos / 1e9));
+  }
+
+  /** The instances a share is of: at least this one. */
+  private static int members(int alive) {
+    return Math.max(1, alive);
   }
 }
