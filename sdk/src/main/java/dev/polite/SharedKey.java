@@ -46,9 +46,8 @@ public interface SharedKey {
 
   /**
    * This instance learned the key's pace: advertised by the server, or discovered from its
-   * refusals. A discovered {@code rate} is the fleet's pace as this instance estimates it: its
-   * rate controller hears what this instance was admitted and sent times {@link #instances}, its
-   * share of the fleet's. Infinite {@code rate} means no pace.
+   * refusals (then {@code rate} is this instance's own pace, which the fleet scales to its
+   * size). Infinite {@code rate} means no pace.
    */
   void paceLearned(double rate, double burst, boolean advertised, long now);
 
@@ -87,11 +86,9 @@ public interface SharedKey {
   void remaining(long remaining, int inFlight, long now);
 
   /**
-   * How many instances share this key's sends now, this one included: 1 alone, and 1 while this
-   * instance discovers the pace for a fleet whose other instances hold their calls. While no pace
-   * is known, each instance widens its window of calls in flight by its share, so the fleet's
-   * together grows as one instance's would; and a discovering instance's rate controller scales
-   * what it was admitted and sent by it, to the fleet's.
+   * How many instances the fleet counts on this key now, this one included (1 alone). While no
+   * pace is known, each instance widens its window of calls in flight by its share, so the
+   * fleet's together grows as one instance's would.
    */
   int instances();
 

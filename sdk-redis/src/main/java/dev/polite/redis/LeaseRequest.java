@@ -23,15 +23,11 @@ package dev.polite.redis;
  * @param probe whether this instance asks to send that call
  * @param alone whether this instance paces alone now, on its share of the fleet's pace, unseen by
  *     the fleet's bucket (its Redis did not answer in time)
- * @param discover whether this instance, knowing no pace, has calls to send: the first to ask so
- *     discovers the fleet's pace while the others hold theirs
- * @param discoverForMicros how long that discovery lasts at most
  */
 record LeaseRequest(String instance, double want, double back, double rate, double burst,
     PaceSource source, long remaining, int inFlight, long pauseMicros, boolean resume,
     long idleMillis, long aliveMicros, long aheadMicros, boolean refused, String channel,
-    long probeEveryMicros, boolean probe, boolean alone, boolean discover,
-    long discoverForMicros) {
+    long probeEveryMicros, boolean probe, boolean alone) {
 
   /**
    * The script's {@code ARGV}, in the one order it reads them: each line names the local that
@@ -57,8 +53,6 @@ record LeaseRequest(String instance, double want, double back, double rate, doub
       Long.toString(probeEveryMicros),  // ARGV[16] probeEvery
       flag(probe),                      // ARGV[17] probe
       flag(alone),                      // ARGV[18] alone
-      flag(discover),                   // ARGV[19] discover
-      Long.toString(discoverForMicros), // ARGV[20] discoverFor
     };
   }
 
@@ -68,7 +62,7 @@ record LeaseRequest(String instance, double want, double back, double rate, doub
    */
   static LeaseRequest warmUp(String instance) {
     return new LeaseRequest(instance, 0, 0, -1, -1, PaceSource.NONE, -1, 0, -1, false, 1000,
-        1_000_000, 0, false, "", 0, false, false, false, 0);
+        1_000_000, 0, false, "", 0, false, false);
   }
 
   private static String flag(boolean value) {

@@ -3,8 +3,7 @@
 -- KEYS[1] the key's state (hash): rate, burst, src, tokens, ts; the pause: until, refused, and its
 --         evidence (since: when an answer last began or lengthened it; length: the delay that
 --         answer named), prober and probeUntil (who re-verifies it, and until when);
---         f:<instance> = calls that instance has on the wire, p:<instance> = the pace it discovered;
---         disc and discUntil (which instance discovers the pace for the fleet, and until when)
+--         f:<instance> = calls that instance has on the wire, p:<instance> = the pace it discovered
 -- KEYS[2] the instances seen recently (sorted set, scored by the last time each asked)
 -- ARGV    what LeaseRequest.toArgs() sends, in its order: each of its lines names the local below
 --         that reads it (id, want, back, myRate, myBurst, mySrc, ..., probe), and LeaseRequest's
@@ -23,20 +22,10 @@
 -- answers loses the role after probeEvery. A pause is never held longer than its length from
 -- now: a Redis clock stepped back must not lengthen it.
 --
--- While no instance knows a pace, the fleet discovers one as one instance would: the first
--- instance to ask with calls to send (discover) sends them for discoverFor; the others are told
--- how long to hold theirs (discoverWait). Every instance starting at once would otherwise meet the
--- limit with at least one call each before the first refusal is heard. The discovery ends when a
--- pace is known (published on channel as "<KEYS[1]> paced", so that the instances holding back
--- ask again at once; a refusal is a pause, published as one) or when discoverFor is over with no
--- pace found: then every instance sends, as if no discovery had been.
---
--- Returns {granted, before, rate, burst, pauseLeft, alive, refused, probe, probeWait, discoverWait,
--- discovering}, in the order LeaseAnswer.of reads them; granted, before, rate and burst as strings
--- (a Lua number in a reply is cut to an integer), rate -1 when the fleet knows no pace; probe 1
--- when this instance is the prober, probeWait the microseconds until it may ask to be (0 when it
--- did not ask, or is); discoverWait the microseconds this instance holds its calls while another
--- discovers, discovering the microseconds it still discovers for the fleet (0 when it does not). The
+-- Returns {granted, before, rate, burst, pauseLeft, alive, refused, probe, probeWait}, in the order
+-- LeaseAnswer.of reads them; granted, before, rate and burst as strings (a Lua number in a reply is
+-- cut to an integer), rate -1 when the fleet knows no pace; probe 1 when this instance is the
+-- prober, probeWait the microseconds until it may ask to be (0 when it did not ask, or is). The
 -- pace's source (src) is kept in the key's state for the next run to rank paces by; an instance
 -- needs only the pace itself.
 
@@ -60,8 +49,6 @@ local channel = ARGV[15]
 local probeEvery = tonumber(ARGV[16])
 local probe = ARGV[17] == '1'
 local alone = ARGV[18] == '1'
-local discover = ARGV[19] == '1'
-local discoverFor = tonumber(ARGV[20])
 
 -- Who is alive: whoever asked within the window. The gone take their calls in flight with them.
 redis.call('ZADD', KEYS[2], now, id)
@@ -76,7 +63,7 @@ local alive = redis.call('ZCARD', KEYS[2])
 redis.call('HSET', KEYS[1], 'f:' .. id, mine)
 
 local s = redis.call('HMGET', KEYS[1], 'rate', 'burst', 'src', 'tokens', 'ts', 'until', 'refused',
-  'since', 'length', 'prober', 'probeUntil', 'disc', 'discUntil')
+  'since', 'length', 'prober', 'probeUntil')
 local rate = tonumber(s[1])
 local burst = tonumber(s[2])
 local src = tonumber(s[3]) or 0
@@ -88,17 +75,10 @@ local since = tonumber(s[8]) or 0
 local length = tonumber(s[9]) or 0
 local prober = s[10] or ''
 local probeUntil = tonumber(s[11]) or 0
-local disc = s[12] or ''
-local discUntil = tonumber(s[13]) or 0
-local paceBefore = rate
 
 -- The pace: advertised (2) outranks discovered (1). The newest advertised one wins. A discovered
--- pace is an instance's estimate of the fleet's, found from the refusals it met and what it was
--- admitted, scaled by the instances sharing its sends (SharedKey.paceLearned): the fleet's is the
--- mean of its members' (p:<instance>), so that a member which has found none yet (it held its
--- calls while another discovered) counts as the others, not as none. Its burst is one call, as
--- one instance's discovered pace holds: the server's burst is unknown, and the refusal that
--- found the pace has just spent it.
+-- pace is each instance's own, found from the refusals it met: the fleet's is their sum, over
+-- the instances alive, so that the fleet's bucket holds the fleet to what its members found.
 if mySrc == 2 then
   rate = myRate
   burst = myBurst
@@ -115,14 +95,10 @@ elseif mySrc == 1 and src < 2 then
       count = count + 1
     end
   end
-  rate = sum / count -- count >= 1: this instance's own was just set
-  burst = 1
+  rate = sum
+  burst = math.max(1, count)
   src = 1
   redis.call('HSET', KEYS[1], 'rate', rate, 'burst', burst, 'src', src)
-end
-
-if (paceBefore == nil or paceBefore <= 0) and rate and rate > 0 and now < discUntil and channel ~= '' then
-  redis.call('PUBLISH', channel, KEYS[1] .. ' paced') -- the discovery is over: the held ask again
 end
 
 local untilBefore = untilAt
@@ -169,30 +145,16 @@ end
 
 local granted = 0
 local before = 0
-local discoverWait = 0
-local discovering = 0
 if rate and rate > 0 then
   if tokens == nil or ts == nil then
-    -- An advertised pace starts full, as the server's own count does; a discovered one empty, as
-    -- one instance's does after the cut that found it: the refusal has just spent the server's.
-    tokens = src == 1 and 0 or burst
+    tokens = burst
     ts = now
   end
   tokens = math.min(burst, tokens + math.max(0, now - ts) * rate / 1000000)
-  if back > 0 and tokens >= 0 then
-    -- Units given back refill the bucket, but never pay its debt: every unit lent past empty has
-    -- its place in the schedule (the lease spends unit j at (j - before) / rate), and the places
-    -- after a given-back unit's are held by later leases. Granted again at the debt's end, it
-    -- would fall due beside a unit already there, a call the server sees twice in one place; and
-    -- once many instances give back at once (a refusal's pause surrenders every lease), a burst.
+  if back > 0 then
     tokens = math.min(burst, tokens + back)
   end
-  if pause >= 0 and refused then
-    -- A refusal: every instance gives its lease up on hearing it (RedisSharedKey), so what the
-    -- bucket lent past empty is void, and its places free. Empty, not in debt: the fleet resumes
-    -- at its pace when the pause is over, not behind the leases it gave up.
-    tokens = 0
-  elseif pause >= 0 or alone then
+  if pause >= 0 or alone then
     -- Empty: the server said no more for now; or this instance paces alone on its share of the
     -- pace, unseen here, and so may the others (Redis was away), so what the bucket refilled
     -- meanwhile the server has had, and the fleet rejoins at its pace from empty, not with a
@@ -219,25 +181,14 @@ if rate and rate > 0 then
   end
   redis.call('HSET', KEYS[1], 'tokens', tokens, 'ts', now, unpack(pauseFields))
 else
-  -- No pace known anywhere: the first to discover sends for the fleet; the others hold their
-  -- calls until it has found one or its time is over. Then every unit is free; only the pause
-  -- is shared.
-  if discover and discUntil == 0 then
-    disc = id
-    discUntil = now + discoverFor
-  end
-  if disc ~= id and now < discUntil then
-    discoverWait = discUntil - now
-  elseif disc == id and now < discUntil then
-    discovering = discUntil - now
-  end
-  if want > 0 and pauseLeft == 0 and discoverWait == 0 then
+  -- No pace known anywhere: every unit is free; only the pause is shared.
+  if want > 0 and pauseLeft == 0 then
     granted = want
   end
-  redis.call('HSET', KEYS[1], 'disc', disc, 'discUntil', discUntil, unpack(pauseFields))
+  redis.call('HSET', KEYS[1], unpack(pauseFields))
 end
 
 redis.call('PEXPIRE', KEYS[1], idle)
 redis.call('PEXPIRE', KEYS[2], idle)
 return {tostring(granted), tostring(before), tostring(rate or -1), tostring(burst or -1), pauseLeft, alive,
-  pauseRefused and 1 or 0, isProber, probeWait, discoverWait, discovering}
+  pauseRefused and 1 or 0, isProber, probeWait}

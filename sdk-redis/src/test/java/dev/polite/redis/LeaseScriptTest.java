@@ -67,13 +67,7 @@ class LeaseScriptTest {
       boolean refused, long aliveMicros, boolean probe, boolean alone) {
     return new LeaseRequest(instance, want, back, rate, burst, src, remaining, inFlight,
         pauseMicros, resume, 60_000, aliveMicros, 2_000_000, refused, "t:pauses", PROBE_EVERY, probe,
-        alone, false, 0);
-  }
-
-  /** An instance that knows no pace asking to send its calls, the discovery lasting {@code forMicros}. */
-  private LeaseAnswer discover(String instance, long forMicros) throws Exception {
-    return run(new LeaseRequest(instance, 0, 0, -1, -1, NONE, -1, 0, -1, false, 60_000,
-        10_000_000, 2_000_000, false, "t:pauses", PROBE_EVERY, false, false, true, forMicros));
+        alone);
   }
 
   private LeaseAnswer run(LeaseRequest request) throws Exception {
@@ -109,49 +103,6 @@ class LeaseScriptTest {
   }
 
   @Test
-  void theFirstToAskDiscoversThePaceWhileTheOthersHoldTheirCallsUntilItIsFound() throws Exception {
-    RedisCommands<String, String> publisher = connection.sync();
-    var listener = client.connectPubSub();
-    java.util.concurrent.BlockingQueue<String> heard = new java.util.concurrent.LinkedBlockingQueue<>();
-    listener.addListener(new io.lettuce.core.pubsub.RedisPubSubAdapter<>() {
-      @Override
-      public void message(String channel, String message) {
-        heard.add(message);
-      }
-    });
-    listener.sync().subscribe("t:pauses");
-    try {
-      LeaseAnswer a = discover("a", 2_000_000);
-      assertThat(a.discoverWaitMicros()).as("the first: sends").isZero();
-      assertThat(a.discoveringMicros()).as("for the fleet").isBetween(1_000_000L, 2_000_000L);
-      assertThat(discover("a", 2_000_000).discoverWaitMicros()).as("and goes on sending").isZero();
-      LeaseAnswer b = discover("b", 2_000_000);
-      assertThat(b.discoverWaitMicros()).as("another: holds").isBetween(1_000_000L, 2_000_000L);
-      assertThat(b.discoveringMicros()).isZero();
-      assertThat(ask("b", 3).granted()).as("no units while it holds").isZero();
-      assertThat(heard).isEmpty();
-
-      lease("a", 0, 0, 4, 1, DISCOVERED, -1, 0, -1, false); // a's refusals taught it 4 a second
-      assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo(KEYS[0] + " paced");
-      LeaseAnswer after = discover("b", 2_000_000);
-      assertThat(after.discoverWaitMicros()).isZero();
-      assertThat(after.rate()).isEqualTo(4);
-      assertThat(publisher.hget(KEYS[0], "disc")).isEqualTo("a");
-    } finally {
-      listener.close();
-    }
-  }
-
-  @Test
-  void aDiscoveryThatFoundNoPaceInItsTimeLetsEveryInstanceSend() throws Exception {
-    assertThat(discover("a", 1).discoverWaitMicros()).isZero(); // 1 µs: over by the next run
-    LeaseAnswer b = discover("b", 2_000_000);
-    assertThat(b.discoverWaitMicros()).as("not begun anew").isZero();
-    assertThat(b.discoveringMicros()).as("no one discovers: every instance sends on its own").isZero();
-    assertThat(ask("b", 3).granted()).isEqualTo(3);
-  }
-
-  @Test
   void anAdvertisedPaceStartsAFullBucketThatLendsPastEmptyUpToItsHorizon() throws Exception {
     // 1 a second: the few milliseconds between runs refill next to nothing.
     LeaseAnswer first = lease("a", 4, 0, 1, 10, ADVERTISED, -1, 0, -1, false);
@@ -179,27 +130,11 @@ class LeaseScriptTest {
   }
 
   @Test
-  void unitsGivenBackNeverPayTheDebtAndARefusalVoidsIt() throws Exception {
-    lease("a", 10, 0, 1, 10, ADVERTISED, -1, 0, -1, false); // the bucket's 10
-    LeaseAnswer lent = lease("b", 2, 0, 1, 10, ADVERTISED, -1, 0, -1, false);
-    assertThat(lent.before()).as("empty: b's 2 fall due 1 and 2 s from now").isLessThan(0.1);
-    LeaseAnswer back = lease("a", 2, 2, 1, 10, ADVERTISED, -1, 0, -1, false);
-    // Granted again where a's 2 were, they would fall due at b's places: a's new 2 come after.
-    assertThat(back.before()).as("b's 2 still lent").isLessThan(-1.8);
-    LeaseAnswer refused = run(request("c", 0, 0, -1, -1, NONE, -1, 0, 1_000_000, false, true,
-        10_000_000, false));
-    assertThat(refused.pauseForRefusal()).isTrue();
-    assertThat(refused.before()).as("every lease given up: nothing is lent").isZero();
-  }
-
-  @Test
-  void aDiscoveredPaceIsTheMeanOfTheInstancesEstimatesAndAnAdvertisedOneOutranksIt() throws Exception {
+  void aDiscoveredPaceIsTheSumOfTheInstancesOwnAndAnAdvertisedOneOutranksIt() throws Exception {
     lease("a", 0, 0, 4, 1, DISCOVERED, -1, 0, -1, false);
     LeaseAnswer discovered = lease("b", 0, 0, 3, 1, DISCOVERED, -1, 0, -1, false);
-    assertThat(discovered.rate()).isEqualTo(3.5); // a's estimate of the fleet's 4/s, b's 3/s
-    assertThat(discovered.burst()).as("one call, as one instance's discovered pace holds").isEqualTo(1);
-    assertThat(discovered.before()).as("empty: the refusal that found it spent the server's burst")
-        .isLessThan(0.1);
+    assertThat(discovered.rate()).isEqualTo(7); // a's 4/s and b's 3/s
+    assertThat(discovered.burst()).isEqualTo(2);
     LeaseAnswer advertised = lease("a", 0, 0, 20, 20, ADVERTISED, -1, 0, -1, false);
     assertThat(advertised.rate()).isEqualTo(20);
     LeaseAnswer ignored = lease("b", 0, 0, 3, 1, DISCOVERED, -1, 0, -1, false);

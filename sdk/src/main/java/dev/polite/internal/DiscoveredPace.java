@@ -1,7 +1,6 @@
 package dev.polite.internal;
 
 import dev.polite.RateController;
-import java.util.function.IntSupplier;
 
 /**
  * The pace a key finds for itself where its server advertises none: the rate controller's
@@ -22,23 +21,8 @@ import java.util.function.IntSupplier;
  *       limiter still counting the last burst: a spent window, a sliding rate). The handful
  *       admitted in that second would read as a tiny rate, and cut the pace to it.
  * </ul>
- * <h2>In a fleet</h2>
- * A key in a fleet finds the fleet's pace, not its own: what it was admitted and what it sent are
- * its share of the fleet's, so the controller is told them times the instances sharing the key's
- * sends ({@code sharers}: 1 alone, and 1 for the instance that discovers while the others hold
- * their calls). Its pace is then the fleet's as this member sees it, as an advertised pace is the
- * whole server's: the fleet's bucket lends each member its units a batch at a time, due one after
- * another at the fleet's pace, and a member's own bucket at its share would space them instances
- * times further apart than they fall due (they would expire unspent, a round trip to the fleet
- * for every call or two). Told its own send rate alone, a controller capped at twice it could not
- * climb a fleet's pace at all. The fleet's pace is its members' estimates averaged
- * ({@code lease.lua}), so that a member that has not found one yet does not count as none.
- *
- * <p>A fleet's refusal, told by another instance, cuts as the key's own would (it was the fleet's
- * pace that the server refused), at most once a second. It finds a key its first pace too, once
- * the key has sent for a second and been admitted: a member that never met a refusal of its own
- * (one instance discovered for the fleet while it held its calls) would otherwise go on with no
- * estimate at all.
+ * A fleet's refusal, told by another instance, cuts as the key's own would (the fleet's pace is
+ * the sum of its members', and it was the sum that the server refused), at most once a second.
  *
  * <h2>The bank a silent server showed</h2>
  * A limiter that says nothing of its rate refills while the key is paused: a token bucket of 20 a
@@ -80,10 +64,6 @@ final class DiscoveredPace {
 
   private final RateController controller;
   private final AdmittedRate admitted;
-  /** How many instances share the key's sends, this one's a share of them (1 alone). */
-  private final IntSupplier sharers;
-  /** The sharers the last cut scaled its read by: a call it missed counts that many. */
-  private int cutSharers = 1;
   private long lastCutAt = Long.MIN_VALUE;
   /** Since when the last cut counted what the server admitted. */
   private long cutReadFrom = Long.MIN_VALUE;
@@ -114,17 +94,8 @@ final class DiscoveredPace {
    *     which takes the time paused out of it
    */
   DiscoveredPace(RateController controller, AdmittedRate admitted) {
-    this(controller, admitted, () -> 1);
-  }
-
-  /**
-   * @param sharers how many instances share the key's sends now (a fleet's; 1 alone): the
-   *     controller hears this instance's rates times that many
-   */
-  DiscoveredPace(RateController controller, AdmittedRate admitted, IntSupplier sharers) {
     this.controller = controller;
     this.admitted = admitted;
-    this.sharers = sharers;
   }
 
   /** The pace found, in requests per second; infinite while nothing was found (or can be). */
@@ -205,11 +176,7 @@ final class DiscoveredPace {
     }
     probing = true;
     dropBank();
-    if (!admitted.hasEvidence(now) && (paced || sharers() > 1)) {
-      // A refusal too soon after the last cut. Or, in a fleet, one of calls this instance sent on
-      // the fleet's pace before it had sent for a second: its share of what was admitted is a
-      // call or two, and scaled to the fleet's, no estimate of it (alone, the first refusal is
-      // news however early: nothing else paces the key).
+    if (!admitted.hasEvidence(now) && paced) {
       return false;
     }
     boolean first = lastCutAt == Long.MIN_VALUE;
@@ -247,23 +214,20 @@ final class DiscoveredPace {
         bankBelieved = bank > 0;
       }
     }
-    controller.onSuccess(now, sendRate * sharers());
+    controller.onSuccess(now, sendRate);
     return bankBelieved;
   }
 
   /**
    * The fleet's refusal, told by another instance.
    *
-   * @return whether it cut the pace: not when a cut is less than a second old, or too little was
-   *     admitted since the last cut (or the key's first send) to say what to cut to
+   * @return whether it cut the pace: not when a cut is less than a second old, nothing was found
+   *     to cut, or too little was admitted since the last cut to say what to cut to
    */
   boolean refusedForFleet(long now) {
     boolean recentCut = lastCutAt != Long.MIN_VALUE && now - lastCutAt < SECOND;
-    if (recentCut || !admitted.hasEvidence(now)) {
+    if (recentCut || !found() || !admitted.hasEvidence(now)) {
       return false;
-    }
-    if (!found() && admitted.perSecond(now) <= 0) {
-      return false; // nothing admitted to find a first pace from: the controller would take its floor
     }
     dropBank();
     cut(now);
@@ -279,8 +243,7 @@ final class DiscoveredPace {
 
   /** Asks the controller for a cut from what was admitted since the last; the caller restarts it. */
   private void cut(long now) {
-    cutSharers = sharers();
-    cutRead = admitted.perSecond(now) * cutSharers;
+    cutRead = admitted.perSecond(now);
     cutSpan = admitted.spanSeconds(now);
     cutReadFrom = admitted.since();
     controller.onRejection(now, cutRead);
@@ -295,12 +258,8 @@ final class DiscoveredPace {
    */
   private void admittedBeforeTheCut(long now) {
     admitted.excludeOne();
-    cutRead += cutSharers / cutSpan;
+    cutRead += 1 / cutSpan;
     controller.onAdmittedBeforeCut(now, cutRead);
-  }
-
-  private int sharers() {
-    return Math.max(1, sharers.getAsInt());
   }
 
   @Override

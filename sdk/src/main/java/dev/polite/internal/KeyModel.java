@@ -97,8 +97,7 @@ public final class KeyModel {
     this.bucket = TokenBucket.full(config.startingRate(), config.startingBurst(), now);
     this.retryBudget = new RetryBudget(config.retryBudgetTokens(), config.retryBudgetRatio());
     AdmittedRate admitted = new AdmittedRate(); // the pause takes its time out of what was admitted
-    this.discovered = new DiscoveredPace(config.rateController().create(), admitted,
-        inFleet ? shared::instances : () -> 1);
+    this.discovered = new DiscoveredPace(config.rateController().create(), admitted);
     this.pause = new KeyPause(key, config, admitted, shared);
     this.count = new ServerCount(bucket, ledger);
     this.window = new InFlightWindow(config.cautiousStart());

@@ -65,10 +65,10 @@ class DiscoveredPaceTest {
   }
 
   @Test
-  void aFleetsRefusalCutsAtMostOnceASecond() {
+  void aFleetsRefusalCutsAtMostOnceASecondAndOnlyAPaceFound() {
     pace.firstSend(now);
     now += SECOND;
-    assertThat(pace.refusedForFleet(now)).as("nothing found, nothing admitted").isFalse();
+    assertThat(pace.refusedForFleet(now)).as("nothing found to cut").isFalse();
     pace.refused(now - MS, false, true, now);
     pace.succeeded(now, 1, now += MS);
     now += 500 * MS;
@@ -77,41 +77,6 @@ class DiscoveredPaceTest {
     assertThat(pace.refusedForFleet(now)).isTrue();
     assertThat(controller.cuts).hasSize(2);
     assertThat(pace.oneAtATime()).as("another instance's refusal sets no probe here").isFalse();
-  }
-
-  @Test
-  void aFleetsRefusalFindsTheFirstPaceOfAKeyThatSentForASecond() {
-    pace.firstSend(now);
-    for (int i = 0; i < 5; i++) {
-      pace.admittedOne(now += 100 * MS); // 5 admitted in half a second
-    }
-    assertThat(pace.refusedForFleet(now)).as("half a second of sending: too little to say").isFalse();
-    for (int i = 0; i < 5; i++) {
-      pace.admittedOne(now += 100 * MS);
-    }
-    assertThat(pace.refusedForFleet(now)).isTrue();
-    assertThat(controller.cuts).containsExactly(10.0);
-    assertThat(pace.found()).isTrue();
-    assertThat(pace.oneAtATime()).as("another instance's refusal sets no probe here").isFalse();
-  }
-
-  @Test
-  void aFleetMemberTellsItsControllerWhatItWasAdmittedAndSentTimesTheInstancesSharingTheKey() {
-    int[] sharers = {4};
-    DiscoveredPace member = new DiscoveredPace(controller, new AdmittedRate(), () -> sharers[0]);
-    member.firstSend(now);
-    for (int i = 0; i < 5; i++) {
-      member.admittedOne(now += 100 * MS); // its share: 5 admitted in half a second
-    }
-    assertThat(member.refused(now - MS, false, false, now))
-        .as("half a second into its share: no estimate of the fleet's yet").isFalse();
-    assertThat(member.oneAtATime()).isTrue();
-    sharers[0] = 1; // the instance that discovers for the fleet, the others holding their calls
-    assertThat(member.refused(now, false, false, now += MS)).as("alone, news however early").isTrue();
-    assertThat(controller.cuts).containsExactly(5.0); // 5 over the one-second least span
-    sharers[0] = 4;
-    member.succeeded(now, 2.5, now += MS);
-    assertThat(controller.successes).containsExactly(10.0);
   }
 
   @Test

@@ -1,7 +1,6 @@
 package dev.polite.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
 
 import dev.polite.Aimd;
 import dev.polite.PoliteInterceptor;
@@ -149,34 +148,6 @@ class KeyModelInFleetTest {
     assertThat(key.pauseLeft(now)).isEqualTo(SECOND);
   }
 
-  @Test
-  void aMembersControllerHearsItsShareTimesTheFleetAndPacesAtTheFleetsPace() {
-    fleet.instances = 4;
-    KeyModel key = key();
-    for (int i = 0; i < 20; i++) {
-      key.onAnswer(200, NOTHING, send(key), now += 50 * MS); // 20 admitted over a second
-    }
-    key.onAnswer(429, REFUSED, send(key), now += MS);
-    // Admitted 20 a second (over 1.001 s), a quarter of the fleet's 80: the fleet's pace as this
-    // member sees it is 0.9 × 80 = 72. The fleet's bucket lends the fleet's units at that pace,
-    // and this instance's own bucket lets them go at it.
-    assertThat(fleet.paces).hasSize(1);
-    assertThat(fleet.paces.get(0)).isEqualTo(72 / 1.001, within(1e-9));
-    assertThat(key.pace()).isEqualTo(fleet.paces.get(0));
-  }
-
-  @Test
-  void theFleetsRefusalFindsAPaceForAMemberThatHeldItsCallsAndThenSentForASecond() {
-    KeyModel key = key();
-    for (int i = 0; i < 20; i++) {
-      key.onAnswer(200, NOTHING, send(key), now += 50 * MS);
-    }
-    assertThat(key.pace()).as("no refusal of its own").isInfinite();
-    key.pauseForFleet(SECOND, true, now);
-    assertThat(key.pace()).as("0.9 of the 20 a second it was admitted").isEqualTo(18.0, within(0.1));
-    assertThat(fleet.paces).containsExactly(key.pace());
-  }
-
   /** A fleet that records what it is told. */
   @Test
   void aKeyInAFleetBelievesNoBankAfterANamedPause() {
@@ -194,8 +165,6 @@ class KeyModelInFleetTest {
 
   private static final class Fleet implements SharedState, SharedKey {
     final List<String> told = new ArrayList<>();
-    /** The discovered paces told: each the fleet's, as this instance estimates it. */
-    final List<Double> paces = new ArrayList<>();
     int instances = 1;
 
     @Override public SharedKey join(String key, Ticker ticker, Runnable onNews) { return this; }
@@ -205,9 +174,6 @@ class KeyModelInFleetTest {
     @Override public int instances() { return instances; }
     @Override public void paceLearned(double rate, double burst, boolean advertised, long now) {
       told.add("pace " + rate + "/" + burst + (advertised ? " advertised" : " discovered"));
-      if (!advertised) {
-        paces.add(rate);
-      }
     }
     @Override public void paused(long pauseNanos, boolean refused, long now) {
       told.add("paused " + pauseNanos / MS + " ms" + (refused ? " refused" : ""));
