@@ -46,8 +46,10 @@ public interface SharedKey {
 
   /**
    * This instance learned the key's pace: advertised by the server, or discovered from its
-   * refusals (then {@code rate} is this instance's own pace, which the fleet scales to its
-   * size). Infinite {@code rate} means no pace.
+   * refusals. A discovered {@code rate} is what this instance's own rate controller found; the
+   * fleet's pace is the fleet's to find (one instance's controller sees only its own calls), and
+   * the key's bucket does not pace by it in a fleet: {@link #take} does. Infinite {@code rate}
+   * means no pace.
    */
   void paceLearned(double rate, double burst, boolean advertised, long now);
 

@@ -21,8 +21,8 @@ import dev.polite.RateController;
  *       limiter still counting the last burst: a spent window, a sliding rate). The handful
  *       admitted in that second would read as a tiny rate, and cut the pace to it.
  * </ul>
- * A fleet's refusal, told by another instance, cuts as the key's own would (the fleet's pace is
- * the sum of its members', and it was the sum that the server refused), at most once a second.
+ * A fleet's refusal, told by another instance, cuts as the key's own would (the server refused
+ * the fleet's pace, of which this instance's calls are part), at most once a second.
  *
  * <h2>The bank a silent server showed</h2>
  * A limiter that says nothing of its rate refills while the key is paused: a token bucket of 20 a

@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  *   <li>a {@link TokenBucket}: unlimited until something sets a pace; then the pace the server
  *       advertises ({@link AdvertisedPace}: {@code quota / window}, the window inferred from
  *       resets where none is named); or, where it advertises none, the pace the key finds
- *       ({@link DiscoveredPace}) with a burst of one, and once what its server showed it banks;
+ *       ({@link DiscoveredPace}) with a burst of one, and once what its server showed it banks
+ *       (in a fleet that pace is told to the fleet, whose leases pace the key instead);
  *       or, where a silent server showed a window (a burst taken whole, a shut, a reopening), that
  *       window's calls in bursts ({@link DiscoveredWindow}), until a refusal under it;
  *   <li>a {@link KeyPause}: every call holds back for a Retry-After, the reset of a spent quota,
@@ -78,6 +79,8 @@ public final class KeyModel {
   private long epoch;
   private long lastGrantAt;
   private RateLimitSignals lastSignals = RateLimitSignals.none();
+  /** In a fleet, the discovered pace last told to it: infinite when none. */
+  private double toldPace = Double.POSITIVE_INFINITY;
 
   /** A key nobody has heard from, at ticker time {@code now}, known to this instance alone. */
   public KeyModel(String key, PoliteConfig config, long now) {
@@ -177,8 +180,7 @@ public final class KeyModel {
    * quota). It is bounded as this instance's own pauses are: one probe after the max wait
    * re-verifies a long one, and the fleet lets one instance's probe go for all
    * ({@link dev.polite.SharedKey#probe}). A key discovering its pace takes the fleet's refusal as
-   * its own: the fleet's pace is the sum of its members', and it was the sum that the server
-   * refused.
+   * its own: the server refused the fleet's pace, of which this instance's calls are part.
    */
   public void pauseForFleet(long pauseNanos, boolean forRefusal, long now) {
     if (pause.holdForFleet(pauseNanos, now)) {
@@ -530,7 +532,8 @@ public final class KeyModel {
   /** An answer to a key that finds its own pace: a refusal may cut it, a success let it climb. */
   private void discoverPace(Answer answer, RateLimitSignals signals, long sentAt, long now) {
     if (answer.refused()) {
-      if (discovered.refused(sentAt, !Double.isInfinite(bucket.rate()), !inFleet, now)) {
+      boolean paced = !Double.isInfinite(bucket.rate()) || (inFleet && discovered.found());
+      if (discovered.refused(sentAt, paced, !inFleet, now)) {
         cut(signals, now);
       }
     } else if (answer.admitted()) {
@@ -571,12 +574,24 @@ public final class KeyModel {
     epoch++;
   }
 
+  /**
+   * The discovered pace governs the key's bucket, or, in a fleet, is told to it: there the fleet's
+   * own pace governs, in the units it leases ({@link SharedKey#take}), and the controller's pace
+   * is this instance's view. Paced by it too, an instance would hold the units the fleet leased
+   * it past their time (one instance's share spaces calls P times further apart than a lease's
+   * units fall due), and lease again for every call.
+   */
   private void applyDiscoveredPace(RateLimitSignals signals, long now) {
     double rate = discovered.rate();
-    if (Double.isInfinite(rate) || rate == bucket.rate()) {
+    if (Double.isInfinite(rate) || rate == (inFleet ? toldPace : bucket.rate())) {
       return;
     }
+    toldPace = rate;
     shared.paceLearned(rate, 1, false, now);
+    if (inFleet) {
+      log.debug("polite: {} found {}/s by its rate controller, told to the fleet", key, rate);
+      return;
+    }
     bucket.setRate(rate, now);
     bucket.setCapacity(1, now);
     log.debug("polite: {} paced at {}/s by its rate controller", key, rate);

@@ -98,7 +98,7 @@ class KeyModelInFleetTest {
       key.onAnswer(200, NOTHING, send(key), now += 50 * MS);
     }
     key.onAnswer(429, REFUSED, send(key), now += MS);
-    assertThat(key.pace()).isFinite();
+    assertThat(toldPace()).isFinite();
     now += 3 * SECOND; // past the backoff
     for (int i = 0; i < 40; i++) {
       KeyModel.Reservation r = key.reserve(1, now);
@@ -108,15 +108,36 @@ class KeyModelInFleetTest {
     return key;
   }
 
+  /** The discovered pace this key last told the fleet; infinite when none. */
+  private double toldPace() {
+    double pace = Double.POSITIVE_INFINITY;
+    for (String line : fleet.told) {
+      if (line.startsWith("pace ") && line.endsWith(" discovered")) {
+        pace = Double.parseDouble(line.substring(5, line.indexOf('/')));
+      }
+    }
+    return pace;
+  }
+
+  @Test
+  void aDiscoveredPaceIsToldToTheFleetAndTheFleetsTakePacesTheKeyNotItsOwnBucket() {
+    KeyModel key = pacedByItsOwnRefusalThenFortySuccesses();
+    assertThat(toldPace()).as("climbed from the cut, and told").isFinite().isGreaterThan(0.5);
+    // At its own pace the key would hold the units the fleet leased it past their time.
+    assertThat(key.pace()).isInfinite();
+    assertThat(key.reserve(1, now).waitNanos()).isZero();
+    assertThat(key.snapshot(now).source()).isEqualTo(dev.polite.KeySnapshot.Source.DISCOVERED);
+  }
+
   @Test
   void theFleetsRefusalCutsADiscoveredPaceAsAnOwnRefusalWould() {
     KeyModel key = pacedByItsOwnRefusalThenFortySuccesses();
-    double grown = key.pace();
+    double grown = toldPace();
     key.pauseForFleet(SECOND, true, now);
-    assertThat(key.pace()).as("cut from %s", grown).isLessThan(grown);
-    double cut = key.pace();
+    assertThat(toldPace()).as("cut from %s", grown).isLessThan(grown);
+    double cut = toldPace();
     key.pauseForFleet(2 * SECOND, true, now += MS);
-    assertThat(key.pace()).as("the same pause, lengthened: no second cut").isEqualTo(cut);
+    assertThat(toldPace()).as("the same pause, lengthened: no second cut").isEqualTo(cut);
   }
 
   @Test
@@ -126,11 +147,11 @@ class KeyModelInFleetTest {
     now += r.waitNanos();
     Permit onTheWire = key.grant(now, r);
     key.pauseForFleet(SECOND, true, now += MS);
-    double cut = key.pace();
+    double cut = toldPace();
     key.onAnswer(200, NOTHING, onTheWire, now += MS);
     // One more accept over the at most ten seconds the cut read: at least 0.9 / 10 higher (a
     // millisecond's climb is a thousandth).
-    assertThat(key.pace()).as("what this instance had admitted when the fleet cut, one more")
+    assertThat(toldPace()).as("what this instance had admitted when the fleet cut, one more")
         .isGreaterThan(cut + 0.05);
   }
 
@@ -142,9 +163,9 @@ class KeyModelInFleetTest {
     }
     key.onAnswer(429, REFUSED, send(key), now += MS);
     now += 3 * SECOND;
-    double pace = key.pace();
+    double pace = toldPace();
     key.pauseForFleet(SECOND, false, now);
-    assertThat(key.pace()).isEqualTo(pace);
+    assertThat(toldPace()).isEqualTo(pace);
     assertThat(key.pauseLeft(now)).isEqualTo(SECOND);
   }
 
@@ -159,8 +180,8 @@ class KeyModelInFleetTest {
         .build(), send(key), now += MS);
     now += key.pauseLeft(now);
     key.onAnswer(200, NOTHING, send(key), now += MS); // the bucket's one token
-    // What the server banked is the fleet's, not this instance's: the pace alone.
-    assertThat(key.reserve(1, now).waitNanos()).isGreaterThan(0);
+    // What the server banked is the fleet's, not this instance's: none goes past the fleet's pace.
+    assertThat(key.toString()).doesNotContain("bank");
   }
 
   private static final class Fleet implements SharedState, SharedKey {
