@@ -3,7 +3,7 @@ package dev.polite.redis;
 import java.util.List;
 
 /**
- * What one run of the lease script answered: its reply's nine values, in the order of these
+ * What one run of the lease script answered: its reply's eleven values, in the order of these
  * components ({@code lease.lua}'s header names them in the same order). With {@link LeaseRequest}
  * beside it, this is the script's whole wire protocol.
  *
@@ -16,13 +16,18 @@ import java.util.List;
  * @param pauseForRefusal whether the pause began with a refusal (a 429), not a spent quota
  * @param prober whether the asker is now the one instance that re-verifies the fleet's pause
  * @param probeWaitMicros how long until the asker may ask again to be it; 0 when it did not ask
+ * @param discoverWaitMicros how long the asker holds its calls while another instance discovers
+ *     the fleet's pace; 0 when it may send (or did not ask to)
+ * @param discoveringMicros how long the asker still discovers the pace for the fleet, sending
+ *     alone; 0 when it does not
  */
 record LeaseAnswer(double granted, double before, double rate, double burst, long pauseMicros,
-    int alive, boolean pauseForRefusal, boolean prober, long probeWaitMicros) {
+    int alive, boolean pauseForRefusal, boolean prober, long probeWaitMicros,
+    long discoverWaitMicros, long discoveringMicros) {
 
   /** Reads the script's reply; a reply of another shape is a bug in the script, and throws. */
   static LeaseAnswer of(List<Object> reply) {
-    if (reply == null || reply.size() != 9) {
+    if (reply == null || reply.size() != 11) {
       throw new IllegalStateException("polite-redis: the lease script answered " + reply);
     }
     double rate = number(reply.get(2));
@@ -31,7 +36,8 @@ record LeaseAnswer(double granted, double before, double rate, double burst, lon
     return new LeaseAnswer(number(reply.get(0)), number(reply.get(1)), paced ? rate : 0,
         paced ? burst : 0, Math.max(0, (long) number(reply.get(4))),
         (int) Math.max(1, number(reply.get(5))), number(reply.get(6)) == 1,
-        number(reply.get(7)) == 1, Math.max(0, (long) number(reply.get(8))));
+        number(reply.get(7)) == 1, Math.max(0, (long) number(reply.get(8))),
+        Math.max(0, (long) number(reply.get(9))), Math.max(0, (long) number(reply.get(10))));
   }
 
   private static double number(Object value) {

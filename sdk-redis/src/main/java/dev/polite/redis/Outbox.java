@@ -1,10 +1,11 @@
 package dev.polite.redis;
 
 /**
- * What one key of this instance has yet to tell the fleet: units to give back, a pause it began
- * or lengthened (and whether for a refusal), a pause a probe found over, and the server's last
- * remaining count. Only one request per key is in flight, so news that comes meanwhile waits
- * here and rides on the next one; news on a request that never left comes back here.
+ * What one key of this instance has yet to tell the fleet: units to give back, the units of the
+ * calls it sent, a pause it began or lengthened (and whether for a refusal), a pause a probe
+ * found over, and the server's last remaining count. Only one request per key is in flight, so
+ * news that comes meanwhile waits here and rides on the next one; news on a request that never
+ * left comes back here.
  *
  * <p>A pause waits here as its end, not its length: the script holds the fleet for the length it
  * is told from when it hears it, so a length told late would hold the fleet again, as long again,
@@ -19,6 +20,8 @@ final class Outbox {
   private static final long NONE = -1;
 
   private double back;
+  /** Units of the calls sent, leased or not. */
+  private double sent;
   private long remaining = NONE;
   /** The pause's end, in ticker nanoseconds, or {@link Long#MIN_VALUE} when there is none to tell. */
   private long pauseUntil = Long.MIN_VALUE;
@@ -28,6 +31,14 @@ final class Outbox {
   /** Units leased and not spent: the fleet's to lease again. */
   void giveBack(double units) {
     back += units;
+  }
+
+  /**
+   * A call of {@code units} went, on a lease or not (pacing alone, or while the fleet knew no
+   * pace): the script counts what the fleet sent, which its discovered pace is cut from.
+   */
+  void sent(double units) {
+    sent += units;
   }
 
   /** The server's count, as it read it last: an older one is no news. */
@@ -62,8 +73,9 @@ final class Outbox {
 
   /** Everything it holds, for one request sent at {@code now}; the outbox is empty after. */
   News take(long now) {
-    News news = new News(back, remaining, pauseUntil, microsLeft(now), refused, resume);
+    News news = new News(back, sent, remaining, pauseUntil, microsLeft(now), refused, resume);
     back = 0;
+    sent = 0;
     remaining = NONE;
     pauseUntil = Long.MIN_VALUE;
     refused = false;
@@ -89,6 +101,7 @@ final class Outbox {
    */
   void unsent(News news) {
     back += news.back;
+    sent += news.sent;
     pauseUntil = Math.max(pauseUntil, news.pauseUntil);
     refused |= news.refused;
     resume |= news.resume;
@@ -102,5 +115,6 @@ final class Outbox {
    * {@code pauseMicros} (what was left of the pause when it was sent) are -1 when they are no
    * news; {@code pauseUntil} is the pause's end, kept for a request that never left.
    */
-  record News(double back, long remaining, long pauseUntil, long pauseMicros, boolean refused, boolean resume) {}
+  record News(double back, double sent, long remaining, long pauseUntil, long pauseMicros,
+      boolean refused, boolean resume) {}
 }

@@ -3,12 +3,15 @@ package dev.polite.redis;
 /**
  * Where the pace an instance tells the fleet came from. The lease script ranks them by their wire
  * code ({@code src} in {@code lease.lua}): an advertised pace outranks a discovered one, and a
- * discovered one is summed over the instances rather than taken as the fleet's.
+ * discovered one only starts the fleet's own, which the script then cuts and climbs for all.
  */
 enum PaceSource {
   /** This instance knows no pace: the script keeps the fleet's as it is. */
   NONE(0),
-  /** Found from this instance's own refusals (AIMD): its share, summed with the others'. */
+  /**
+   * Found from this instance's own refusals (AIMD): the fleet's first pace while it knows none
+   * (its discoverer sent alone); after that, news only that this instance met a refusal.
+   */
   DISCOVERED(1),
   /** Named by the server's headers: the fleet's pace, whoever read it. */
   ADVERTISED(2);

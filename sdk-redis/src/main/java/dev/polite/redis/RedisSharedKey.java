@@ -22,9 +22,20 @@ import org.jspecify.annotations.Nullable;
  * (units to give back, a pause, the server's remaining count) waits in its outbox and rides on
  * the next one.
  *
+ * <h2>A fleet that knows no pace</h2>
+ * Where the server advertises none, the fleet discovers its pace as one instance would: the first
+ * instance to ask sends alone, for at most a quarter of leaseFor ({@link #DISCOVER_FOR}), and tells
+ * the sdk it is one instance ({@link #instances}), so its controller reads what it was admitted as
+ * the fleet's; the others hold their calls until the pace is published ({@link #heardPaced}) or
+ * that time is over. Started together and each sending its first calls on its own, a fleet of P
+ * instances met the limit with P windows of calls before any refusal was heard. From then on the
+ * script cuts and climbs the fleet's pace as one ({@code lease.lua}), from what the members say
+ * they sent ({@link Outbox#sent}); an instance's own controller only tells it of its refusals.
+ *
  * <h2>Pacing alone</h2>
  * While its {@link RedisSharedState} cannot reach Redis, the key paces on a
- * {@link FallbackBucket} at its share of the fleet's last known pace and burst, and asks again
+ * {@link FallbackBucket} at its share of the fleet's last known pace and burst (bounded by the
+ * pace its own refusals found, where the pace is discovered: {@link #alone}), and asks again
  * (for no units) as {@link AskAgain} says, until the state has had enough answers in time in a
  * row to rejoin the fleet. Units an answer grants after its time-out are given back.
  *
@@ -41,6 +52,14 @@ final class RedisSharedKey implements SharedKey {
    * debt (at most 4 × leaseFor of the old pace).
    */
   private static final long LEND_AHEAD = 4;
+  /**
+   * How long, in leaseFor, one instance may discover the pace for a fleet that knows none while
+   * the others hold their calls (lease.lua). A quarter (0.5 s at the default leaseFor) is many
+   * round trips: an instance of 4 callers meets a limit of 20 a second, burst 20, within about
+   * seven of them (its window doubling from one call in flight). And it is the most a held call
+   * waits against a server that turns out to have no limit at all, once per key per fleet start.
+   */
+  private static final long DISCOVER_FOR = 4;
 
   private final RedisSharedState fleet;
   private final RedisSharedState.Settings settings;
@@ -55,6 +74,12 @@ final class RedisSharedKey implements SharedKey {
 
   // guarded by this
   private Lease lease = Lease.NONE;
+  /** Until when this key holds its calls while another instance discovers the pace; MIN_VALUE: not. */
+  private long heldForDiscoveryUntil = Long.MIN_VALUE;
+  /** Whether a discovery held this key's calls and no lease has been granted since. */
+  private boolean heldCalls;
+  /** Until when this key discovers the pace for the fleet, sending alone; MIN_VALUE: it does not. */
+  private long discoveringUntil = Long.MIN_VALUE;
   private @Nullable Ask asking;
   private long lastAskAt = Long.MIN_VALUE;
   private long lastHeardAt = Long.MIN_VALUE;
@@ -93,8 +118,11 @@ final class RedisSharedKey implements SharedKey {
         return held;
       }
     }
-    if (wait == AWAIT && asking == null) {
+    if (wait == AWAIT && asking == null && !heldForDiscovery(now)) {
       return RECHECK_NANOS; // answered at once, yet nothing to spend: no signal will come, look again
+    }
+    if (wait == 0) {
+      outbox.sent(cost); // what the fleet sent, told with the next request (lease.lua's spent)
     }
     return wait;
   }
@@ -113,14 +141,21 @@ final class RedisSharedKey implements SharedKey {
     }
     if (fleetRate <= 0 && mySource == PaceSource.NONE) {
       // No pace anywhere in the fleet: calls go, but not on news older than leaseFor (a pause
-      // another instance met, a pace it learned): one call a leaseFor waits for a refresh.
-      if (asking == null && since(lastHeardAt, now) >= settings.leaseForNanos()) {
+      // another instance met, a pace it learned): one call a leaseFor waits for a refresh. The
+      // first to ask discovers the pace for the fleet (lease.lua); the others hold their calls
+      // until it has, or its time is over, and then ask again.
+      boolean holdOver = heldForDiscoveryUntil != Long.MIN_VALUE && now >= heldForDiscoveryUntil;
+      if (asking == null && (holdOver || since(lastHeardAt, now) >= settings.leaseForNanos())) {
         // Counted as on the wire already: this call goes next, and a server's remaining count
         // read by another instance meanwhile will not include it.
         this.inFlight = inFlight + 1;
-        ask(0, now);
+        heldForDiscoveryUntil = Long.MIN_VALUE;
+        ask(0, false, true, now);
       }
-      return asking == null || pacingAlone() ? 0 : AWAIT;
+      if (pacingAlone()) {
+        return 0;
+      }
+      return asking != null || heldForDiscovery(now) ? AWAIT : 0;
     }
     outbox.giveBack(lease.expire(now, settings.validityNanos()));
     if (!lease.covers(cost) && cost > mostLent()) {
@@ -172,6 +207,11 @@ final class RedisSharedKey implements SharedKey {
     return Math.max(1, Math.floor(fleetBurst + fleetRate * aheadMicros / 1_000_000));
   }
 
+  /** How long one instance discovers the pace while the others hold their calls. */
+  private long discoverForMicros() {
+    return settings.leaseForNanos() / 1000 / DISCOVER_FOR;
+  }
+
   /** How far past empty the fleet's bucket lends, in microseconds of its pace. */
   private long aheadMicros() {
     return settings.leaseForNanos() / 1000 * LEND_AHEAD;
@@ -180,17 +220,39 @@ final class RedisSharedKey implements SharedKey {
   /**
    * A batch ({@link Batch}), on what the fleet said last; asked for before the lease in hand is
    * given up, which tells whether this instance is busy: its calls spent that lease whole, the
-   * last unit within {@code validity}.
+   * last unit within {@code validity}, or a discovery held them (they all wait to go, while its
+   * send rate, having sent nothing, reads none).
    */
   private double want(double cost, double sendRate, long now) {
-    boolean busy = lease.spentWholeWithin(settings.validityNanos(), now);
+    boolean busy = heldCalls || lease.spentWholeWithin(settings.validityNanos(), now);
     return Batch.of(cost, sendRate, busy, fleetRate, alive, settings.leaseForNanos(),
         aheadMicros() * 1000);
   }
 
-  /** This key's share of the fleet's pace, while Redis is away. */
+  /**
+   * Whether this key holds its calls while another instance discovers the fleet's pace: a
+   * wake-up at the hold's end, or the news that a pace was found ({@link #heardPaced}), signals
+   * them.
+   */
+  private boolean heldForDiscovery(long now) {
+    return heldForDiscoveryUntil != Long.MIN_VALUE && now < heldForDiscoveryUntil
+        && fleetRate <= 0 && mySource == PaceSource.NONE; // a pace known ends any discovery
+  }
+
+  /**
+   * This key's share of the fleet's pace, while Redis is away. Where the pace is discovered, this
+   * instance's own controller goes on reading its refusals meanwhile, and its pace (found on its
+   * own calls) bounds the share: otherwise an outage would hold the members at the fleet's last
+   * pace whatever the server refuses, since the key's own bucket does not pace in a fleet
+   * (KeyModel). While the fleet's pace is unknown here, its own is all there is.
+   */
   private long alone(double cost, long now) {
-    return fallback.take(cost, fleetRate, fleetBurst, alive, now);
+    boolean ownPace = mySource == PaceSource.DISCOVERED;
+    if (fleetRate <= 0) {
+      return fallback.take(cost, ownPace ? myRate : 0, 1, now);
+    }
+    double share = fleetRate / alive;
+    return fallback.take(cost, ownPace ? Math.min(share, myRate) : share, fleetBurst / alive, now);
   }
 
   @Override
@@ -211,7 +273,7 @@ final class RedisSharedKey implements SharedKey {
     }
     probeTurn.every(everyNanos);
     if (probeTurn.mayAsk(now) && asking == null) {
-      ask(0, true, now); // may be answered at once: read below
+      ask(0, true, false, now); // may be answered at once: read below
     }
     if (probeTurn.takeGrant(now)) {
       return 0;
@@ -222,9 +284,15 @@ final class RedisSharedKey implements SharedKey {
     return asking != null ? AWAIT : held;
   }
 
+  /** The fleet's instances; 1 while this one discovers the fleet's pace and the others hold. */
   @Override
   public synchronized int instances() {
-    return alive;
+    return discovering(ticker.read()) ? 1 : alive;
+  }
+
+  private boolean discovering(long now) {
+    return discoveringUntil != Long.MIN_VALUE && now < discoveringUntil
+        && fleetRate <= 0 && mySource == PaceSource.NONE; // a pace known ends any discovery
   }
 
   @Override
@@ -243,9 +311,12 @@ final class RedisSharedKey implements SharedKey {
     myRate = rate;
     myBurst = burst;
     mySource = advertised ? PaceSource.ADVERTISED : PaceSource.DISCOVERED;
-    if (fleetRate <= 0) {
+    if (fleetRate <= 0 && advertised) {
       askSoon(now); // the fleet learns it now, and this key starts leasing
     }
+    // A discovered pace rides with the refusal's pause that follows its cut (KeyModel tells both
+    // from one answer), or with the next call's request: told alone and first, it would let the
+    // fleet lease at it, into the server that just refused, before the pause is heard.
   }
 
   @Override
@@ -259,7 +330,7 @@ final class RedisSharedKey implements SharedKey {
     probeTurn.waitOver(); // new evidence: the script says when it may be re-verified
     outbox.paused(FleetPause.after(now, micros), refused);
     if (refused) {
-      outbox.giveBack(lease.surrender()); // leased at a pace the server just refused
+      voidLease();
     }
     // Told now, a spent quota too: the next call would come only once the pause is over, and
     // the other instances would go on sending into the spent quota until then.
@@ -306,9 +377,35 @@ final class RedisSharedKey implements SharedKey {
         }
         hold(heard);
         if (refused) {
-          outbox.giveBack(lease.surrender()); // leased at a pace the server just refused
+          voidLease();
         }
       }
+    }
+    onNews.run();
+  }
+
+  /**
+   * Holds this key's calls for {@code micros} from {@code now} while another instance discovers
+   * the pace (none: sends), and wakes them when the hold is over: they then ask again.
+   */
+  private void holdForDiscovery(long micros, long now) {
+    if (micros <= 0) {
+      heldForDiscoveryUntil = Long.MIN_VALUE;
+      return;
+    }
+    long nanos = Math.min(micros, discoverForMicros()) * 1000; // a bound, whatever Redis says
+    heldForDiscoveryUntil = now + nanos;
+    heldCalls = true;
+    CompletableFuture.delayedExecutor(nanos, TimeUnit.NANOSECONDS).execute(onNews);
+  }
+
+  /** The fleet's discovery found a pace: the calls it held ask again now. */
+  void heardPaced() {
+    synchronized (this) {
+      if (heldForDiscoveryUntil == Long.MIN_VALUE) {
+        return;
+      }
+      heldForDiscoveryUntil = ticker.read(); // over: the next step asks
     }
     onNews.run();
   }
@@ -322,6 +419,17 @@ final class RedisSharedKey implements SharedKey {
     }
   }
 
+  /**
+   * Drops the lease: it was leased at a pace the server just refused. Its units are not given
+   * back: the script voided every lease of the fleet with the refusal ({@code lease.lua}), so
+   * their places in the schedule are free already. Given back as well, they would refill the
+   * bucket once more for each instance, and every instance would be granted a unit due at once:
+   * a burst at the pause's end.
+   */
+  private void voidLease() {
+    lease.surrender();
+  }
+
   /** Sends what this key has to tell now, or with the request already in flight. */
   private void askSoon(long now) {
     if (asking == null) { // falling back too: if Redis was only slow, the fleet still hears
@@ -330,18 +438,23 @@ final class RedisSharedKey implements SharedKey {
   }
 
   private void ask(double want, long now) {
-    ask(want, false, now);
+    ask(want, false, false, now);
   }
 
-  /** @param probe whether to ask to be the instance that re-verifies the fleet's pause */
-  private void ask(double want, boolean probe, long now) {
+  /**
+   * @param probe whether to ask to be the instance that re-verifies the fleet's pause
+   * @param discover whether this key, knowing no pace, asks to send its calls (lease.lua)
+   */
+  private void ask(double want, boolean probe, boolean discover, long now) {
     lastAskAt = now;
     Outbox.News news = outbox.take(now);
-    LeaseRequest request = new LeaseRequest(member.id(), want, news.back(), myRate,
-        myBurst, mySource, news.remaining(), inFlight, news.pauseMicros(), news.resume(),
+    double heard = fleetRate > 0 && mySource != PaceSource.ADVERTISED ? fleetRate : NONE;
+    LeaseRequest request = new LeaseRequest(member.id(), want, news.back(), news.sent(), myRate,
+        myBurst, mySource, heard, news.remaining(), inFlight, news.pauseMicros(), news.resume(),
         settings.idleExpiryMillis(), settings.aliveWindowMicros(), aheadMicros(), news.refused(),
-        fleet.pauseChannel(), probeTurn.everyMicros(), probe, pacingAlone());
-    Ask ask = new Ask(news, fleet.nodeOf(keys[0]));
+        fleet.pauseChannel(), probeTurn.everyMicros(), probe, pacingAlone(), discover,
+        discoverForMicros());
+    Ask ask = new Ask(news, fleet.nodeOf(keys[0]), discover);
     asking = ask;
     CompletableFuture<LeaseAnswer> answer = fleet.lease(keys, request.toArgs());
     ask.neverSent = answer.isCompletedExceptionally(); // refused before it left: no connection
@@ -374,6 +487,12 @@ final class RedisSharedKey implements SharedKey {
         askAgain.answered();
         lastHeardAt = ticker.read();
         install(answer, lastHeardAt);
+        if (ask.discover) {
+          holdForDiscovery(answer.discoverWaitMicros(), lastHeardAt);
+          discoveringUntil = answer.discoveringMicros() > 0
+              ? lastHeardAt + Math.min(answer.discoveringMicros(), discoverForMicros()) * 1000
+              : Long.MIN_VALUE;
+        }
         if (outbox.holdsPauseNews()) {
           ask(0, ticker.read()); // news that came while this request was out
         } else if (pacingAlone() && askAgain.confirmsAgain()) {
@@ -416,7 +535,7 @@ final class RedisSharedKey implements SharedKey {
     alive = answer.alive();
     if (answer.pauseMicros() > 0) {
       if (answer.pauseForRefusal()) {
-        outbox.giveBack(lease.surrender()); // leased at a pace the server just refused
+        voidLease();
       }
       // A spent quota keeps the lease: it is the ordinary rhythm of a fleet at its pace (the
       // server's count reaches 0 with a reset of one token's time, again and again). Giving every
@@ -433,6 +552,7 @@ final class RedisSharedKey implements SharedKey {
       hold(pause.over());
     }
     if (answer.granted() > 0) {
+      heldCalls = false;
       outbox.giveBack(lease.surrender());
       lease = new Lease(receivedAt, answer.before(), fleetRate, answer.granted());
     }
@@ -468,12 +588,15 @@ final class RedisSharedKey implements SharedKey {
     final Outbox.News news;
     /** The node it went to: its outcome tells about that node only. */
     final String node;
+    /** Whether it asked to send calls while no pace is known: its answer may hold them. */
+    final boolean discover;
     volatile boolean timedOut;
     boolean neverSent;
 
-    Ask(Outbox.News news, String node) {
+    Ask(Outbox.News news, String node, boolean discover) {
       this.news = news;
       this.node = node;
+      this.discover = discover;
     }
   }
 }

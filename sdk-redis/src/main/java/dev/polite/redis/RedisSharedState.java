@@ -495,14 +495,23 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
     }
   }
 
-  /** A pause published by the lease script: "{@code <state key> <micros left> <refused>}". */
+  /**
+   * A pause published by the lease script, "{@code <state key> <micros left> <refused>}", or the
+   * end of a discovery, "{@code <state key> paced}".
+   */
   private void heard(String message) {
     String[] parts = message.split(" ");
-    if (parts.length != 3) {
+    if (parts.length != 3 && parts.length != 2) {
       return; // not ours: a channel is anyone's to publish on
     }
     Set<RedisSharedKey> keys = listening.get(parts[0]);
     if (keys == null) {
+      return;
+    }
+    if (parts.length == 2) {
+      if (parts[1].equals("paced")) {
+        keys.forEach(RedisSharedKey::heardPaced);
+      }
       return;
     }
     long micros;

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * What a pause the fleet heard does to an instance's lease, on a real Redis and the key's own
  * clock (a fake one, moved by the test): a spent quota (the ordinary rhythm of a fleet at its
  * pace) keeps it, so the instance spends on after the pause without a round trip; a refusal
- * gives it back, since it was leased at a pace the server refused.
+ * drops it, since it was leased at a pace the server refused (the script voided every lease).
  */
 class FleetPauseLeaseTest {
   private static final long MILLI = TimeUnit.MILLISECONDS.toNanos(1);
@@ -79,7 +79,7 @@ class FleetPauseLeaseTest {
   }
 
   @Test
-  void aRefusalsPauseGivesTheLeaseBack() throws Exception {
+  void aRefusalsPauseDropsTheLease() throws Exception {
     RedisSharedKey key = leased();
     long trips = state.roundTrips();
     key.heardPause(TimeUnit.MILLISECONDS.toMicros(30), true);

@@ -7,6 +7,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import okhttp3.OkHttpClient;
@@ -15,7 +16,9 @@ import okhttp3.Response;
 
 /**
  * A fleet of isolated client instances (each its own OkHttpClient and interceptor, on its own
- * shared state) sending GETs in a closed loop on real threads, counting what came back.
+ * shared state) sending GETs in a closed loop on real threads, counting what came back. Every
+ * caller starts at once, once every instance is built, as a fleet deployed together does: built
+ * and started one by one, the first instances would meet the limit before the last had begun.
  */
 final class FleetRun {
   final AtomicInteger ok = new AtomicInteger();
@@ -33,7 +36,8 @@ final class FleetRun {
   static FleetRun run(List<URI> urls, int instances, int threads, Duration length,
       Supplier<SharedState> sharedState) throws InterruptedException {
     FleetRun run = new FleetRun();
-    long end = System.nanoTime() + length.toNanos();
+    CountDownLatch go = new CountDownLatch(1);
+    long[] end = new long[1];
     List<Thread> callers = new ArrayList<>();
     List<OkHttpClient> clients = new ArrayList<>();
     for (int i = 0; i < instances; i++) {
@@ -44,11 +48,21 @@ final class FleetRun {
       clients.add(client);
       for (int t = 0; t < threads; t++) {
         URI url = urls.get(t % urls.size());
-        Thread caller = new Thread(() -> run.loop(client, url, end), "c" + i + "." + t);
+        Thread caller = new Thread(() -> {
+          try {
+            go.await();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+          }
+          run.loop(client, url, end[0]);
+        }, "c" + i + "." + t);
         caller.start();
         callers.add(caller);
       }
     }
+    end[0] = System.nanoTime() + length.toNanos(); // published to the callers by the latch
+    go.countDown();
     for (Thread caller : callers) {
       caller.join(length.toMillis() + 30_000);
     }

@@ -25,6 +25,8 @@ import okhttp3.Response;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Instances sharing one key's budget through a real Redis, against the real demo server (10 a
@@ -48,7 +50,15 @@ class FleetTest {
   }
 
   private RedisSharedState state() {
-    RedisSharedState state = RedisSharedState.builder(redis.uri()).prefix("fleet-test:").build();
+    return opened(RedisSharedState.builder(redis.uri()).prefix("fleet-test:"));
+  }
+
+  private RedisSharedState state(Duration timeout) {
+    return opened(RedisSharedState.builder(redis.uri()).prefix("fleet-test:").timeout(timeout));
+  }
+
+  private RedisSharedState opened(RedisSharedState.Builder builder) {
+    RedisSharedState state = builder.build();
     synchronized (states) {
       states.add(state);
     }
@@ -108,6 +118,44 @@ class FleetTest {
       assertThat(alone.failures).isEmpty();
       long refusedAlone = server.stats().rejected();
       assertThat(refusedShared).as("refused sharing (alone: %d)", refusedAlone).isLessThan(refusedAlone);
+    }
+  }
+
+  @ParameterizedTest(name = "{0} instances")
+  @ValueSource(ints = {8, 16})
+  void withoutHeadersTheFleetDiscoversThePaceAsOneInstanceWould(int instances) throws Exception {
+    // 8 instances of 2 callers on 10 a second, burst 10, all starting at once: each sending its
+    // first calls on its own, the fleet met the limit with a call or more per instance before any
+    // refusal was heard (8 first calls and their successors against a burst of 10), and the pace
+    // summed from the few instances that met a refusal fell short of the fleet's. One instance
+    // discovers while the others hold theirs: the fleet meets what one instance of 2 callers
+    // meets, and the pace it found is the fleet's.
+    // 16 instances of 2 callers on 10 a second failed calls on their max wait before: leases of
+    // 3 units for 2 callers outran the callers, and a pause put some calls at the queue's end twice.
+    // A timeout no loaded machine misses: an instance pacing alone would discover on its own.
+    try (DemoServer spent = server(HeaderStyle.NONE); DemoServer fresh = server(HeaderStyle.NONE)) {
+      FleetRun one = FleetRun.run(spent.url(), 1, 2, RUN, dev.polite.SharedState::none);
+      long refusedOne = spent.stats().rejected();
+      FleetRun fleet = FleetRun.run(fresh.url(), instances, 2, RUN, () -> state(Duration.ofSeconds(1)));
+      assertThat(one.failures).isEmpty();
+      assertThat(fleet.failures).isEmpty();
+      long refused = fresh.stats().rejected();
+      System.out.printf("without headers, 3 s on 10/s: one instance refused %d, %d ok; %d sharing refused %d, %d ok%n",
+          refusedOne, one.ok.get(), instances, refused, fleet.ok.get());
+      assertThat(refused).as("refused, %d instances sharing (one alone: %d)", instances, refusedOne)
+          .isLessThanOrEqualTo(Math.max(3, refusedOne + 1));
+      assertThat(fleet.ok.get()).as("the fleet still sends at the limit").isGreaterThanOrEqualTo(20);
+
+      // The neighbour: a fleet that starts on a limit just spent (by the one instance, here). Its
+      // discoverer reads a few milliseconds of a drained server, a pace of 2 a second, not 10.
+      // Believed as a knee, the fleet crept up from it at a hundredth a second, and its 32 calls
+      // waited for the pace past their max wait.
+      spent.resetStats();
+      FleetRun late = FleetRun.run(spent.url(), instances, 2, RUN, () -> state(Duration.ofSeconds(1)));
+      System.out.printf("  the same fleet on the spent limit: refused %d, %d ok%n", spent.stats().rejected(),
+          late.ok.get());
+      assertThat(late.failures).isEmpty();
+      assertThat(late.ok.get()).as("on a spent limit too").isGreaterThanOrEqualTo(20);
     }
   }
 

@@ -65,9 +65,15 @@ class LeaseScriptTest {
   private static LeaseRequest request(String instance, double want, double back, double rate,
       double burst, PaceSource src, long remaining, int inFlight, long pauseMicros, boolean resume,
       boolean refused, long aliveMicros, boolean probe, boolean alone) {
-    return new LeaseRequest(instance, want, back, rate, burst, src, remaining, inFlight,
+    return new LeaseRequest(instance, want, back, 0, rate, burst, src, -1, remaining, inFlight,
         pauseMicros, resume, 60_000, aliveMicros, 2_000_000, refused, "t:pauses", PROBE_EVERY, probe,
-        alone);
+        alone, false, 0);
+  }
+
+  /** An instance that knows no pace asking to send its calls, the discovery lasting {@code forMicros}. */
+  private LeaseAnswer discover(String instance, long forMicros) throws Exception {
+    return run(new LeaseRequest(instance, 0, 0, 0, -1, -1, NONE, -1, -1, 0, -1, false, 60_000,
+        10_000_000, 2_000_000, false, "t:pauses", PROBE_EVERY, false, false, true, forMicros));
   }
 
   private LeaseAnswer run(LeaseRequest request) throws Exception {
@@ -103,6 +109,49 @@ class LeaseScriptTest {
   }
 
   @Test
+  void theFirstToAskDiscoversThePaceWhileTheOthersHoldTheirCallsUntilItIsFound() throws Exception {
+    RedisCommands<String, String> publisher = connection.sync();
+    var listener = client.connectPubSub();
+    java.util.concurrent.BlockingQueue<String> heard = new java.util.concurrent.LinkedBlockingQueue<>();
+    listener.addListener(new io.lettuce.core.pubsub.RedisPubSubAdapter<>() {
+      @Override
+      public void message(String channel, String message) {
+        heard.add(message);
+      }
+    });
+    listener.sync().subscribe("t:pauses");
+    try {
+      LeaseAnswer a = discover("a", 2_000_000);
+      assertThat(a.discoverWaitMicros()).as("the first: sends").isZero();
+      assertThat(a.discoveringMicros()).as("for the fleet").isBetween(1_000_000L, 2_000_000L);
+      assertThat(discover("a", 2_000_000).discoverWaitMicros()).as("and goes on sending").isZero();
+      LeaseAnswer b = discover("b", 2_000_000);
+      assertThat(b.discoverWaitMicros()).as("another: holds").isBetween(1_000_000L, 2_000_000L);
+      assertThat(b.discoveringMicros()).isZero();
+      assertThat(ask("b", 3).granted()).as("no units while it holds").isZero();
+      assertThat(heard).isEmpty();
+
+      lease("a", 0, 0, 4, 1, DISCOVERED, -1, 0, -1, false); // a's refusals taught it 4 a second
+      assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo(KEYS[0] + " paced");
+      LeaseAnswer after = discover("b", 2_000_000);
+      assertThat(after.discoverWaitMicros()).isZero();
+      assertThat(after.rate()).isEqualTo(4);
+      assertThat(publisher.hget(KEYS[0], "disc")).isEqualTo("a");
+    } finally {
+      listener.close();
+    }
+  }
+
+  @Test
+  void aDiscoveryThatFoundNoPaceInItsTimeLetsEveryInstanceSend() throws Exception {
+    assertThat(discover("a", 1).discoverWaitMicros()).isZero(); // 1 µs: over by the next run
+    LeaseAnswer b = discover("b", 2_000_000);
+    assertThat(b.discoverWaitMicros()).as("not begun anew").isZero();
+    assertThat(b.discoveringMicros()).as("no one discovers: every instance sends on its own").isZero();
+    assertThat(ask("b", 3).granted()).isEqualTo(3);
+  }
+
+  @Test
   void anAdvertisedPaceStartsAFullBucketThatLendsPastEmptyUpToItsHorizon() throws Exception {
     // 1 a second: the few milliseconds between runs refill next to nothing.
     LeaseAnswer first = lease("a", 4, 0, 1, 10, ADVERTISED, -1, 0, -1, false);
@@ -130,15 +179,125 @@ class LeaseScriptTest {
   }
 
   @Test
-  void aDiscoveredPaceIsTheSumOfTheInstancesOwnAndAnAdvertisedOneOutranksIt() throws Exception {
-    lease("a", 0, 0, 4, 1, DISCOVERED, -1, 0, -1, false);
-    LeaseAnswer discovered = lease("b", 0, 0, 3, 1, DISCOVERED, -1, 0, -1, false);
-    assertThat(discovered.rate()).isEqualTo(7); // a's 4/s and b's 3/s
-    assertThat(discovered.burst()).isEqualTo(2);
+  void unitsGivenBackNeverPayTheDebtAndARefusalVoidsIt() throws Exception {
+    lease("a", 10, 0, 1, 10, ADVERTISED, -1, 0, -1, false); // the bucket's 10
+    LeaseAnswer lent = lease("b", 2, 0, 1, 10, ADVERTISED, -1, 0, -1, false);
+    assertThat(lent.before()).as("empty: b's 2 fall due 1 and 2 s from now").isLessThan(0.1);
+    LeaseAnswer back = lease("a", 2, 2, 1, 10, ADVERTISED, -1, 0, -1, false);
+    // Granted again where a's 2 were, they would fall due at b's places: a's new 2 come after.
+    assertThat(back.before()).as("b's 2 still lent").isLessThan(-1.8);
+    LeaseAnswer refused = run(request("c", 0, 0, -1, -1, NONE, -1, 0, 1_000_000, false, true,
+        10_000_000, false));
+    assertThat(refused.pauseForRefusal()).isTrue();
+    assertThat(refused.before()).as("every lease given up: nothing is lent").isZero();
+  }
+
+  /**
+   * What an instance tells with no units asked: the calls it sent, a pause (-1: none) and
+   * whether a refusal began it, and the pace it heard from the fleet (-1: none).
+   */
+  private LeaseAnswer tell(String instance, double sent, long pauseMicros, boolean refused,
+      double heard, boolean alone) throws Exception {
+    return run(new LeaseRequest(instance, 0, 0, sent, -1, -1, NONE, heard, -1, 0, pauseMicros,
+        false, 60_000, 10_000_000, 2_000_000, refused, "t:pauses", PROBE_EVERY, false, alone, false,
+        0));
+  }
+
+  private double storedDouble(String field) {
+    return Double.parseDouble(connection.sync().hget(KEYS[0], field));
+  }
+
+  @Test
+  void theDiscoverersPaceIsTheFleetsAndAnAdvertisedOneOutranksIt() throws Exception {
+    discover("a", 2_000_000);
+    LeaseAnswer discovered = lease("a", 0, 0, 18, 1, DISCOVERED, -1, 0, -1, false);
+    assertThat(discovered.rate()).isEqualTo(18);
+    assertThat(discovered.burst()).as("one call, as one instance's discovered pace holds").isEqualTo(1);
+    assertThat(discovered.before()).as("empty: the refusal that found it spent the server's burst")
+        .isLessThan(0.1);
+    assertThat(storedDouble("lastRefused")).as("the 20 it read, 20 calls: its knee is believed")
+        .isEqualTo(20);
+    LeaseAnswer another = lease("b", 0, 0, 3, 1, DISCOVERED, -1, 0, -1, false);
+    assertThat(another.rate()).as("b's own pace is its view, not the fleet's").isEqualTo(18, within(0.01));
     LeaseAnswer advertised = lease("a", 0, 0, 20, 20, ADVERTISED, -1, 0, -1, false);
     assertThat(advertised.rate()).isEqualTo(20);
     LeaseAnswer ignored = lease("b", 0, 0, 3, 1, DISCOVERED, -1, 0, -1, false);
     assertThat(ignored.rate()).isEqualTo(20);
+  }
+
+  @Test
+  void withNoDiscovererAloneOnTheServerTheFirstPaceSumsTheMembersPartsFoundWithinASecond() throws Exception {
+    assertThat(lease("a", 0, 0, 3, 1, DISCOVERED, -1, 0, -1, false).rate()).isEqualTo(3);
+    assertThat(lease("b", 0, 0, 4, 1, DISCOVERED, -1, 0, -1, false).rate()).isEqualTo(7);
+    assertThat(lease("b", 0, 0, 5, 1, DISCOVERED, -1, 0, -1, false).rate())
+        .as("each member's part once").isEqualTo(7);
+    assertThat(storedDouble("lastRefused")).as("no knee believed: the parts were read apart").isEqualTo(-1);
+    backdate("summedUntil", 1_100_000);
+    assertThat(lease("c", 0, 0, 6, 1, DISCOVERED, -1, 0, -1, false).rate())
+        .as("a second later, a member's own pace is its view again").isEqualTo(7);
+  }
+
+  @Test
+  void aDiscovererThatCountedFewerThanTenCallsSetsAPaceButNoKnee() throws Exception {
+    discover("a", 2_000_000);
+    // 2 calls admitted, then a refusal: a limit others had just spent, say.
+    assertThat(lease("a", 0, 0, 1.8, 1, DISCOVERED, -1, 0, -1, false).rate()).isEqualTo(1.8);
+    assertThat(storedDouble("lastRefused")).isEqualTo(-1);
+  }
+
+  @Test
+  void aDiscovererThatSentBesideAMemberPacingAloneFoundAPartOfThePace() throws Exception {
+    discover("a", 2_000_000);
+    tell("b", 0, -1, false, -1, true); // b's Redis was late: it sent on its own meanwhile
+    assertThat(lease("a", 0, 0, 9, 1, DISCOVERED, -1, 0, -1, false).rate()).isEqualTo(9);
+    assertThat(lease("b", 0, 0, 6, 1, DISCOVERED, -1, 0, -1, false).rate())
+        .as("b's part, found beside it").isEqualTo(15);
+  }
+
+  @Test
+  void aRefusalCutsToNineTenthsOfWhatTheFleetSpentAtMostOnceASecond() throws Exception {
+    discover("a", 2_000_000);
+    lease("a", 0, 0, 10, 1, DISCOVERED, -1, 0, -1, false);
+    tell("b", 12, -1, false, -1, false); // 12 calls in this span of 2 s: 6 a second
+    LeaseAnswer young = tell("c", 0, 500_000, true, -1, false);
+    assertThat(young.rate()).as("the pace is younger than a second: the same news").isEqualTo(10, within(0.01));
+    backdate("cutAt", 1_100_000);
+    LeaseAnswer cut = tell("c", 0, 500_000, true, -1, false);
+    assertThat(cut.rate()).as("0.9 of the 6 a second spent, under the pace").isEqualTo(5.4, within(0.01));
+    assertThat(storedDouble("lastRefused")).isEqualTo(6, within(0.01));
+    LeaseAnswer again = tell("d", 0, 500_000, true, -1, false);
+    assertThat(again.rate()).as("the refusals of calls already on the wire: one cut").isEqualTo(5.4, within(0.01));
+  }
+
+  @Test
+  void quietSecondsClimbOneStepAMemberToTheKneeThenSlowAndNeverPastTwiceWhatWasSpent() throws Exception {
+    discover("a", 2_000_000);
+    lease("a", 0, 0, 4.5, 1, DISCOVERED, -1, 0, -1, false); // 5 calls read: no knee
+    backdate("changed", 5_000_000);
+    assertThat(tell("b", 0, -1, false, -1, false).rate())
+        .as("nothing spent: no climb, to a pace no call has tested").isEqualTo(4.5, within(0.01));
+    tell("b", 100, -1, false, -1, false); // 50 a second sent
+    backdate("changed", 1_000_000);
+    assertThat(tell("b", 0, -1, false, -1, false).rate())
+        .as("no knee yet: 1/s a second for each of the 2 members").isEqualTo(6.5, within(0.01));
+    backdate("cutAt", 1_100_000);
+    assertThat(tell("c", 0, 1, true, -1, false).rate()).as("a refusal: 0.9 of the 6.5, under the 50 sent")
+        .isEqualTo(5.85, within(0.01));
+    backdate("changed", 2_000_000);
+    // 3 members: 3/s a second to the knee, 0.95 of 6.5, then a percent of 6.5 a second (under 0.3).
+    double knee = 0.95 * 6.5;
+    double toKnee = (knee - 5.85) / 3;
+    assertThat(tell("c", 0, -1, false, -1, false).rate()).isEqualTo(knee + 0.065 * (2 - toKnee), within(0.01));
+  }
+
+  @Test
+  void aFleetThatLostItsStateGoesOnFromThePaceAMemberHeard() throws Exception {
+    LeaseAnswer restored = tell("a", 0, -1, false, 12, false); // Redis restarted empty, say
+    assertThat(restored.rate()).isEqualTo(12);
+    assertThat(restored.burst()).isEqualTo(1);
+    assertThat(storedDouble("lastRefused")).as("a refusal will find the knee again").isEqualTo(-1);
+    assertThat(tell("b", 0, -1, false, 30, false).rate()).as("the fleet's own, once it has one")
+        .isEqualTo(12, within(0.01));
   }
 
   @Test

@@ -58,4 +58,17 @@ class OutboxTest {
     assertThat(news.pauseMicros()).isEqualTo(2_000_000);
     assertThat(news.refused()).isTrue();
   }
+
+  @Test
+  void theCallsSentAreToldOnceAndComeBackWithARequestThatNeverLeft() {
+    Outbox outbox = new Outbox();
+    outbox.sent(1);
+    outbox.sent(2);
+    Outbox.News unsent = outbox.take(NOW);
+    assertThat(unsent.sent()).isEqualTo(3);
+    assertThat(outbox.take(NOW).sent()).as("told once").isZero();
+    outbox.sent(1);
+    outbox.unsent(unsent);
+    assertThat(outbox.take(NOW).sent()).isEqualTo(4);
+  }
 }
