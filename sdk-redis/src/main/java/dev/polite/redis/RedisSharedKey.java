@@ -311,12 +311,14 @@ final class RedisSharedKey implements SharedKey {
     myRate = rate;
     myBurst = burst;
     mySource = advertised ? PaceSource.ADVERTISED : PaceSource.DISCOVERED;
-    if (fleetRate <= 0 && advertised) {
+    if (advertised ? fleetRate <= 0 : pauseLeft(now) > 0) {
       askSoon(now); // the fleet learns it now, and this key starts leasing
     }
-    // A discovered pace rides with the refusal's pause that follows its cut (KeyModel tells both
-    // from one answer), or with the next call's request: told alone and first, it would let the
-    // fleet lease at it, into the server that just refused, before the pause is heard.
+    // A discovered pace is told at once only under a pause: the pause that follows its cut
+    // (KeyModel tells both from one answer) or one already told, so that nobody leases at it
+    // into the server that just refused. Then the discoverer's cut, raised by the answers its
+    // refusal overtook, reaches the script while it still revises the first pace (lease.lua).
+    // Otherwise it rides with the next call's request.
   }
 
   @Override

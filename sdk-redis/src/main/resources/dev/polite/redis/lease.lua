@@ -7,8 +7,9 @@
 --         discovers the pace for the fleet, and until when); a discovered pace's AIMD: lastRefused
 --         (its knee; -1: none believed), changed and cutAt (when it last moved, and was last cut),
 --         what the fleet sent (spent units since spentAt, spentBefore units a second over the span
---         before), aloneAt (when a member last asked while pacing alone), and summedUntil with
---         p:<instance> (until when members' parts are summed into a first pace, and whose are in)
+--         before), aloneAt (when a member last asked while pacing alone), and summedUntil (until
+--         when the first pace is revised: by the discoverer, revisedBy, or by the parts of the
+--         members marked p:<instance> summed into it)
 -- KEYS[2] the instances seen recently (sorted set, scored by the last time each asked)
 -- ARGV    what LeaseRequest.toArgs() sends, in its order: each of its lines names the local below
 --         that reads it (id, want, back, myRate, myBurst, mySrc, ..., probe), and LeaseRequest's
@@ -83,7 +84,7 @@ redis.call('HSET', KEYS[1], 'f:' .. id, mine)
 
 local s = redis.call('HMGET', KEYS[1], 'rate', 'burst', 'src', 'tokens', 'ts', 'until', 'refused',
   'since', 'length', 'prober', 'probeUntil', 'disc', 'discUntil', 'spent', 'spentAt', 'spentBefore',
-  'lastRefused', 'changed', 'cutAt', 'aloneAt', 'summedUntil')
+  'lastRefused', 'changed', 'cutAt', 'aloneAt', 'summedUntil', 'revisedBy')
 local rate = tonumber(s[1])
 local burst = tonumber(s[2])
 local src = tonumber(s[3]) or 0
@@ -105,6 +106,7 @@ local changed = tonumber(s[18]) or now
 local cutAt = tonumber(s[19]) or 0
 local aloneAt = tonumber(s[20]) or 0
 local summedUntil = tonumber(s[21]) or 0
+local revisedBy = s[22] or ''
 if alone then
   aloneAt = now
   redis.call('HSET', KEYS[1], 'aloneAt', aloneAt)
@@ -176,7 +178,8 @@ end
 --   else the sum of the parts the members find within a second (they sent beside each other:
 --   some paced alone while Redis was late, or the discovery was over). The discoverer's reading
 --   (what it was admitted in its first second, its pace / 0.9) is its knee, as one instance's
---   first cut is, when it counted KNEE_EVIDENCE calls or more. Fewer is a few milliseconds of a
+--   first cut is, when it counted KNEE_EVIDENCE calls or more; for a second, its own revisions
+--   of that cut raise it. Fewer is a few milliseconds of a
 --   server that others may have just drained (2 calls of a limit of 10): believed, the fleet would
 --   creep up from it at a percent a second while its calls queue past their max wait. A sum's
 --   parts were read apart, so its knee is unknown too. An unknown knee is found by the first
@@ -190,7 +193,9 @@ local DECREASE, INCREASE, FLOOR = 0.9, 1.0, 0.5
 local KNEE, SLOWDOWN, PROBE_SHARE, FORGET_ABOVE = 0.95, 0.1, 0.01, 1.05
 -- Ten calls counted: a count's error is about its square root, a third of it at ten.
 local KNEE_EVIDENCE = 10
-if now - spentAt >= SPAN then
+if now < spentAt then
+  spentAt = now -- the clock stepped back: this span starts again, what it counted kept
+elseif now - spentAt >= SPAN then
   spentBefore = spent * 1000000 / (now - spentAt)
   spent = 0
   spentAt = now
@@ -225,8 +230,11 @@ if src < 2 then
       rate = heard
     elseif mySrc == 1 and myRate > 0 then
       rate = myRate
-      if id ~= disc or aloneAt > 0 then
-        summedUntil = now + 1000000
+      summedUntil = now + 1000000
+      if id == disc and aloneAt == 0 then
+        revisedBy = id
+      else
+        revisedBy = ''
         redis.call('HSET', KEYS[1], 'p:' .. id, 1)
       end
     end
@@ -234,13 +242,25 @@ if src < 2 then
       src = 1
       burst = 1 -- one call, as one instance's discovered pace holds: the server's burst is unknown
       lastRefused = -1
-      if summedUntil == 0 and heard <= 0 and myRate / DECREASE >= KNEE_EVIDENCE then
+      if revisedBy ~= '' and myRate / DECREASE >= KNEE_EVIDENCE then
         lastRefused = myRate / DECREASE -- the discoverer's reading, alone on the server
       end
       changed = now
       cutAt = now
     end
-  elseif mySrc == 1 and myRate > 0 and now < summedUntil and redis.call('HSETNX', KEYS[1], 'p:' .. id, 1) == 1 then
+  elseif mySrc == 1 and myRate > 0 and now < summedUntil and revisedBy == id then
+    -- The discoverer's cut, raised by the calls its refusal's answer overtook (admitted before
+    -- it, answered after: AimdController.onAdmittedBeforeCut). At 4 callers, up to 3 of them: read
+    -- without them, the first pace started up to a sixth under the server's rate, and climbed
+    -- from there at a percent a second.
+    if myRate > rate then
+      rate = myRate
+      if lastRefused >= 0 then
+        lastRefused = math.max(lastRefused, myRate / DECREASE)
+      end
+    end
+  elseif mySrc == 1 and myRate > 0 and now < summedUntil and revisedBy == ''
+      and redis.call('HSETNX', KEYS[1], 'p:' .. id, 1) == 1 then
     rate = rate + myRate -- another member's part of the first pace
   elseif pause >= 0 and refused then
     if now - cutAt >= 1000000 then
@@ -261,7 +281,7 @@ if src < 2 then
   end
   if src == 1 then
     redis.call('HSET', KEYS[1], 'rate', rate, 'burst', burst, 'src', src, 'lastRefused', lastRefused,
-      'changed', changed, 'cutAt', cutAt, 'summedUntil', summedUntil)
+      'changed', changed, 'cutAt', cutAt, 'summedUntil', summedUntil, 'revisedBy', revisedBy)
   end
 end
 

@@ -238,6 +238,20 @@ class LeaseScriptTest {
   }
 
   @Test
+  void forASecondTheDiscoverersCutRaisedByTheAnswersItsRefusalOvertookRaisesTheFirstPace() throws Exception {
+    discover("a", 2_000_000);
+    lease("a", 0, 0, 16.2, 1, DISCOVERED, -1, 0, -1, false); // 18 read
+    assertThat(lease("b", 0, 0, 30, 1, DISCOVERED, -1, 0, -1, false).rate()).as("not another's")
+        .isEqualTo(16.2, within(0.01));
+    // Three more of its calls were admitted before the refusal, answered after it: 21 read.
+    assertThat(lease("a", 0, 0, 18.9, 1, DISCOVERED, -1, 0, -1, false).rate()).isEqualTo(18.9, within(0.01));
+    assertThat(storedDouble("lastRefused")).isEqualTo(21, within(0.01));
+    backdate("summedUntil", 1_100_000);
+    assertThat(lease("a", 0, 0, 25, 1, DISCOVERED, -1, 0, -1, false).rate())
+        .as("a second later its pace is its view again").isEqualTo(18.9, within(0.01));
+  }
+
+  @Test
   void aDiscovererThatCountedFewerThanTenCallsSetsAPaceButNoKnee() throws Exception {
     discover("a", 2_000_000);
     // 2 calls admitted, then a refusal: a limit others had just spent, say.
