@@ -301,12 +301,13 @@ if rate and rate > 0 then
     ts = now
   end
   tokens = math.min(burst, tokens + math.max(0, now - ts) * rate / 1000000)
-  if back > 0 and tokens >= 0 then
-    -- Units given back refill the bucket, but never pay its debt: every unit lent past empty has
-    -- its place in the schedule (the lease spends unit j at (j - before) / rate), and the places
-    -- after a given-back unit's are held by later leases. Granted again at the debt's end, it
-    -- would fall due beside a unit already there, a call the server sees twice in one place; and
-    -- once many instances give back at once (a refusal's pause surrenders every lease), a burst.
+  if back > 0 then
+    -- Units given back (expired, or surrendered when a request timed out) refill the bucket and
+    -- pay its debt. Not a refusal's: it voids the debt below, and the instances drop their leases
+    -- instead of giving them back; given back as well, each refilled the bucket once more, and
+    -- every instance was granted a unit due at once. Paying the debt with the others keeps a
+    -- fleet whose requests time out near its pace: discarded while in debt, every lease an
+    -- instance surrendered to pace alone was capacity lost (sdk-redis/README.md).
     tokens = math.min(burst, tokens + back)
   end
   if pause >= 0 and refused then
