@@ -176,17 +176,17 @@ end
 -- the key counts as the whole fleet. So the script keeps the pace:
 -- * The first one is the discoverer's, when it sent alone (the others held their calls), or
 --   else the sum of the parts the members find within a second (they sent beside each other:
---   some paced alone while Redis was late, or the discovery was over). The discoverer's reading
---   (what it was admitted in its first second, its pace / 0.9) is its knee, as one instance's
---   first cut is, when it counted KNEE_EVIDENCE calls or more; for a second, its own revisions
---   of that cut raise it. Fewer is a few milliseconds of a
---   server that others may have just drained (2 calls of a limit of 10): believed, the fleet would
---   creep up from it at a percent a second while its calls queue past their max wait. A sum's
---   parts were read apart, so its knee is unknown too. An unknown knee is found by the first
---   refusal at the fleet's own pace; until then the fleet climbs fast.
+--   some paced alone while Redis was late, or the discovery was over). For that second the
+--   discoverer's own revisions of its cut raise it.
+-- * The discoverer's reading (what it was admitted in its first second, its pace / 0.9) is the
+--   knee, as one instance's first cut is, when it counted KNEE_EVIDENCE calls or more. Fewer is a
+--   few milliseconds of a server that others may have just drained (2 calls of a limit of 10):
+--   believed, the fleet would creep up from it at a percent a second while its calls queue past
+--   their max wait. A sum's parts were read apart, so its knee is unknown too. An unknown knee is
+--   found by the first refusal at the fleet's own pace; until then the fleet climbs fast.
 -- * A refusal, told by any member, cuts from what the fleet spent (the calls its members say they
---   sent, over the last SPAN), at most once a second: a refusal's pause
---   holds every member, and the refusals of calls already on the wire are that refusal's news.
+--   sent, over the last SPAN), at most once a second: a refusal's pause holds every member, and
+--   the refusals of calls already on the wire are that refusal's news.
 -- * A state lost (Redis restarted empty) starts again from the pace a member last heard.
 local SPAN = 2000000
 local DECREASE, INCREASE, FLOOR = 0.9, 1.0, 0.5
