@@ -583,15 +583,21 @@ public final class KeyModel {
    */
   private void applyDiscoveredPace(RateLimitSignals signals, long now) {
     double rate = discovered.rate();
-    if (Double.isInfinite(rate) || rate == (inFleet ? toldPace : bucket.rate())) {
+    if (Double.isInfinite(rate)) {
       return;
     }
-    toldPace = rate;
-    shared.paceLearned(rate, 1, false, now);
     if (inFleet) {
-      log.debug("polite: {} found {}/s by its rate controller, told to the fleet", key, rate);
+      if (rate != toldPace) {
+        toldPace = rate;
+        shared.paceLearned(rate, 1, false, now);
+        log.debug("polite: {} found {}/s by its rate controller, told to the fleet", key, rate);
+      }
       return;
     }
+    if (rate == bucket.rate()) {
+      return;
+    }
+    shared.paceLearned(rate, 1, false, now);
     bucket.setRate(rate, now);
     bucket.setCapacity(1, now);
     log.debug("polite: {} paced at {}/s by its rate controller", key, rate);
