@@ -71,6 +71,19 @@ final class Lease {
     return granted > 0 && spent >= granted - 1e-9 && now - lastSpentAt < recent;
   }
 
+  /**
+   * Whether the fleet's bucket lent some of these units past empty: they fall due one after
+   * another, after the answer, so the fleet sends at its pace.
+   */
+  boolean lentPastEmpty() {
+    return nanosPerUnit > 0 && granted > before + 1e-9;
+  }
+
+  /** Units granted. */
+  double granted() {
+    return granted;
+  }
+
   /** Units not spent yet. */
   double left() {
     return Math.max(0, granted - used);

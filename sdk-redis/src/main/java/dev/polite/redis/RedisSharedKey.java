@@ -2,6 +2,7 @@ package dev.polite.redis;
 
 import dev.polite.SharedKey;
 import dev.polite.Ticker;
+import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -18,6 +19,8 @@ import org.jspecify.annotations.Nullable;
  * {@link #take} answers from the lease it holds. When the lease cannot cover a call it sends one
  * request in the background and answers {@link #AWAIT}; the answer, or the time-out, runs the
  * key's news callback, and the call's next step finds the new lease (or the key pacing alone).
+ * Where the fleet sends at its pace, the next lease is asked for before this one runs out, and
+ * calls do not wait for Redis at all ({@link Leases}).
  * Only one request per key is in flight; whatever this instance has to tell the fleet meanwhile
  * (units to give back, a pause, the server's remaining count) waits in its outbox and rides on
  * the next one.
@@ -60,6 +63,15 @@ final class RedisSharedKey implements SharedKey {
    * waits against a server that turns out to have no limit at all, once per key per fleet start.
    */
   private static final long DISCOVER_FOR = 4;
+  /**
+   * How many timeouts a request may take while no call waits for it: a lease asked for ahead, news
+   * told. On a loaded machine answers come late now and then (17 JVMs on 2 cores answered in 20 to
+   * 70 ms at the 99th percentile, past the 20 ms default); such a request is not late to anyone,
+   * and timed out, it would send every key of its node to pace alone. Ten times 20 ms is about
+   * as long as the rest of a lease lasts once the next is asked for (100 to 250 ms: {@link Leases});
+   * past that, calls wait, and timeout bounds their wait.
+   */
+  private static final long QUIET_TIMEOUTS = 10;
 
   private final RedisSharedState fleet;
   private final RedisSharedState.Settings settings;
@@ -73,7 +85,7 @@ final class RedisSharedKey implements SharedKey {
   private volatile FleetPause pause = FleetPause.NONE;
 
   // guarded by this
-  private Lease lease = Lease.NONE;
+  private final Leases lease = new Leases();
   /** Until when this key holds its calls while another instance discovers the pace; MIN_VALUE: not. */
   private long heldForDiscoveryUntil = Long.MIN_VALUE;
   /** Whether a discovery held this key's calls and no lease has been granted since. */
@@ -121,6 +133,9 @@ final class RedisSharedKey implements SharedKey {
     if (wait == AWAIT && asking == null && !heldForDiscovery(now)) {
       return RECHECK_NANOS; // answered at once, yet nothing to spend: no signal will come, look again
     }
+    if (wait == AWAIT && asking != null) {
+      asking.callWaits(now);
+    }
     if (wait == 0) {
       outbox.sent(cost); // what the fleet sent, told with the next request (lease.lua's spent)
     }
@@ -158,6 +173,7 @@ final class RedisSharedKey implements SharedKey {
       return asking != null || heldForDiscovery(now) ? AWAIT : 0;
     }
     outbox.giveBack(lease.expire(now, settings.validityNanos()));
+    outbox.giveBack(lease.turnOver(cost));
     if (!lease.covers(cost) && cost > mostLent()) {
       // No lease can ever cover this call: asking again would be answered the same, round trip
       // after round trip until the call's max wait. Refused at once, on what the fleet said
@@ -187,7 +203,9 @@ final class RedisSharedKey implements SharedKey {
       if (held > 0) {
         return held; // the call is held back, so its units stay the lease's, to spend after
       }
-      lease.spend(cost, now);
+      if (lease.spend(cost, due, unitNanos(), settings.validityNanos(), now) && asking == null) {
+        ask(want(cost, sendRate, true), now); // ahead, so that no call waits for it (Leases)
+      }
       return 0;
     }
     return AWAIT;
@@ -207,6 +225,11 @@ final class RedisSharedKey implements SharedKey {
     return Math.max(1, Math.floor(fleetBurst + fleetRate * aheadMicros / 1_000_000));
   }
 
+  /** One unit of the fleet's pace, in nanoseconds (0 while it knows none). */
+  private long unitNanos() {
+    return fleetRate > 0 ? (long) Math.min(1e9 / fleetRate, Long.MAX_VALUE / 2.0) : 0;
+  }
+
   /** How long one instance discovers the pace while the others hold their calls. */
   private long discoverForMicros() {
     return settings.leaseForNanos() / 1000 / DISCOVER_FOR;
@@ -221,10 +244,14 @@ final class RedisSharedKey implements SharedKey {
    * A batch ({@link Batch}), on what the fleet said last; asked for before the lease in hand is
    * given up, which tells whether this instance is busy: its calls spent that lease whole, the
    * last unit within {@code validity}, or a discovery held them (they all wait to go, while its
-   * send rate, having sent nothing, reads none).
+   * send rate, having sent nothing, reads none). Asked for ahead, the batch is a busy instance's
+   * (its calls came before their units: {@link Leases#spend}).
    */
   private double want(double cost, double sendRate, long now) {
-    boolean busy = heldCalls || lease.spentWholeWithin(settings.validityNanos(), now);
+    return want(cost, sendRate, heldCalls || lease.spentWholeWithin(settings.validityNanos(), now));
+  }
+
+  private double want(double cost, double sendRate, boolean busy) {
     return Batch.of(cost, sendRate, busy, fleetRate, alive, settings.leaseForNanos(),
         aheadMicros() * 1000);
   }
@@ -281,7 +308,11 @@ final class RedisSharedKey implements SharedKey {
     if (probeTurn.waiting(now)) {
       return held; // another instance probes, or the pause is young: fail fast (ProbeTurn)
     }
-    return asking != null ? AWAIT : held;
+    if (asking == null) {
+      return held;
+    }
+    asking.callWaits(now);
+    return AWAIT;
   }
 
   /** The fleet's instances; 1 while this one discovers the fleet's pace and the others hold. */
@@ -358,7 +389,12 @@ final class RedisSharedKey implements SharedKey {
     return member.seat();
   }
 
-  /** The units this instance's lease holds now. */
+  /** Whether a request of this key's is out. */
+  synchronized boolean asking() {
+    return asking != null;
+  }
+
+  /** The units this instance's leases hold now. */
   synchronized double leaseLeft() {
     return lease.left();
   }
@@ -456,22 +492,29 @@ final class RedisSharedKey implements SharedKey {
         settings.idleExpiryMillis(), settings.aliveWindowMicros(), aheadMicros(), news.refused(),
         fleet.pauseChannel(), probeTurn.everyMicros(), probe, pacingAlone(), discover,
         discoverForMicros());
-    Ask ask = new Ask(news, fleet.nodeOf(keys[0]), discover);
+    Ask ask = new Ask(news, fleet.nodeOf(keys[0]), discover, fleet.timesWaits());
     asking = ask;
     CompletableFuture<LeaseAnswer> answer = fleet.lease(keys, request.toArgs());
     ask.neverSent = answer.isCompletedExceptionally(); // refused before it left: no connection
     // A late answer's units are this instance's, though it stopped waiting: they go back.
     answer.thenAccept(a -> late(ask, a));
-    answer.copy()
-        .orTimeout(settings.timeoutNanos(), TimeUnit.NANOSECONDS)
+    // Late is as a call meets it: timeout from the first call that waits for the answer. One that
+    // no call waits for yet (a lease asked for ahead, news told) may take QUIET_TIMEOUTS of it. A
+    // key pacing alone asks whether Redis answers in time again: timeout it is.
+    ask.deadline = answer.copy();
+    ask.timeoutNanos = settings.timeoutNanos();
+    ask.deadline
+        .orTimeout(pacingAlone() ? ask.timeoutNanos : QUIET_TIMEOUTS * ask.timeoutNanos, TimeUnit.NANOSECONDS)
         .whenComplete((a, failure) -> finish(ask, a, failure));
   }
 
   private void finish(Ask ask, @Nullable LeaseAnswer answer, @Nullable Throwable failure) {
+    long[] waited;
     synchronized (this) {
       if (asking == ask) {
         asking = null;
       }
+      waited = ask.waitsOver(ticker.read());
       if (failure != null) {
         Throwable cause = failure.getCause() != null ? failure.getCause() : failure;
         ask.timedOut = cause instanceof TimeoutException;
@@ -502,6 +545,7 @@ final class RedisSharedKey implements SharedKey {
         }
       }
     }
+    fleet.callsWaited(waited);
     if (!Thread.holdsLock(this)) { // not from inside take(), which reads the outcome itself
       onNews.run();
     }
@@ -555,8 +599,7 @@ final class RedisSharedKey implements SharedKey {
     }
     if (answer.granted() > 0) {
       heldCalls = false;
-      outbox.giveBack(lease.surrender());
-      lease = new Lease(receivedAt, answer.before(), fleetRate, answer.granted());
+      outbox.giveBack(lease.add(new Lease(receivedAt, answer.before(), fleetRate, answer.granted())));
     }
   }
 
@@ -594,11 +637,53 @@ final class RedisSharedKey implements SharedKey {
     final boolean discover;
     volatile boolean timedOut;
     boolean neverSent;
+    /** The answer as this key waits for it: completed by the answer, or exceptionally when late. */
+    @Nullable CompletableFuture<LeaseAnswer> deadline;
+    long timeoutNanos;
+    /** Whether a call waits for the answer, so that it is late timeout after that call began. */
+    private boolean callWaiting;
+    /** When each call that waits for this answer began to, if anyone listens. Guarded by the key. */
+    private long @Nullable [] waitingSince;
+    private int waiting;
 
-    Ask(Outbox.News news, String node, boolean discover) {
+    Ask(Outbox.News news, String node, boolean discover, boolean timesWaits) {
       this.news = news;
       this.node = node;
       this.discover = discover;
+      this.waitingSince = timesWaits ? new long[4] : null;
+    }
+
+    /**
+     * A call waits for this answer from {@code now}. A call steps again on each signal of its
+     * key; if other news (a pause published) wakes it before the answer, it is counted twice,
+     * once with a shorter wait: what the listener hears errs towards more waiting, never less.
+     */
+    void callWaits(long now) {
+      CompletableFuture<LeaseAnswer> answer = deadline;
+      if (!callWaiting && answer != null) {
+        callWaiting = true;
+        CompletableFuture.delayedExecutor(timeoutNanos, TimeUnit.NANOSECONDS)
+            .execute(() -> answer.completeExceptionally(new TimeoutException()));
+      }
+      long[] since = waitingSince;
+      if (since == null) {
+        return;
+      }
+      if (waiting == since.length) {
+        since = waitingSince = Arrays.copyOf(since, since.length * 2);
+      }
+      since[waiting++] = now;
+    }
+
+    /** How long each call waited, up to the answer or time-out at {@code now}; empty if none. */
+    long[] waitsOver(long now) {
+      long[] since = waitingSince;
+      long[] waited = new long[since == null ? 0 : waiting];
+      for (int i = 0; i < waited.length; i++) {
+        waited[i] = Math.max(0, now - since[i]);
+      }
+      waiting = 0;
+      return waited;
     }
   }
 }

@@ -27,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -64,8 +65,8 @@ import org.slf4j.LoggerFactory;
  * knows, every {@code leaseFor} at most.
  *
  * <h2>When Redis is slow or down</h2>
- * A call waits for Redis at most {@link Builder#timeout} (20 ms by default). Past it, or at once
- * when the connection is down, the instance paces each key alone at its share of the fleet's last
+ * A call waits for Redis at most {@link Builder#timeout} (20 ms by default; a request no call
+ * waits for yet, ten times that). Past it, or at once when the connection is down, the instance paces each key alone at its share of the fleet's last
  * known pace (the pace over the instances last seen alive), logs the change once, and asks Redis
  * again, up to every {@link Builder#retryEvery}; five answers in time in a row rejoin it, also
  * logged once (one answer would not do: a Redis answering now in time and now not would flip the
@@ -97,6 +98,7 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
   private final LeaseScript script = new LeaseScript(roundTrips);
   private final AtomicBoolean connecting = new AtomicBoolean();
   private final AtomicBoolean subscribing = new AtomicBoolean();
+  private final AtomicBoolean waitListenerThrew = new AtomicBoolean();
   private volatile RedisLink.@Nullable Commands connection;
   private volatile @Nullable StatefulRedisPubSubConnection<String, String> pauses;
   private final Map<String, Set<RedisSharedKey>> listening = new ConcurrentHashMap<>();
@@ -302,6 +304,28 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
     return settings;
   }
 
+  /** Whether anyone listens for how long calls wait for Redis ({@link Builder#onCallWaited}). */
+  boolean timesWaits() {
+    return settings.callWaited() != null;
+  }
+
+  /** Tells the listener, if any, that calls waited these nanoseconds for Redis. */
+  void callsWaited(long[] waitedNanos) {
+    Consumer<Duration> listener = settings.callWaited();
+    if (listener == null) {
+      return;
+    }
+    for (long nanos : waitedNanos) {
+      try {
+        listener.accept(Duration.ofNanos(nanos));
+      } catch (RuntimeException e) {
+        if (waitListenerThrew.compareAndSet(false, true)) {
+          log.warn("polite: the onCallWaited listener threw (dropped; this is logged once)", e);
+        }
+      }
+    }
+  }
+
   /**
    * Runs the lease script, failing at once when not connected; the caller times it out.
    *
@@ -372,7 +396,7 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
       transitions.incrementAndGet();
     }
     String why = cause instanceof TimeoutException
-        ? "did not answer within " + settings.timeoutNanos / 1_000_000 + " ms"
+        ? "did not answer in time (a call waits for it at most " + settings.timeoutNanos / 1_000_000 + " ms)"
         : "cannot be reached (" + cause + ")";
     log.warn("polite: Redis at {} {}; each key paces alone at its share of the fleet's pace until "
         + "it answers in time again", link, why);
@@ -546,7 +570,7 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
   /** The settings every key of one shared state reads. */
   record Settings(long timeoutNanos, String prefix, long leaseForNanos, long validityNanos,
       long idleExpiryMillis, long aliveWindowMicros, long retryEveryNanos, Duration connectWait,
-      String instanceId) {}
+      String instanceId, @Nullable Consumer<Duration> callWaited) {}
 
   /**
    * Builds a {@link RedisSharedState}; every setting has a default.
@@ -564,12 +588,17 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
     private Duration retryEvery = Duration.ofSeconds(1);
     private Duration connectWait = Duration.ofSeconds(1);
     private String instanceId = randomId();
+    private @Nullable Consumer<Duration> callWaited;
 
     private Builder(Function<ClientResources, RedisLink> link) {
       this.link = link;
     }
 
-    /** The longest a call waits for Redis before its key paces alone. Default 20 ms. */
+    /**
+     * The longest a call waits for Redis before its key paces alone. Default 20 ms. A request no
+     * call waits for yet (the next lease, asked for ahead) is late only at ten times this, or
+     * this long after a call begins to wait for it.
+     */
     public Builder timeout(Duration timeout) {
       this.timeout = positive(timeout, "timeout");
       return this;
@@ -646,11 +675,27 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
       return this;
     }
 
+    /**
+     * Tells {@code listener} how long each call waited for Redis: from the step that found its
+     * lease spent (or its turn to re-verify the fleet's pause unknown) to the answer, or to the
+     * time-out (at most {@link #timeout}). Calls that go on the lease they hold wait for nothing
+     * and are not told; nor are calls a starting fleet holds while one instance discovers a pace
+     * no server advertised: they wait for that instance's calls, not for Redis. This is the
+     * latency the fleet adds to a call, as, say, a Micrometer timer would record it.
+     *
+     * <p>Runs on the thread that completes the request (Lettuce's, or the time-out's), after the
+     * key's lock is released: keep it quick. What it throws is dropped, and logged the first time.
+     */
+    public Builder onCallWaited(Consumer<Duration> listener) {
+      this.callWaited = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
+
     /** The shared state, connected (or trying to be, if Redis is not there yet). */
     public RedisSharedState build() {
       RedisSharedState state = new RedisSharedState(link, new Settings(timeout.toNanos(), prefix,
           leaseFor.toNanos(), validity.toNanos(), idleExpiry.toMillis(), aliveWindow.toNanos() / 1000,
-          retryEvery.toNanos(), connectWait, instanceId));
+          retryEvery.toNanos(), connectWait, instanceId, callWaited));
       if (connectWait.isZero()) {
         state.connectInBackground();
       } else {

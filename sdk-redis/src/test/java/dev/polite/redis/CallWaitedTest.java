@@ -1,0 +1,110 @@
+package dev.polite.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.polite.SharedKey;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * {@link RedisSharedState.Builder#onCallWaited} hears how long each call waited for Redis, on the
+ * key's own clock (a fake one, moved by the test while a proxy holds Redis's answer), and nothing
+ * for calls that went on the lease they held.
+ */
+class CallWaitedTest {
+  private static final long MILLI = TimeUnit.MILLISECONDS.toNanos(1);
+
+  @RegisterExtension final RealRedis redis = new RealRedis();
+  private final AtomicLong clock = new AtomicLong(1_000_000_000L);
+  private final Semaphore news = new Semaphore(0);
+  private final List<Duration> waits = new CopyOnWriteArrayList<>();
+
+  @Test
+  void callsThatFindTheLeaseSpentAreToldTheirWaitUntilTheAnswerOrTheTimeOut() throws Exception {
+    try (DelayingProxy proxy = new DelayingProxy(redis.process().port(), Duration.ZERO);
+        RedisSharedState state = RedisSharedState.builder("redis://127.0.0.1:" + proxy.port())
+            .prefix("waited:").timeout(Duration.ofSeconds(2)).onCallWaited(waits::add).build()) {
+      RedisSharedKey key = leased(state);
+      int told = waits.size();
+      spendLease(key);
+      assertThat(waits).as("calls that went on the lease waited for nothing").hasSize(told);
+      waits.clear();
+
+      // The answer is held back by the proxy (real time); the key's clock moves 7 ms meanwhile.
+      proxy.delay(Duration.ofMillis(300));
+      drainNews();
+      assertThat(key.take(1, 1, 0, clock.get())).as("the lease spent: a request out")
+          .isEqualTo(SharedKey.AWAIT);
+      clock.addAndGet(7 * MILLI);
+      assertThat(news.tryAcquire(5, TimeUnit.SECONDS)).as("the answer").isTrue();
+      assertThat(waits).containsExactly(Duration.ofMillis(7));
+    }
+  }
+
+  @Test
+  void aCallWaitsAtMostTheTimeOutAndIsToldSo() throws Exception {
+    try (DelayingProxy proxy = new DelayingProxy(redis.process().port(), Duration.ZERO);
+        RedisSharedState state = RedisSharedState.builder("redis://127.0.0.1:" + proxy.port())
+            .prefix("waited:").timeout(Duration.ofMillis(100)).onCallWaited(waits::add).build()) {
+      RedisSharedKey key = leased(state);
+      spendLease(key);
+      waits.clear();
+      proxy.delay(Duration.ofSeconds(2)); // well past the 100 ms time-out
+      drainNews();
+      assertThat(key.take(1, 1, 0, clock.get())).isEqualTo(SharedKey.AWAIT);
+      clock.addAndGet(3 * MILLI);
+      assertThat(news.tryAcquire(5, TimeUnit.SECONDS)).as("the time-out").isTrue();
+      assertThat(state.isFallingBack()).as("timed out: alone").isTrue();
+      assertThat(waits).containsExactly(Duration.ofMillis(3));
+    }
+  }
+
+  @Test
+  void aListenerThatThrowsDoesNotStopTheKey() throws Exception {
+    try (RedisSharedState state = RedisSharedState.builder(redis.process().uri()).prefix("waited:")
+        .timeout(Duration.ofSeconds(2)).onCallWaited(d -> {
+          throw new IllegalStateException("a listener's bug");
+        }).build()) {
+      RedisSharedKey key = leased(state);
+      for (int lease = 0; lease < 3; lease++) { // each lease spent, a call waits for the next
+        spendLease(key);
+        assertThat(key.take(1, 1, 0, clock.get())).isEqualTo(SharedKey.AWAIT);
+        assertThat(news.tryAcquire(5, TimeUnit.SECONDS)).as("an answer").isTrue();
+        assertThat(state.isFallingBack()).isFalse();
+      }
+      assertThat(key.leaseLeft()).as("leased on after the listener threw").isPositive();
+    }
+  }
+
+  /** The key, told an advertised pace of 10 a second, once it holds a lease. */
+  private RedisSharedKey leased(RedisSharedState state) throws InterruptedException {
+    RedisSharedKey key = (RedisSharedKey) state.join("api", clock::get, news::release);
+    key.paceLearned(10, 10, true, clock.get());
+    for (int step = 0; key.leaseLeft() < 1; step++) {
+      assertThat(step).as("a lease within a few answers").isLessThan(10);
+      if (key.take(1, 1, 0, clock.get()) == SharedKey.AWAIT) {
+        assertThat(news.tryAcquire(5, TimeUnit.SECONDS)).as("an answer").isTrue();
+      }
+    }
+    return key;
+  }
+
+  /** Spends the lease's units, each when it falls due on the fake clock. */
+  private void spendLease(RedisSharedKey key) {
+    while (key.leaseLeft() >= 1) {
+      long wait = key.take(1, 1, 0, clock.get());
+      assertThat(wait).as("a unit of the lease").isNotEqualTo(SharedKey.AWAIT);
+      clock.addAndGet(wait);
+    }
+  }
+
+  private void drainNews() {
+    news.drainPermits();
+  }
+}
