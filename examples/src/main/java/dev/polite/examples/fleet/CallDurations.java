@@ -33,12 +33,23 @@ final class CallDurations {
    * above which that share of the calls lie), or 0 when no call was recorded.
    */
   double percentileMillis(double percentile) {
+    return percentileMillisAmong(percentile, count());
+  }
+
+  /**
+   * The {@code percentile}th of {@code calls} calls in milliseconds, where the calls beyond those
+   * recorded took no time (a wait only some calls had), or 0 when none is recorded. Nearest rank,
+   * as {@link #percentileMillis}; with more recorded than {@code calls}, over those recorded.
+   */
+  double percentileMillisAmong(double percentile, long calls) {
     long[] sorted = nanos();
     if (sorted.length == 0) {
       return 0;
     }
     Arrays.sort(sorted);
-    int rank = (int) Math.ceil(percentile / 100.0 * sorted.length);
-    return sorted[Math.max(0, Math.min(sorted.length, rank) - 1)] / 1e6;
+    long all = Math.max(calls, sorted.length);
+    long rank = (long) Math.ceil(percentile / 100.0 * all); // in all, the unrecorded zeros first
+    long index = rank - 1 - (all - sorted.length);
+    return index < 0 ? 0 : sorted[(int) Math.min(sorted.length - 1, index)] / 1e6;
   }
 }

@@ -20,9 +20,11 @@ import org.jspecify.annotations.Nullable;
 final class FleetInstance implements AutoCloseable {
   private final OkHttpClient client;
   private final @Nullable RedisSharedState shared;
+  private final CallDurations redisWaits;
 
-  private FleetInstance(int threads, @Nullable RedisSharedState shared) {
+  private FleetInstance(int threads, @Nullable RedisSharedState shared, CallDurations redisWaits) {
     this.shared = shared;
+    this.redisWaits = redisWaits;
     PoliteInterceptor.Builder polite = PoliteInterceptor.builder();
     if (shared != null) {
       polite.sharedState(shared);
@@ -41,7 +43,7 @@ final class FleetInstance implements AutoCloseable {
 
   /** An instance alone: polite learns the limit by itself, as today. */
   static FleetInstance alone(int threads) {
-    return new FleetInstance(threads, null);
+    return new FleetInstance(threads, null, new CallDurations());
   }
 
   /**
@@ -49,7 +51,10 @@ final class FleetInstance implements AutoCloseable {
    * own, waiting at most {@code redisTimeout} for each answer (polite-redis's default: 20 ms).
    */
   static FleetInstance shared(String redisUri, int threads, Duration redisTimeout) {
-    return new FleetInstance(threads, RedisSharedState.builder(redisUri).timeout(redisTimeout).build());
+    CallDurations redisWaits = new CallDurations();
+    RedisSharedState shared = RedisSharedState.builder(redisUri).timeout(redisTimeout)
+        .onCallWaited(waited -> redisWaits.add(waited.toNanos())).build();
+    return new FleetInstance(threads, shared, redisWaits);
   }
 
   /** The instance's client, for its worker threads. */
@@ -60,6 +65,11 @@ final class FleetInstance implements AutoCloseable {
   /** Redis commands this instance has sent so far; 0 alone. */
   long roundTrips() {
     return shared == null ? 0 : shared.roundTrips();
+  }
+
+  /** How long each of its calls that waited for Redis waited, in nanoseconds; none alone. */
+  long[] redisWaitsNanos() {
+    return redisWaits.nanos();
   }
 
   /** Whether this instance shares the fleet's budget through Redis. */

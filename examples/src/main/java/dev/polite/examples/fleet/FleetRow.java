@@ -26,6 +26,9 @@ import org.jspecify.annotations.Nullable;
  * @param roundTripsPerCall per call ended, over the whole row; null alone
  * @param steadyRoundTripsPerCall per call ended from the first second to D; null alone
  * @param p99Millis the 99th percentile of a call's duration, ms
+ * @param redisWaitP99Millis the 99th percentile over every call from the first second to D of the
+ *     time it waited for Redis (0 for a call that went on its lease): the latency the fleet adds,
+ *     ms; null alone
  * @param fallbackShare the share of instance-time (sampled every 50 ms over 0 to D) spent pacing
  *     alone because Redis did not answer in time; null alone
  * @param outage for the killed row, when Redis was killed and back, such as {@code 4.0-7.0 s}
@@ -34,7 +37,7 @@ import org.jspecify.annotations.Nullable;
 record FleetRow(String headers, FleetMode mode, int instances, int threads, double seconds, long ok,
     long refusedToCaller, long failed, long cut, long admitted, long rejected, double steadyShare,
     long roundTrips, @Nullable Double roundTripsPerCall, @Nullable Double steadyRoundTripsPerCall,
-    double p99Millis, @Nullable Double fallbackShare, @Nullable String outage, List<String> failures) {
+    double p99Millis, @Nullable Double redisWaitP99Millis, @Nullable Double fallbackShare, @Nullable String outage, List<String> failures) {
 
   FleetRow {
     failures = List.copyOf(failures);
@@ -58,9 +61,9 @@ record FleetRow(String headers, FleetMode mode, int instances, int threads, doub
 
   /** The table's header line, matching {@link #line}. */
   static String heading() {
-    return String.format(Locale.ROOT, "  %-7s %2s  %-21s %6s %6s %7s %14s %6s %8s %9s %8s %9s  %s",
+    return String.format(Locale.ROOT, "  %-7s %2s  %-21s %6s %6s %7s %14s %6s %8s %9s %8s %9s %9s  %s",
         "headers", "P", "row", "calls", "ok", "failed", "rejected", "share", "rt/call", "fallback", "p99 ms",
-        "vs alone", "targets");
+        "vs alone", "redis p99", "targets");
   }
 
   /**
@@ -72,10 +75,11 @@ record FleetRow(String headers, FleetMode mode, int instances, int threads, doub
     String rt = steadyRoundTripsPerCall == null ? "-" : String.format(Locale.ROOT, "%.3f", steadyRoundTripsPerCall);
     String fallback = fallbackShare == null ? "-" : String.format(Locale.ROOT, "%.0f%%", fallbackShare * 100);
     String delta = alone == null || alone == this ? "-" : String.format(Locale.ROOT, "%+.0f", p99Millis - alone.p99Millis);
+    String redis = redisWaitP99Millis == null ? "-" : String.format(Locale.ROOT, "%.1f", redisWaitP99Millis);
     String verdict = misses == null ? "-" : misses.isEmpty() ? "met" : "missed: " + String.join("; ", misses);
-    return String.format(Locale.ROOT, "  %-7s %2d  %-21s %6d %6d %7d %14s %5.0f%% %8s %9s %8.0f %9s  %s",
+    return String.format(Locale.ROOT, "  %-7s %2d  %-21s %6d %6d %7d %14s %5.0f%% %8s %9s %8.0f %9s %9s  %s",
         headers, instances, mode.label(), calls(), ok, failed, rejections, steadyShare * 100, rt, fallback,
-        p99Millis, delta, verdict);
+        p99Millis, delta, redis, verdict);
   }
 
   /** The row's fields for JSON, with the same extras as {@link #line}. */
@@ -101,6 +105,7 @@ record FleetRow(String headers, FleetMode mode, int instances, int threads, doub
     fields.put("redis_fallback_share", fallbackShare == null ? null : round(fallbackShare, 3));
     fields.put("p99_ms", round(p99Millis, 1));
     fields.put("p99_vs_alone_ms", alone == null || alone == this ? null : round(p99Millis - alone.p99Millis, 1));
+    fields.put("redis_wait_p99_ms", redisWaitP99Millis == null ? null : round(redisWaitP99Millis, 2));
     fields.put("redis_outage", outage);
     fields.put("targets_missed", misses);
     fields.put("failures", failures);

@@ -154,12 +154,17 @@ final class FleetRun {
     for (long nanos : report.durationsNanos()) {
       durations.add(nanos);
     }
+    CallDurations redisWaits = new CallDurations();
+    for (long nanos : report.steadyRedisWaitsNanos()) {
+      redisWaits.add(nanos);
+    }
     return new FleetRow(headers.cliName(), mode, instances, threads, length.toMillis() / 1000.0, report.ok(),
         report.refusedToCaller(), report.failed(), report.cut(), stats.admitted(), stats.rejected(),
         (admittedAtEnd - admittedAtStart) / steadySeconds / LIMIT, report.roundTrips(),
         mode.shared() ? perCall(report.roundTrips(), report.calls()) : null,
         mode.shared() ? perCall(report.steadyRoundTrips(), report.steadyCalls()) : null,
         durations.percentileMillis(99),
+        mode.shared() ? redisWaits.percentileMillisAmong(99, report.steadyCalls()) : null,
         mode.shared() && report.samples() > 0 ? report.fallingBack() / (double) report.samples() : null,
         outage, report.failures());
   }

@@ -9,10 +9,18 @@ import org.jspecify.annotations.Nullable;
  * Issues 11's and 24's targets for the shared rows, checked against what a row measured.
  * {@code shared}: no rejection when the server sends its headers, at most max(3, 5 % of the
  * server's decisions) when it sends none; throughput at least 90 % of the limit; at most 0.25
- * Redis round trips per call at steady state; a p99 at most 5 ms over the alone row's (issue 24:
- * the fleet adds no delay a caller would notice). {@code shared, Redis killed}: no call fails,
+ * Redis round trips per call at steady state; the fleet adds at most 5 ms to a call's p99 (issue
+ * 24: no delay a caller would notice). {@code shared, Redis killed}: no call fails,
  * and rejections stay within twice the alone row's share. The alone rows have no targets: they
  * show the gap.
+ *
+ * <h2>What the fleet adds to a call</h2>
+ * Alone, a call waits for its key's pace and the server; in a fleet, also for Redis when its
+ * lease is spent. That wait is the fleet's, and its p99 over every call (0 for a call that went
+ * on its lease) is what is held to 5 ms ({@code RedisSharedState.Builder.onCallWaited} times it).
+ * The p99 of a call's whole duration is no measure of it: in this saturated closed loop it is the
+ * queue for the limit, seconds long, and two runs of the same row differ by more than a second.
+ * It is still shown beside the alone row's, for the reader.
  *
  * <p>Usage: {@code List<String> misses = FleetTargets.misses(row, aloneRow); // empty: all met}
  */
@@ -21,7 +29,7 @@ final class FleetTargets {
   static final double MAX_ROUND_TRIPS_PER_CALL = 0.25;
   static final int REJECTIONS_FLOOR = 3;
   static final double REJECTIONS_SHARE_WITHOUT_HEADERS = 0.05;
-  static final double MAX_P99_OVER_ALONE_MILLIS = 5;
+  static final double MAX_REDIS_WAIT_P99_MILLIS = 5;
 
   private FleetTargets() {}
 
@@ -49,10 +57,10 @@ final class FleetTargets {
           misses.add(String.format(Locale.ROOT, "rt/call %s > %.2f",
               perCall == null ? "?" : String.format(Locale.ROOT, "%.3f", perCall), MAX_ROUND_TRIPS_PER_CALL));
         }
-        double p99OverAlone = alone == null ? 0 : row.p99Millis() - alone.p99Millis();
-        if (p99OverAlone > MAX_P99_OVER_ALONE_MILLIS) {
-          misses.add(String.format(Locale.ROOT, "p99 %+.0f ms over alone > %.0f", p99OverAlone,
-              MAX_P99_OVER_ALONE_MILLIS));
+        Double waited = row.redisWaitP99Millis();
+        if (waited == null || waited > MAX_REDIS_WAIT_P99_MILLIS) {
+          misses.add(String.format(Locale.ROOT, "redis p99 %s ms > %.0f",
+              waited == null ? "?" : String.format(Locale.ROOT, "%.1f", waited), MAX_REDIS_WAIT_P99_MILLIS));
         }
       }
       case SHARED_REDIS_KILLED -> {

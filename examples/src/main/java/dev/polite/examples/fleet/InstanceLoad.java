@@ -3,6 +3,7 @@ package dev.polite.examples.fleet;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
@@ -11,6 +12,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.LongStream;
 import okhttp3.Request;
 import okhttp3.Response;
 
@@ -80,11 +82,15 @@ final class InstanceLoad {
     sampler.scheduleAtFixedRate(this::sample, 0, FALLBACK_SAMPLE.toMillis(), TimeUnit.MILLISECONDS);
     long[] steadyStart;
     long[] steadyEnd;
+    int[] waitsAtStart;
+    int[] waitsAtEnd;
     try {
       sleepUntil(start, FleetRun.STEADY_FROM);
       steadyStart = mark();
+      waitsAtStart = redisWaitsRecorded();
       sleepUntil(start, length);
       steadyEnd = mark();
+      waitsAtEnd = redisWaitsRecorded();
     } finally {
       sampler.shutdownNow();
       stopping.set(true); // also when the run broke off: no worker may loop on after it
@@ -99,7 +105,7 @@ final class InstanceLoad {
     }
     boolean anyShared = instances.stream().anyMatch(FleetInstance::isShared);
     return new InstanceReport(ok.get(), refusedToCaller.get(), failed.get(), cut.get(),
-        durations.nanos(), roundTrips(),
+        durations.nanos(), steadyRedisWaits(waitsAtStart, waitsAtEnd), roundTrips(),
         steadyEnd[0] - steadyStart[0], steadyEnd[1] - steadyStart[1],
         anyShared ? samples.get() : 0, fallingBack.get(), List.copyOf(failures));
   }
@@ -138,6 +144,21 @@ final class InstanceLoad {
   /** Calls ended and Redis round trips now. */
   private long[] mark() {
     return new long[] {ok.get() + refusedToCaller.get() + failed.get(), roundTrips()};
+  }
+
+  /** How many Redis waits each instance has recorded so far. */
+  private int[] redisWaitsRecorded() {
+    return instances.stream().mapToInt(i -> i.redisWaitsNanos().length).toArray();
+  }
+
+  /** The Redis waits the instances recorded between two counts, in nanoseconds. */
+  private long[] steadyRedisWaits(int[] from, int[] to) {
+    LongStream waits = LongStream.empty();
+    for (int i = 0; i < instances.size(); i++) {
+      long[] all = instances.get(i).redisWaitsNanos(); // in the order recorded
+      waits = LongStream.concat(waits, LongStream.of(Arrays.copyOfRange(all, from[i], to[i])));
+    }
+    return waits.toArray();
   }
 
   private long roundTrips() {

@@ -16,6 +16,9 @@ import java.util.stream.LongStream;
  * @param failed calls that threw while the run was on
  * @param cut calls cancelled after the drain
  * @param durationsNanos every ended call's duration, execute() to the body read
+ * @param steadyRedisWaitsNanos how long calls waited for Redis, one entry per wait, recorded from
+ *     the steady state's start to D (calls that went on the lease they held waited for nothing and
+ *     have none): what the fleet adds to a call
  * @param roundTrips Redis commands over the whole row
  * @param steadyCalls calls ended from the steady state's start to D
  * @param steadyRoundTrips Redis commands over the same span
@@ -24,7 +27,7 @@ import java.util.stream.LongStream;
  * @param failures the first few failures' messages
  */
 record InstanceReport(long ok, long refusedToCaller, long failed, long cut, long[] durationsNanos,
-    long roundTrips, long steadyCalls, long steadyRoundTrips, long samples, long fallingBack,
+    long[] steadyRedisWaitsNanos, long roundTrips, long steadyCalls, long steadyRoundTrips, long samples, long fallingBack,
     List<String> failures) {
   static final int FAILURES_KEPT = 3;
 
@@ -47,6 +50,7 @@ record InstanceReport(long ok, long refusedToCaller, long failed, long cut, long
         reports.stream().mapToLong(InstanceReport::failed).sum(),
         reports.stream().mapToLong(InstanceReport::cut).sum(),
         reports.stream().flatMapToLong(r -> LongStream.of(r.durationsNanos)).toArray(),
+        reports.stream().flatMapToLong(r -> LongStream.of(r.steadyRedisWaitsNanos)).toArray(),
         reports.stream().mapToLong(InstanceReport::roundTrips).sum(),
         reports.stream().mapToLong(InstanceReport::steadyCalls).sum(),
         reports.stream().mapToLong(InstanceReport::steadyRoundTrips).sum(),
