@@ -503,8 +503,8 @@ final class RedisSharedKey implements SharedKey {
     // key pacing alone asks whether Redis answers in time again: timeout it is.
     ask.deadline = answer.copy();
     ask.timeoutNanos = settings.timeoutNanos();
-    ask.deadline
-        .orTimeout(pacingAlone() ? ask.timeoutNanos : QUIET_TIMEOUTS * ask.timeoutNanos, TimeUnit.NANOSECONDS)
+    long lateAt = pacingAlone() ? ask.timeoutNanos : QUIET_TIMEOUTS * ask.timeoutNanos;
+    ask.deadline.orTimeout(lateAt, TimeUnit.NANOSECONDS)
         .whenComplete((a, failure) -> finish(ask, a, failure));
   }
 

@@ -70,17 +70,8 @@ class AskAheadTest {
     }
   }
 
-  /** The key, told an advertised pace of 10 a second with a burst of 1, once it holds a lease. */
   private RedisSharedKey leased(RedisSharedState state) throws InterruptedException {
-    RedisSharedKey key = (RedisSharedKey) state.join("api", clock::get, news::release);
-    key.paceLearned(10, 1, true, clock.get());
-    for (int step = 0; key.leaseLeft() < 1; step++) {
-      assertThat(step).as("a lease within a few answers").isLessThan(10);
-      if (key.take(1, 1, 0, clock.get()) == SharedKey.AWAIT) {
-        assertThat(news.tryAcquire(5, TimeUnit.SECONDS)).as("an answer").isTrue();
-      }
-    }
-    return key;
+    return LeasedKey.of(state, clock, news, 10, 1); // a burst of 1: leases lent past empty
   }
 
   /**

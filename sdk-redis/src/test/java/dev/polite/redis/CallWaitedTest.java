@@ -82,17 +82,8 @@ class CallWaitedTest {
     }
   }
 
-  /** The key, told an advertised pace of 10 a second, once it holds a lease. */
   private RedisSharedKey leased(RedisSharedState state) throws InterruptedException {
-    RedisSharedKey key = (RedisSharedKey) state.join("api", clock::get, news::release);
-    key.paceLearned(10, 10, true, clock.get());
-    for (int step = 0; key.leaseLeft() < 1; step++) {
-      assertThat(step).as("a lease within a few answers").isLessThan(10);
-      if (key.take(1, 1, 0, clock.get()) == SharedKey.AWAIT) {
-        assertThat(news.tryAcquire(5, TimeUnit.SECONDS)).as("an answer").isTrue();
-      }
-    }
-    return key;
+    return LeasedKey.of(state, clock, news, 10, 10);
   }
 
   /** Spends the lease's units, each when it falls due on the fake clock. */
