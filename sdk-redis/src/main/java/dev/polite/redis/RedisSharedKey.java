@@ -85,7 +85,7 @@ final class RedisSharedKey implements SharedKey {
   private volatile FleetPause pause = FleetPause.NONE;
 
   // guarded by this
-  private final Leases lease = new Leases();
+  private final Leases leases = new Leases();
   /** Until when this key holds its calls while another instance discovers the pace; MIN_VALUE: not. */
   private long heldForDiscoveryUntil = Long.MIN_VALUE;
   /** Whether a discovery held this key's calls and no lease has been granted since. */
@@ -172,9 +172,9 @@ final class RedisSharedKey implements SharedKey {
       }
       return asking != null || heldForDiscovery(now) ? AWAIT : 0;
     }
-    outbox.giveBack(lease.expire(now, settings.validityNanos()));
-    outbox.giveBack(lease.turnOver(cost));
-    if (!lease.covers(cost) && cost > mostLent()) {
+    outbox.giveBack(leases.expire(now, settings.validityNanos()));
+    outbox.giveBack(leases.turnOver(cost));
+    if (!leases.covers(cost) && cost > mostLent()) {
       // No lease can ever cover this call: asking again would be answered the same, round trip
       // after round trip until the call's max wait. Refused at once, on what the fleet said
       // within leaseFor; older news is refreshed first (for no units: the pace may have grown).
@@ -186,16 +186,16 @@ final class RedisSharedKey implements SharedKey {
       }
       return pacingAlone() ? alone(cost, now) : AWAIT;
     }
-    if (!lease.covers(cost) && asking == null) {
+    if (!leases.covers(cost) && asking == null) {
       double want = want(cost, sendRate, now);
-      outbox.giveBack(lease.surrender());
+      outbox.giveBack(leases.surrender());
       ask(want, now); // may be answered at once: the lease is read after it
     }
     if (pacingAlone()) {
       return alone(cost, now); // the request failed at once: no connection
     }
-    if (lease.covers(cost)) {
-      long due = lease.dueOf(cost);
+    if (leases.covers(cost)) {
+      long due = leases.dueOf(cost);
       if (due > now) {
         return due - now;
       }
@@ -203,7 +203,7 @@ final class RedisSharedKey implements SharedKey {
       if (held > 0) {
         return held; // the call is held back, so its units stay the lease's, to spend after
       }
-      if (lease.spend(cost, due, unitNanos(), settings.validityNanos(), now) && asking == null) {
+      if (leases.spend(cost, due, unitNanos(), settings.validityNanos(), now) && asking == null) {
         ask(want(cost, sendRate, true), now); // ahead, so that no call waits for it (Leases)
       }
       return 0;
@@ -248,7 +248,7 @@ final class RedisSharedKey implements SharedKey {
    * (its calls came before their units: {@link Leases#spend}).
    */
   private double want(double cost, double sendRate, long now) {
-    return want(cost, sendRate, heldCalls || lease.spentWholeWithin(settings.validityNanos(), now));
+    return want(cost, sendRate, heldCalls || leases.spentWholeWithin(settings.validityNanos(), now));
   }
 
   private double want(double cost, double sendRate, boolean busy) {
@@ -396,7 +396,7 @@ final class RedisSharedKey implements SharedKey {
 
   /** The units this instance's leases hold now. */
   synchronized double leaseLeft() {
-    return lease.left();
+    return leases.left();
   }
 
   /**
@@ -451,7 +451,7 @@ final class RedisSharedKey implements SharedKey {
   @Override
   public synchronized void leave() {
     fleet.left(keys[0], this);
-    outbox.giveBack(lease.surrender());
+    outbox.giveBack(leases.surrender());
     if (outbox.givesBack()) {
       askSoon(ticker.read());
     }
@@ -465,7 +465,7 @@ final class RedisSharedKey implements SharedKey {
    * a burst at the pause's end.
    */
   private void voidLease() {
-    lease.surrender();
+    leases.surrender();
   }
 
   /** Sends what this key has to tell now, or with the request already in flight. */
@@ -492,18 +492,17 @@ final class RedisSharedKey implements SharedKey {
         settings.idleExpiryMillis(), settings.aliveWindowMicros(), aheadMicros(), news.refused(),
         fleet.pauseChannel(), probeTurn.everyMicros(), probe, pacingAlone(), discover,
         discoverForMicros());
-    Ask ask = new Ask(news, fleet.nodeOf(keys[0]), discover, fleet.timesWaits());
-    asking = ask;
+    String node = fleet.nodeOf(keys[0]);
     CompletableFuture<LeaseAnswer> answer = fleet.lease(keys, request.toArgs());
+    Ask ask = new Ask(news, node, discover, answer.copy(), settings.timeoutNanos(), fleet.timesWaits());
+    asking = ask;
     ask.neverSent = answer.isCompletedExceptionally(); // refused before it left: no connection
     // A late answer's units are this instance's, though it stopped waiting: they go back.
     answer.thenAccept(a -> late(ask, a));
     // Late is as a call meets it: timeout from the first call that waits for the answer. One that
     // no call waits for yet (a lease asked for ahead, news told) may take QUIET_TIMEOUTS of it. A
     // key pacing alone asks whether Redis answers in time again: timeout it is.
-    ask.deadline = answer.copy();
-    ask.timeoutNanos = settings.timeoutNanos();
-    long lateAt = pacingAlone() ? ask.timeoutNanos : QUIET_TIMEOUTS * ask.timeoutNanos;
+    long lateAt = pacingAlone() ? settings.timeoutNanos() : QUIET_TIMEOUTS * settings.timeoutNanos();
     ask.deadline.orTimeout(lateAt, TimeUnit.NANOSECONDS)
         .whenComplete((a, failure) -> finish(ask, a, failure));
   }
@@ -523,7 +522,7 @@ final class RedisSharedKey implements SharedKey {
         }
         fleet.unreachable(ask.node, cause);
         askAgain.failed();
-        outbox.giveBack(lease.surrender()); // what the fleet decides meanwhile is unknown here
+        outbox.giveBack(leases.surrender()); // what the fleet decides meanwhile is unknown here
         if (outbox.holdsPauseNews()) {
           tellLater(); // no call may come to carry it: this instance may have given up
         }
@@ -599,7 +598,7 @@ final class RedisSharedKey implements SharedKey {
     }
     if (answer.granted() > 0) {
       heldCalls = false;
-      outbox.giveBack(lease.add(new Lease(receivedAt, answer.before(), fleetRate, answer.granted())));
+      outbox.giveBack(leases.add(new Lease(receivedAt, answer.before(), fleetRate, answer.granted())));
     }
   }
 
@@ -624,7 +623,7 @@ final class RedisSharedKey implements SharedKey {
 
   @Override
   public synchronized String toString() {
-    return "RedisSharedKey{" + keys[0] + " " + lease + " fleetRate=" + fleetRate + " alive=" + alive
+    return "RedisSharedKey{" + keys[0] + " " + leases + " fleetRate=" + fleetRate + " alive=" + alive
         + (asking != null ? " asking" : "") + '}';
   }
 
@@ -638,18 +637,22 @@ final class RedisSharedKey implements SharedKey {
     volatile boolean timedOut;
     boolean neverSent;
     /** The answer as this key waits for it: completed by the answer, or exceptionally when late. */
-    @Nullable CompletableFuture<LeaseAnswer> deadline;
-    long timeoutNanos;
+    final CompletableFuture<LeaseAnswer> deadline;
+    /** How long after a call begins to wait for the answer it is late. */
+    private final long timeoutNanos;
     /** Whether a call waits for the answer, so that it is late timeout after that call began. */
     private boolean callWaiting;
     /** When each call that waits for this answer began to, if anyone listens. Guarded by the key. */
     private long @Nullable [] waitingSince;
     private int waiting;
 
-    Ask(Outbox.News news, String node, boolean discover, boolean timesWaits) {
+    Ask(Outbox.News news, String node, boolean discover, CompletableFuture<LeaseAnswer> deadline,
+        long timeoutNanos, boolean timesWaits) {
       this.news = news;
       this.node = node;
       this.discover = discover;
+      this.deadline = deadline;
+      this.timeoutNanos = timeoutNanos;
       this.waitingSince = timesWaits ? new long[4] : null;
     }
 
@@ -659,11 +662,10 @@ final class RedisSharedKey implements SharedKey {
      * once with a shorter wait: what the listener hears errs towards more waiting, never less.
      */
     void callWaits(long now) {
-      CompletableFuture<LeaseAnswer> answer = deadline;
-      if (!callWaiting && answer != null) {
+      if (!callWaiting) {
         callWaiting = true;
         CompletableFuture.delayedExecutor(timeoutNanos, TimeUnit.NANOSECONDS)
-            .execute(() -> answer.completeExceptionally(new TimeoutException()));
+            .execute(() -> deadline.completeExceptionally(new TimeoutException()));
       }
       long[] since = waitingSince;
       if (since == null) {

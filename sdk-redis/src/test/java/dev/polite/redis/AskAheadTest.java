@@ -54,7 +54,9 @@ class AskAheadTest {
       while (!key.asking()) { // spend on the fake clock until the next lease is asked for
         spendOne(key);
       }
-      Thread.sleep(300); // past the timeout, within ten: no call waits, so not late yet
+      news.drainPermits(); // the answers before the request ahead
+      assertThat(news.tryAcquire(300, TimeUnit.MILLISECONDS)) // past the timeout, within ten
+          .as("no call waits: not late yet").isFalse();
       assertThat(state.isFallingBack()).isFalse();
       while (key.leaseLeft() >= 1) {
         spendOne(key);
@@ -89,8 +91,8 @@ class AskAheadTest {
         clock.addAndGet(wait); // the call waits for its unit
       } else {
         call++;
-        for (long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5); key.asking() && System.nanoTime() < end; ) {
-          Thread.sleep(1); // a request out: its answer comes before the next unit falls due
+        while (key.asking()) { // a request out: its answer comes before the next unit falls due
+          assertThat(news.tryAcquire(5, TimeUnit.SECONDS)).as("the answer").isTrue();
         }
       }
     }

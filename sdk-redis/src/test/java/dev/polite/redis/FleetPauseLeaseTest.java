@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -24,17 +23,10 @@ class FleetPauseLeaseTest {
   private final Semaphore news = new Semaphore(0);
   private RedisSharedState state;
 
-  @AfterEach
-  void close() {
-    if (state != null) {
-      state.close();
-    }
-  }
-
   /** A key with a lease of 100 units, all due now (a fleet of one at 100 a second, burst 100). */
   private RedisSharedKey leased() throws InterruptedException {
-    state = RedisSharedState.builder(redis.process().uri()).prefix("pause-lease:")
-        .timeout(Duration.ofSeconds(2)).build(); // a timeout no loaded machine misses
+    state = redis.open(RedisSharedState.builder(redis.process().uri()).prefix("pause-lease:")
+        .timeout(Duration.ofSeconds(2))); // a timeout no loaded machine misses
     // The pauses' subscription lands in the background, and its SUBSCRIBE counts as a round
     // trip: counted after a test reads the round trips, it would look like a lease request.
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);

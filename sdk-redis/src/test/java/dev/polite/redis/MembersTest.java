@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -22,17 +21,10 @@ class MembersTest {
   private final Semaphore news = new Semaphore(0);
   private RedisSharedState state;
 
-  @AfterEach
-  void close() {
-    if (state != null) {
-      state.close();
-    }
-  }
-
   @Test
   void twoKeysOfOneNameOnOneStateAreTwoMembersAndAThirdTakesTheSeatOneLeft() throws Exception {
-    state = RedisSharedState.builder(redis.process().uri()).prefix("members:").instanceId("pod")
-        .timeout(Duration.ofSeconds(2)).build(); // a timeout no loaded machine misses
+    state = redis.open(RedisSharedState.builder(redis.process().uri()).prefix("members:").instanceId("pod")
+        .timeout(Duration.ofSeconds(2))); // a timeout no loaded machine misses
     RedisSharedKey first = join();
     RedisSharedKey second = join();
     assertThat(first.seat()).isZero();

@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -24,17 +23,10 @@ class PacingAloneTest {
   private final Semaphore news = new Semaphore(0);
   private RedisSharedState state;
 
-  @AfterEach
-  void close() {
-    if (state != null) {
-      state.close();
-    }
-  }
-
   /** @param connectWait 0 for a Redis already stopped; else long enough for the first connection */
   private RedisSharedKey join(Duration connectWait) {
-    state = RedisSharedState.builder(redis.process().uri()).prefix("alone:").connectWait(connectWait)
-        .timeout(Duration.ofMillis(200)).build();
+    state = redis.open(RedisSharedState.builder(redis.process().uri()).prefix("alone:").connectWait(connectWait)
+        .timeout(Duration.ofMillis(200)));
     return (RedisSharedKey) state.join("api", clock::get, news::release);
   }
 

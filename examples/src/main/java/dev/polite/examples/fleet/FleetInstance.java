@@ -67,6 +67,11 @@ final class FleetInstance implements AutoCloseable {
     return shared == null ? 0 : shared.roundTrips();
   }
 
+  /** How many of its calls' waits for Redis are recorded so far. */
+  int redisWaitsRecorded() {
+    return redisWaits.count();
+  }
+
   /** How long each of its calls that waited for Redis waited, in nanoseconds; none alone. */
   long[] redisWaitsNanos() {
     return redisWaits.nanos();

@@ -148,7 +148,7 @@ final class InstanceLoad {
 
   /** How many Redis waits each instance has recorded so far. */
   private int[] redisWaitsRecorded() {
-    return instances.stream().mapToInt(i -> i.redisWaitsNanos().length).toArray();
+    return instances.stream().mapToInt(FleetInstance::redisWaitsRecorded).toArray();
   }
 
   /** The Redis waits the instances recorded between two counts, in nanoseconds. */
