@@ -79,6 +79,14 @@ final class Lease {
     return nanosPerUnit > 0 && granted > before + 1e-9;
   }
 
+  /**
+   * Whether the first unit fell due within {@code nanos} of the answer: the fleet's schedule was
+   * that shallow when the bucket lent these units.
+   */
+  boolean firstDueWithin(long nanos) {
+    return Math.max(0, 1 - before) * nanosPerUnit <= nanos;
+  }
+
   /** Units granted. */
   double granted() {
     return granted;

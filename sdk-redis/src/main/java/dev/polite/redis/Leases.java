@@ -21,6 +21,13 @@ package dev.polite.redis;
  * cut) half a lease lasts seconds; its next batch is held no longer than an instance may hold a
  * unit past due.
  *
+ * <p>Nor where the schedule is deep: a lease whose first unit fell due later than
+ * {@code validity} after the answer. There every call waits that long for its unit whichever
+ * way, and a round trip shortens no one's wait (in a closed loop the mean wait is the callers
+ * over the pace); a batch held ahead only deepens the schedule and spreads the waits. Asked for
+ * ahead there, 16 instances of 2 callers on 10 a second had calls wait past their 10 s max wait
+ * in 2 of 4 runs of {@code FleetTest}, against none in 4 without.
+ *
  * <p>Where the bucket held the units (a fleet below its pace), they are all due at once and
  * expire {@code validity} later: asked for ahead, most would expire unspent, each costing a round
  * trip for nothing. There a key asks when a call needs the lease, as without this class.
@@ -58,14 +65,15 @@ final class Leases {
   /**
    * Spends the next {@code cost} units, due at {@code due}, at {@code now}; returns whether to ask
    * for the next batch now: none is in hand, this lease was lent past empty (the fleet sends at
-   * its pace), half of it or less is left and its last unit falls due within {@code aheadNanos},
+   * its pace) but its first unit fell due within {@code aheadNanos} of the answer (the schedule
+   * is shallow), half of it or less is left and its last unit falls due within {@code aheadNanos},
    * and the call came before its units fell due, within a pace's unit of {@code now} (this
    * instance sends as fast as the fleet lets it).
    */
   boolean spend(double cost, long due, long unitNanos, long aheadNanos, long now) {
     spending.spend(cost, now);
-    return next.left() == 0 && spending.lentPastEmpty() && now - due <= unitNanos
-        && spending.left() <= spending.granted() / 2
+    return next.left() == 0 && spending.lentPastEmpty() && spending.firstDueWithin(aheadNanos)
+        && now - due <= unitNanos && spending.left() <= spending.granted() / 2
         && spending.dueOf(spending.left()) - now <= aheadNanos;
   }
 

@@ -13,10 +13,10 @@ class LeasesTest {
   @Test
   void aBusyKeyAsksAheadOnceHalfOfALeaseLentPastEmptyIsLeft() {
     Leases leases = new Leases();
-    leases.add(new Lease(0, -10, 10, 4)); // due at 1.1, 1.2, 1.3, 1.4 s
-    assertThat(spendOnDue(leases)).as("at 1.1 s: 3 left").isFalse();
-    assertThat(spendOnDue(leases)).as("at 1.2 s: 2 left, the last 200 ms away").isTrue();
-    assertThat(leases.add(new Lease(1_250 * MS, -12, 10, 4))).isZero(); // due at 2.55 s and on
+    leases.add(new Lease(0, -1, 10, 4)); // a shallow schedule: due at 0.2, 0.3, 0.4, 0.5 s
+    assertThat(spendOnDue(leases)).as("at 0.2 s: 3 left").isFalse();
+    assertThat(spendOnDue(leases)).as("at 0.3 s: 2 left, the last 200 ms away").isTrue();
+    assertThat(leases.add(new Lease(350 * MS, -3, 10, 4))).isZero(); // due at 0.75 s and on
     assertThat(spendOnDue(leases)).as("a next batch in hand: no more asking").isFalse();
     assertThat(spendOnDue(leases)).isFalse();
     assertThat(leases.left()).isEqualTo(4);
@@ -24,7 +24,16 @@ class LeasesTest {
     assertThat(leases.covers(1)).as("this lease spent").isFalse();
     assertThat(leases.turnOver(1)).as("nothing left behind").isZero();
     assertThat(leases.covers(1)).as("the next one spent now").isTrue();
-    assertThat(leases.dueOf(1)).isEqualTo(2_550 * MS);
+    assertThat(leases.dueOf(1)).isEqualTo(750 * MS);
+  }
+
+  @Test
+  void noAskingAheadWhereTheScheduleIsDeep() {
+    Leases leases = new Leases();
+    leases.add(new Lease(0, -10, 10, 4)); // first due a second after the answer: 1.1 to 1.4 s
+    for (int i = 0; i < 4; i++) {
+      assertThat(spendOnDue(leases)).isFalse();
+    }
   }
 
   @Test
@@ -39,11 +48,11 @@ class LeasesTest {
   @Test
   void aSlowPacesNextLeaseIsNotHeldAheadForLong() {
     Leases leases = new Leases();
-    leases.add(new Lease(0, -4, 2, 4)); // 2 a second: due at 2.5, 3.0, 3.5, 4.0 s
-    assertThat(spendOnDue(leases, 500 * MS)).as("at 2.5 s: 3 left").isFalse();
-    assertThat(spendOnDue(leases, 500 * MS)).as("at 3.0 s: half left, but the last 1 s away").isFalse();
-    assertThat(spendOnDue(leases, 500 * MS)).as("at 3.5 s: 500 ms away").isFalse();
-    assertThat(spendOnDue(leases, 500 * MS)).as("at 4.0 s: none left, the next now").isTrue();
+    leases.add(new Lease(0, 0.5, 2, 4)); // 2 a second: due at 0.25, 0.75, 1.25, 1.75 s
+    assertThat(spendOnDue(leases, 500 * MS)).as("at 0.25 s: 3 left").isFalse();
+    assertThat(spendOnDue(leases, 500 * MS)).as("at 0.75 s: half left, but the last 1 s away").isFalse();
+    assertThat(spendOnDue(leases, 500 * MS)).as("at 1.25 s: 500 ms away").isFalse();
+    assertThat(spendOnDue(leases, 500 * MS)).as("at 1.75 s: none left, the next now").isTrue();
   }
 
   @Test
