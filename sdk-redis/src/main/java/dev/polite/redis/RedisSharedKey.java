@@ -531,6 +531,9 @@ final class RedisSharedKey implements SharedKey {
         askAgain.answered();
         lastHeardAt = ticker.read();
         install(answer, lastHeardAt);
+        if (answer.firstUnitDueLater()) {
+          waited = new long[0]; // Redis held no call back: each waits on for its unit (Ask#waitsOver)
+        }
         if (ask.discover) {
           holdForDiscovery(answer.discoverWaitMicros(), lastHeardAt);
           discoveringUntil = answer.discoveringMicros() > 0
@@ -677,7 +680,14 @@ final class RedisSharedKey implements SharedKey {
       since[waiting++] = now;
     }
 
-    /** How long each call waited, up to the answer or time-out at {@code now}; empty if none. */
+    /**
+     * How long each call waited, up to the answer or time-out at {@code now}; empty if none. An
+     * answer whose units fall due after it came ({@link LeaseAnswer#firstUnitDueLater}) held no
+     * call back, and its key tells none of these: where the fleet's bucket lends past empty, a
+     * unit's place in the schedule is set by the units lent before it, whenever it is asked for,
+     * and each call waits on for its unit. Asking sooner would have given this instance earlier
+     * units and the other instances later ones.
+     */
     long[] waitsOver(long now) {
       long[] since = waitingSince;
       long[] waited = new long[since == null ? 0 : waiting];

@@ -677,12 +677,17 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
     }
 
     /**
-     * Tells {@code listener} how long each call waited for Redis: from the step that found its
-     * lease spent (or its turn to re-verify the fleet's pause unknown) to the answer, or to the
-     * time-out (at most {@link #timeout}). Calls that go on the lease they hold wait for nothing
-     * and are not told; nor are calls a starting fleet holds while one instance discovers a pace
-     * no server advertised: they wait for that instance's calls, not for Redis. This is the
-     * latency the fleet adds to a call, as, say, a Micrometer timer would record it.
+     * Tells {@code listener} how long each call Redis held back waited for it: from the step that
+     * found its lease spent (or its turn to re-verify the fleet's pause unknown) to the answer, or
+     * to the time-out (at most {@link #timeout}). This is the latency the fleet adds to a call, as,
+     * say, a Micrometer timer would record it. Not told:
+     * <ul>
+     *   <li>calls that go on the lease they hold: they wait for nothing;
+     *   <li>calls whose answer grants units that fall due after it comes: the fleet sends at its
+     *       pace, and the fleet's schedule, not the round trip, says when each goes;
+     *   <li>calls a starting fleet holds while one instance discovers a pace no server
+     *       advertised: they wait for that instance's calls, not for Redis.
+     * </ul>
      *
      * <p>Runs on the thread that completes the request (Lettuce's, or the time-out's), after the
      * key's lock is released: keep it quick. What it throws is dropped, and logged the first time.

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -15,7 +16,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * {@link RedisSharedState.Builder#onCallWaited} hears how long each call waited for Redis, on the
  * key's own clock (a fake one, moved by the test while a proxy holds Redis's answer), and nothing
- * for calls that went on the lease they held.
+ * for calls that went on the lease they held, or whose units fell due after the answer anyway.
  */
 class CallWaitedTest {
   private static final long MILLI = TimeUnit.MILLISECONDS.toNanos(1);
@@ -48,6 +49,28 @@ class CallWaitedTest {
   }
 
   @Test
+  void callsWhoseUnitsFallDueAfterTheAnswerAreNotTold() throws Exception {
+    try (DelayingProxy proxy = new DelayingProxy(redis.process().port(), Duration.ZERO);
+        RedisSharedState state = RedisSharedState.builder("redis://127.0.0.1:" + proxy.port())
+            .prefix("waited:").timeout(Duration.ofSeconds(2)).onCallWaited(waits::add).build()) {
+      // 2 a second, burst 1: the first lease is lent past empty, and the next one's units fall due
+      // after those, on the fleet's schedule, however late the request for them came.
+      RedisSharedKey key = LeasedKey.of(state, clock, news, 2, 1);
+      spendLease(key);
+      waits.clear();
+      proxy.delay(Duration.ofMillis(50));
+      drainNews();
+      assertThat(key.take(1, 1, 0, clock.get())).as("the lease spent: a request out")
+          .isEqualTo(SharedKey.AWAIT);
+      clock.addAndGet(7 * MILLI);
+      assertThat(news.tryAcquire(5, TimeUnit.SECONDS)).as("the answer").isTrue();
+      assertThat(key.take(1, 1, 0, clock.get())).as("its unit falls due later: the schedule's")
+          .isPositive().isNotEqualTo(SharedKey.AWAIT);
+      assertThat(waits).as("Redis held no call back").isEmpty();
+    }
+  }
+
+  @Test
   void aCallWaitsAtMostTheTimeOutAndIsToldSo() throws Exception {
     try (DelayingProxy proxy = new DelayingProxy(redis.process().port(), Duration.ZERO);
         RedisSharedState state = RedisSharedState.builder("redis://127.0.0.1:" + proxy.port())
@@ -67,15 +90,32 @@ class CallWaitedTest {
 
   @Test
   void aListenerThatThrowsDoesNotStopTheKey() throws Exception {
-    try (RedisSharedState state = RedisSharedState.builder(redis.process().uri()).prefix("waited:")
-        .timeout(Duration.ofSeconds(2)).onCallWaited(d -> {
-          throw new IllegalStateException("a listener's bug");
-        }).build()) {
+    AtomicInteger heard = new AtomicInteger();
+    try (DelayingProxy proxy = new DelayingProxy(redis.process().port(), Duration.ZERO);
+        RedisSharedState state = RedisSharedState.builder("redis://127.0.0.1:" + proxy.port())
+            .prefix("waited:").timeout(Duration.ofSeconds(2)).onCallWaited(d -> {
+              heard.incrementAndGet();
+              throw new IllegalStateException("a listener's bug");
+            }).build()) {
       RedisSharedKey key = leased(state);
-      for (int lease = 0; lease < 3; lease++) { // each lease spent, a call waits for the next
+      spendLease(key);
+      // Held 300 ms on its way, the request finds units in the fleet's bucket: due at once, so
+      // Redis held the call back, and the listener is told.
+      proxy.delay(Duration.ofMillis(300));
+      drainNews();
+      assertThat(key.take(1, 1, 0, clock.get())).isEqualTo(SharedKey.AWAIT);
+      assertThat(news.tryAcquire(5, TimeUnit.SECONDS)).as("the answer").isTrue();
+      assertThat(heard).as("told, and it threw").hasValue(1);
+
+      proxy.delay(Duration.ZERO);
+      for (int lease = 0; lease < 2; lease++) { // each lease spent, the next is asked for
         spendLease(key);
-        assertThat(key.take(1, 1, 0, clock.get())).isEqualTo(SharedKey.AWAIT);
-        assertThat(news.tryAcquire(5, TimeUnit.SECONDS)).as("an answer").isTrue();
+        for (int step = 0; key.leaseLeft() < 1; step++) {
+          assertThat(step).as("a lease within a few answers").isLessThan(10);
+          if (key.take(1, 1, 0, clock.get()) == SharedKey.AWAIT) {
+            assertThat(news.tryAcquire(5, TimeUnit.SECONDS)).as("an answer").isTrue();
+          }
+        }
         assertThat(state.isFallingBack()).isFalse();
       }
       assertThat(key.leaseLeft()).as("leased on after the listener threw").isPositive();

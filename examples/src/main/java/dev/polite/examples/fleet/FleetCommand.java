@@ -139,10 +139,10 @@ public final class FleetCommand implements Callable<Integer> {
         + "for want of Redis.");
     text(out, "  p99 ms: a call's 99th percentile duration, mostly queueing for the limit in a saturated closed loop; "
         + "vs alone: that p99");
-    text(out, "  minus the alone row's. redis p99: the 99th percentile over every call from 1 s to D of the time it "
-        + "waited for Redis");
-    text(out, "  (0 for one that went on its lease): what the fleet adds. targets: issues 11's and 24's for the shared "
-        + "rows.");
+    text(out, "  minus the alone row's. redis p99: the 99th percentile over every call from 1 s to D of the time Redis "
+        + "held it back");
+    text(out, "  (0 for one that went on its lease, or whose units fell due after the answer): what the fleet adds. "
+        + "targets: issues 11's and 24's.");
     if (json) {
       Map<String, @Nullable Object> all = new LinkedHashMap<>();
       all.put("command", "fleet");

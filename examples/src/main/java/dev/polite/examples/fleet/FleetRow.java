@@ -27,8 +27,8 @@ import org.jspecify.annotations.Nullable;
  * @param steadyRoundTripsPerCall per call ended from the first second to D; null alone
  * @param p99Millis the 99th percentile of a call's duration, ms
  * @param redisWaitP99Millis the 99th percentile over every call from the first second to D of the
- *     time it waited for Redis (0 for a call that went on its lease): the latency the fleet adds,
- *     ms; null alone
+ *     time Redis held it back (0 for a call that went on its lease, or whose units fell due after
+ *     the answer: {@code onCallWaited}): the latency the fleet adds, ms; null alone
  * @param fallbackShare the share of instance-time (sampled every 50 ms over 0 to D) spent pacing
  *     alone because Redis did not answer in time; null alone
  * @param outage for the killed row, when Redis was killed and back, such as {@code 4.0-7.0 s}
