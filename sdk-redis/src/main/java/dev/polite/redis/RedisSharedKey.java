@@ -494,7 +494,7 @@ final class RedisSharedKey implements SharedKey {
         discoverForMicros());
     String node = fleet.nodeOf(keys[0]);
     CompletableFuture<LeaseAnswer> answer = fleet.lease(keys, request.toArgs());
-    Ask ask = new Ask(news, node, discover, answer.copy(), settings.timeoutNanos(), fleet.timesWaits());
+    Ask ask = new Ask(news, node, discover, answer.copy(), callTimeoutNanos(), fleet.timesWaits());
     asking = ask;
     ask.neverSent = answer.isCompletedExceptionally(); // refused before it left: no connection
     // A late answer's units are this instance's, though it stopped waiting: they go back.
@@ -505,6 +505,22 @@ final class RedisSharedKey implements SharedKey {
     long lateAt = pacingAlone() ? settings.timeoutNanos() : QUIET_TIMEOUTS * settings.timeoutNanos();
     ask.deadline.orTimeout(lateAt, TimeUnit.NANOSECONDS)
         .whenComplete((a, failure) -> finish(ask, a, failure));
+  }
+
+  /**
+   * How long a call may wait for this key's request: the timeout, but {@link #QUIET_TIMEOUTS} of
+   * it for the key's first, before it has heard from Redis. That one is made by the key's first
+   * call, once per key per instance, in a JVM that has just started (a fleet starts its instances
+   * together: 16 JVMs warming up on 2 cores answered it in 30 to 74 ms), and it sent half of such a
+   * fleet alone at its start, each instance then needing {@link RedisSharedState#REJOIN_AFTER}
+   * answers in time in a row to come back. At the defaults ten timeouts is 200 ms, less than the
+   * 500 ms that the answer may then hold the call for anyway, while another instance discovers
+   * the pace ({@link #DISCOVER_FOR}). A key pacing alone asks whether Redis answers in time
+   * again: timeout it is.
+   */
+  private long callTimeoutNanos() {
+    boolean first = lastHeardAt == Long.MIN_VALUE && !pacingAlone();
+    return first ? QUIET_TIMEOUTS * settings.timeoutNanos() : settings.timeoutNanos();
   }
 
   private void finish(Ask ask, @Nullable LeaseAnswer answer, @Nullable Throwable failure) {

@@ -99,6 +99,7 @@ class CallWaitedTest {
             }).build()) {
       RedisSharedKey key = leased(state);
       spendLease(key);
+      heard.set(0); // the calls that waited for the first lease
       // Held 300 ms on its way, the request finds units in the fleet's bucket: due at once, so
       // Redis held the call back, and the listener is told.
       proxy.delay(Duration.ofMillis(300));
