@@ -84,7 +84,15 @@ final class Lease {
    * that shallow when the bucket lent these units.
    */
   boolean firstDueWithin(long nanos) {
-    return Math.max(0, 1 - before) * nanosPerUnit <= nanos;
+    return firstDueAfter() <= nanos;
+  }
+
+  /**
+   * How long after the answer the first unit falls due: 0 where the bucket held it, else how far
+   * ahead the fleet's schedule ran when the bucket lent these units.
+   */
+  long firstDueAfter() {
+    return (long) Math.min(Math.max(0, 1 - before) * nanosPerUnit, Long.MAX_VALUE / 2.0);
   }
 
   /** Units granted. */

@@ -25,16 +25,6 @@ record LeaseAnswer(double granted, double before, double rate, double burst, lon
     int alive, boolean pauseForRefusal, boolean prober, long probeWaitMicros,
     long discoverWaitMicros, long discoveringMicros) {
 
-  /**
-   * Whether the first unit granted falls due only after the answer: the fleet's bucket had lent
-   * its units past empty, and this unit's place in its schedule was set by the units lent before
-   * it, not by when this request came. A call that waited for this answer would have waited for
-   * that unit anyway.
-   */
-  boolean firstUnitDueLater() {
-    return granted > 0 && rate > 0 && before < 1 - 1e-9;
-  }
-
   /** Reads the script's reply; a reply of another shape is a bug in the script, and throws. */
   static LeaseAnswer of(List<Object> reply) {
     if (reply == null || reply.size() != 11) {

@@ -69,7 +69,8 @@ final class RedisSharedKey implements SharedKey {
    * 70 ms at the 99th percentile, past the 20 ms default); such a request is not late to anyone,
    * and timed out, it would send every key of its node to pace alone. Ten times 20 ms is about
    * as long as the rest of a lease lasts once the next is asked for (100 to 250 ms: {@link Leases});
-   * past that, calls wait, and timeout bounds their wait.
+   * past that, calls wait, and timeout bounds their wait, or as much more as they would wait
+   * anyway ({@link #callTimeoutNanos}).
    */
   private static final long QUIET_TIMEOUTS = 10;
 
@@ -95,6 +96,12 @@ final class RedisSharedKey implements SharedKey {
   private @Nullable Ask asking;
   private long lastAskAt = Long.MIN_VALUE;
   private long lastHeardAt = Long.MIN_VALUE;
+  /**
+   * How long after the last grant came its first unit fell due: how far ahead of its calls the
+   * fleet's schedule ran (0: the bucket held units). 0 again after a refusal (the script voids the
+   * fleet's debt) and while pacing alone.
+   */
+  private long scheduleDepth;
   private final Outbox outbox = new Outbox();
   private double myRate = NONE;
   private double myBurst = NONE;
@@ -466,6 +473,7 @@ final class RedisSharedKey implements SharedKey {
    */
   private void voidLease() {
     leases.surrender();
+    scheduleDepth = 0; // the script voided the fleet's debt with it
   }
 
   /** Sends what this key has to tell now, or with the request already in flight. */
@@ -494,7 +502,8 @@ final class RedisSharedKey implements SharedKey {
         discoverForMicros());
     String node = fleet.nodeOf(keys[0]);
     CompletableFuture<LeaseAnswer> answer = fleet.lease(keys, request.toArgs());
-    Ask ask = new Ask(news, node, discover, answer.copy(), callTimeoutNanos(), fleet.timesWaits());
+    Ask ask = new Ask(news, node, discover, answer.copy(), callTimeoutNanos(want, probe),
+        fleet.timesWaits());
     asking = ask;
     ask.neverSent = answer.isCompletedExceptionally(); // refused before it left: no connection
     // A late answer's units are this instance's, though it stopped waiting: they go back.
@@ -508,19 +517,35 @@ final class RedisSharedKey implements SharedKey {
   }
 
   /**
-   * How long a call may wait for this key's request: the timeout, but {@link #QUIET_TIMEOUTS} of
-   * it for the key's first, before it has heard from Redis. That one is made by the key's first
-   * call, once per key per instance, in a JVM that has just started (a fleet starts its instances
-   * together: 16 JVMs warming up on 2 cores answered it in 30 to 74 ms), and it sent half of such a
-   * fleet alone at its start, each instance then needing {@link RedisSharedState#REJOIN_AFTER}
-   * answers in time in a row to come back. At the defaults ten timeouts is 200 ms, less than the
-   * 500 ms that the answer may then hold the call for anyway, while another instance discovers
-   * the pace ({@link #DISCOVER_FOR}). A key pacing alone asks whether Redis answers in time
-   * again: timeout it is.
+   * How long a call may wait for this key's request: the timeout, but longer, up to
+   * {@link #QUIET_TIMEOUTS} of it, where the call would wait that long for other reasons anyway:
+   * <ul>
+   *   <li>The key's first request, before it has heard from Redis. It is made by the key's first
+   *       call, once per key per instance, in a JVM that has just started (a fleet starts its
+   *       instances together: 16 JVMs warming up on 2 cores answered it in 30 to 74 ms), and it
+   *       sent half of such a fleet alone at its start, each instance then needing
+   *       {@link RedisSharedState#REJOIN_AFTER} answers in time in a row to come back. At the
+   *       defaults ten timeouts is 200 ms, less than the 500 ms that its answer may hold the call
+   *       for anyway, while another instance discovers the pace ({@link #DISCOVER_FOR}).
+   *   <li>A lease where the fleet's schedule runs ahead of its calls: the last grant's first unit
+   *       fell due {@link #scheduleDepth} after it came, and the next grant's will fall due as far
+   *       ahead, set by the units lent before it, however soon the answer comes. An answer within
+   *       that time holds no call back (the fleet counts no such wait: {@link Ask#waitsOver}); one
+   *       timed out at 20 ms sent busy instances alone while their calls queued seconds for units.
+   * </ul>
+   * A key pacing alone asks whether Redis answers in time again, and a probe re-verifies a pause:
+   * timeout it is.
    */
-  private long callTimeoutNanos() {
-    boolean first = lastHeardAt == Long.MIN_VALUE && !pacingAlone();
-    return first ? QUIET_TIMEOUTS * settings.timeoutNanos() : settings.timeoutNanos();
+  private long callTimeoutNanos(double want, boolean probe) {
+    long timeout = settings.timeoutNanos();
+    if (pacingAlone()) {
+      return timeout;
+    }
+    long quiet = QUIET_TIMEOUTS * timeout;
+    if (lastHeardAt == Long.MIN_VALUE) {
+      return quiet;
+    }
+    return want > 0 && !probe ? Math.max(timeout, Math.min(quiet, scheduleDepth)) : timeout;
   }
 
   private void finish(Ask ask, @Nullable LeaseAnswer answer, @Nullable Throwable failure) {
@@ -539,6 +564,7 @@ final class RedisSharedKey implements SharedKey {
         fleet.unreachable(ask.node, cause);
         askAgain.failed();
         outbox.giveBack(leases.surrender()); // what the fleet decides meanwhile is unknown here
+        scheduleDepth = 0;
         if (outbox.holdsPauseNews()) {
           tellLater(); // no call may come to carry it: this instance may have given up
         }
@@ -547,7 +573,7 @@ final class RedisSharedKey implements SharedKey {
         askAgain.answered();
         lastHeardAt = ticker.read();
         install(answer, lastHeardAt);
-        if (answer.firstUnitDueLater()) {
+        if (answer.granted() > 0 && scheduleDepth > 0) {
           waited = new long[0]; // Redis held no call back: each waits on for its unit (Ask#waitsOver)
         }
         if (ask.discover) {
@@ -617,7 +643,9 @@ final class RedisSharedKey implements SharedKey {
     }
     if (answer.granted() > 0) {
       heldCalls = false;
-      outbox.giveBack(leases.add(new Lease(receivedAt, answer.before(), fleetRate, answer.granted())));
+      Lease lease = new Lease(receivedAt, answer.before(), fleetRate, answer.granted());
+      scheduleDepth = lease.firstDueAfter();
+      outbox.giveBack(leases.add(lease));
     }
   }
 
@@ -698,8 +726,8 @@ final class RedisSharedKey implements SharedKey {
 
     /**
      * How long each call waited, up to the answer or time-out at {@code now}; empty if none. An
-     * answer whose units fall due after it came ({@link LeaseAnswer#firstUnitDueLater}) held no
-     * call back, and its key tells none of these: where the fleet's bucket lends past empty, a
+     * answer whose units fall due after it came ({@link Lease#firstDueAfter}) held no call back,
+     * and its key tells none of these: where the fleet's bucket lends past empty, a
      * unit's place in the schedule is set by the units lent before it, whenever it is asked for,
      * and each call waits on for its unit. Asking sooner would have given this instance earlier
      * units and the other instances later ones.
