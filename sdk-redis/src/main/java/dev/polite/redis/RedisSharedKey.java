@@ -502,7 +502,7 @@ final class RedisSharedKey implements SharedKey {
         discoverForMicros());
     String node = fleet.nodeOf(keys[0]);
     CompletableFuture<LeaseAnswer> answer = fleet.lease(keys, request.toArgs());
-    Ask ask = new Ask(news, node, discover, answer.copy(), callTimeoutNanos(want, probe),
+    Ask ask = new Ask(news, node, discover, answer.copy(), callTimeoutNanos(want, probe, discover),
         fleet.timesWaits());
     asking = ask;
     ask.neverSent = answer.isCompletedExceptionally(); // refused before it left: no connection
@@ -520,13 +520,16 @@ final class RedisSharedKey implements SharedKey {
    * How long a call may wait for this key's request: the timeout, but longer, up to
    * {@link #QUIET_TIMEOUTS} of it, where the call would wait that long for other reasons anyway:
    * <ul>
-   *   <li>The key's first request, before it has heard from Redis. It is made by the key's first
-   *       call, once per key per instance, in a JVM that has just started (a fleet starts its
-   *       instances together: 16 JVMs warming up on 2 cores answered it in 30 to 74 ms), and it
-   *       sent half of such a fleet alone at its start, each instance then needing
+   *   <li>The key's first request, before it has heard from Redis, and its requests while the
+   *       fleet knows no pace. These come as a fleet starts, all its instances together: the first
+   *       call of each, then, as the discovering instance finds the pace, every held instance's
+   *       calls at once (16 JVMs on 2 cores answered them in 30 to 74 ms). Timed out at 20 ms,
+   *       they sent half of such a fleet alone at its start, each instance then needing
    *       {@link RedisSharedState#REJOIN_AFTER} answers in time in a row to come back. At the
-   *       defaults ten timeouts is 200 ms, less than the 500 ms that its answer may hold the call
-   *       for anyway, while another instance discovers the pace ({@link #DISCOVER_FOR}).
+   *       defaults ten timeouts is 200 ms, less than the 500 ms that a discovery may hold calls
+   *       for anyway ({@link #DISCOVER_FOR}). Against a server with no limit at all, where no
+   *       pace is ever found, that is one call every leaseFor (the refresh) that may wait 200 ms
+   *       on a slow Redis.
    *   <li>A lease where the fleet's schedule runs ahead of its calls: the last grant's first unit
    *       fell due {@link #scheduleDepth} after it came, and the next grant's will fall due as far
    *       ahead, set by the units lent before it, however soon the answer comes. An answer within
@@ -536,13 +539,13 @@ final class RedisSharedKey implements SharedKey {
    * A key pacing alone asks whether Redis answers in time again, and a probe re-verifies a pause:
    * timeout it is.
    */
-  private long callTimeoutNanos(double want, boolean probe) {
+  private long callTimeoutNanos(double want, boolean probe, boolean discover) {
     long timeout = settings.timeoutNanos();
     if (pacingAlone()) {
       return timeout;
     }
     long quiet = QUIET_TIMEOUTS * timeout;
-    if (lastHeardAt == Long.MIN_VALUE) {
+    if (lastHeardAt == Long.MIN_VALUE || discover) {
       return quiet;
     }
     return want > 0 && !probe ? Math.max(timeout, Math.min(quiet, scheduleDepth)) : timeout;

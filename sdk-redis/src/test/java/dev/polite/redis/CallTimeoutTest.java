@@ -12,8 +12,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * How long a call waits for its key's request before the key paces alone: the timeout, but up to
- * ten of it for the key's first request, and for a lease where the fleet's schedule runs ahead of
- * its calls, since the call would wait that long anyway ({@link RedisSharedKey}); and the
+ * ten of it for the key's first request and its requests while the fleet knows no pace, and for a
+ * lease where the fleet's schedule runs ahead of its calls, since the call would wait that long
+ * anyway ({@link RedisSharedKey}); and the
  * neighbours that keep the timeout: a first request that never answers (alone within ten), the
  * requests after it where the bucket holds units, and a lease after a refusal voided the fleet's
  * debt. Redis is real, behind a proxy that holds its answers; the keys' clocks are fake ones
@@ -56,6 +57,43 @@ class CallTimeoutTest {
       assertThat(waited).as("ten timeouts, 200 ms, and scheduling").isLessThan(TimeUnit.SECONDS.toNanos(1));
       assertThat(key.take(1, 1, 0, clock.get())).as("alone, the call goes on the key's own share")
           .isNotEqualTo(SharedKey.AWAIT);
+    }
+  }
+
+  @Test
+  void callsHeldWhileAnotherInstanceDiscoversThePaceMayWaitTenTimeoutsWhenItIsFound()
+      throws Exception {
+    try (DelayingProxy proxy = new DelayingProxy(redis.process().port(), Duration.ZERO);
+        RedisSharedState mine = RedisSharedState.builder("redis://127.0.0.1:" + proxy.port())
+            .prefix("timeout:").timeout(Duration.ofMillis(20)).build();
+        RedisSharedState other = RedisSharedState.builder(redis.process().uri())
+            .prefix("timeout:").timeout(Duration.ofSeconds(2)).build()) {
+      AtomicLong otherClock = new AtomicLong(clock.get());
+      Semaphore otherNews = new Semaphore(0);
+      RedisSharedKey discoverer =
+          (RedisSharedKey) other.join("api", otherClock::get, otherNews::release);
+      discoverer.take(1, 1, 0, otherClock.get());
+      while (discoverer.asking()) {
+        assertThat(otherNews.tryAcquire(5, TimeUnit.SECONDS)).as("its answer").isTrue();
+      }
+      assertThat(discoverer.instances()).as("it discovers the pace for the fleet").isEqualTo(1);
+
+      RedisSharedKey key = (RedisSharedKey) mine.join("api", clock::get, news::release);
+      assertThat(key.take(1, 1, 0, clock.get())).isEqualTo(SharedKey.AWAIT);
+      outcome(key);
+      assertThat(key.take(1, 1, 0, clock.get())).as("held while the other discovers")
+          .isEqualTo(SharedKey.AWAIT);
+      assertThat(key.asking()).isFalse();
+      proxy.delay(Duration.ofMillis(30)); // each way: the answer 60 ms and more, past 20 ms
+      news.drainPermits();
+      discoverer.paceLearned(10, 10, true, otherClock.get()); // found: published as paced
+      assertThat(news.tryAcquire(5, TimeUnit.SECONDS)).as("the pace published").isTrue();
+      assertThat(key.take(1, 1, 0, clock.get())).as("the held call asks the fleet")
+          .isEqualTo(SharedKey.AWAIT);
+      assertThat(key.asking()).isTrue();
+      outcome(key);
+      assertThat(mine.isFallingBack()).as("answered within ten timeouts: shared").isFalse();
+      assertThat(mine.transitions()).isZero();
     }
   }
 
