@@ -102,6 +102,8 @@ final class RedisSharedKey implements SharedKey {
    * fleet's debt) and while pacing alone.
    */
   private long scheduleDepth;
+  /** Whether Redis has granted this key units yet: until then, it is starting (callTimeoutNanos). */
+  private boolean everLeased;
   private final Outbox outbox = new Outbox();
   private double myRate = NONE;
   private double myBurst = NONE;
@@ -520,11 +522,11 @@ final class RedisSharedKey implements SharedKey {
    * How long a call may wait for this key's request: the timeout, but longer, up to
    * {@link #QUIET_TIMEOUTS} of it, where the call would wait that long for other reasons anyway:
    * <ul>
-   *   <li>The key's first request, before it has heard from Redis, and its requests while the
-   *       fleet knows no pace. These come as a fleet starts, all its instances together: the first
-   *       call of each, then, as the discovering instance finds the pace, every held instance's
-   *       calls at once (16 JVMs on 2 cores answered them in 30 to 74 ms). Timed out at 20 ms,
-   *       they sent half of such a fleet alone at its start, each instance then needing
+   *   <li>The key's requests until its first lease, and while the fleet knows no pace. These come
+   *       as a fleet starts, all its instances together: the first call of each; as the
+   *       discovering instance finds the pace, every held instance's calls at once; then every
+   *       instance's first lease (16 JVMs on 2 cores answered them in 8 to 80 ms). Timed out at
+   *       20 ms, they sent half of such a fleet alone at its start, each instance then needing
    *       {@link RedisSharedState#REJOIN_AFTER} answers in time in a row to come back. At the
    *       defaults ten timeouts is 200 ms, less than the 500 ms that a discovery may hold calls
    *       for anyway ({@link #DISCOVER_FOR}). Against a server with no limit at all, where no
@@ -545,7 +547,7 @@ final class RedisSharedKey implements SharedKey {
       return timeout;
     }
     long quiet = QUIET_TIMEOUTS * timeout;
-    if (lastHeardAt == Long.MIN_VALUE || discover) {
+    if (!everLeased || discover) {
       return quiet;
     }
     return want > 0 && !probe ? Math.max(timeout, Math.min(quiet, scheduleDepth)) : timeout;
@@ -648,6 +650,7 @@ final class RedisSharedKey implements SharedKey {
       heldCalls = false;
       Lease lease = new Lease(receivedAt, answer.before(), fleetRate, answer.granted());
       scheduleDepth = lease.firstDueAfter();
+      everLeased = true;
       outbox.giveBack(leases.add(lease));
     }
   }

@@ -599,7 +599,7 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
      * The longest a call waits for Redis before its key paces alone. Default 20 ms. A request no
      * call waits for yet (the next lease, asked for ahead) is late only at ten times this, or
      * this long after a call begins to wait for it. A call may wait up to ten times this where it
-     * would wait as long anyway: for a key's first request and its requests while the fleet
+     * would wait as long anyway: for a key's requests until its first lease and while the fleet
      * knows no pace (a fleet's discovery may hold a call longer), and for a lease while the
      * fleet's schedule runs that far ahead of its calls (its unit falls due no sooner, however
      * soon Redis answers).

@@ -12,8 +12,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * How long a call waits for its key's request before the key paces alone: the timeout, but up to
- * ten of it for the key's first request and its requests while the fleet knows no pace, and for a
- * lease where the fleet's schedule runs ahead of its calls, since the call would wait that long
+ * ten of it for the key's requests until its first lease and while the fleet knows no pace, and for
+ * a lease where the fleet's schedule runs ahead of its calls, since the call would wait that long
  * anyway ({@link RedisSharedKey}); and the
  * neighbours that keep the timeout: a first request that never answers (alone within ten), the
  * requests after it where the bucket holds units, and a lease after a refusal voided the fleet's
@@ -94,6 +94,24 @@ class CallTimeoutTest {
       outcome(key);
       assertThat(mine.isFallingBack()).as("answered within ten timeouts: shared").isFalse();
       assertThat(mine.transitions()).isZero();
+    }
+  }
+
+  @Test
+  void aKeysFirstLeaseOnceThePaceIsKnownMayTakeTenTimeoutsForItsCalls() throws Exception {
+    try (DelayingProxy proxy = new DelayingProxy(redis.process().port(), Duration.ZERO);
+        RedisSharedState state = RedisSharedState.builder("redis://127.0.0.1:" + proxy.port())
+            .prefix("timeout:").timeout(Duration.ofMillis(20)).build()) {
+      RedisSharedKey key = (RedisSharedKey) state.join("api", clock::get, news::release);
+      key.paceLearned(10, 10, true, clock.get()); // told at once, for no units
+      outcome(key);
+      assertThat(key.leaseLeft()).as("heard from Redis, nothing leased yet").isZero();
+      proxy.delay(Duration.ofMillis(30));
+      news.drainPermits();
+      assertThat(key.take(1, 1, 0, clock.get())).as("the first lease").isEqualTo(SharedKey.AWAIT);
+      outcome(key);
+      assertThat(state.isFallingBack()).as("answered within ten timeouts: shared").isFalse();
+      assertThat(key.leaseLeft()).isPositive();
     }
   }
 
