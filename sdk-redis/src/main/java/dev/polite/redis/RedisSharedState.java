@@ -683,8 +683,8 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
     /**
      * Tells {@code listener} how long each call Redis held back waited for it: from the step that
      * found its lease spent (or its turn to re-verify the fleet's pause unknown) to the answer, or
-     * to the time-out (at most {@link #timeout}). This is the latency the fleet adds to a call, as,
-     * say, a Micrometer timer would record it. Not told:
+     * to the time-out (at most {@link #timeout}, or the longer bound it names). This is the
+     * latency the fleet adds to a call, as, say, a Micrometer timer would record it. Not told:
      * <ul>
      *   <li>calls that go on the lease they hold: they wait for nothing;
      *   <li>calls whose answer grants units that fall due after it comes: the fleet sends at its
