@@ -3,6 +3,7 @@ package dev.polite.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.polite.SharedKey;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -27,9 +28,8 @@ class CallTimeoutTest {
 
   @Test
   void aKeysFirstRequestAnsweredPastTheTimeoutLeavesTheKeyShared() throws Exception {
-    try (DelayingProxy proxy = new DelayingProxy(redis.process().port(), Duration.ZERO);
-        RedisSharedState state = RedisSharedState.builder("redis://127.0.0.1:" + proxy.port())
-            .prefix("timeout:").timeout(Duration.ofMillis(20)).build()) {
+    try (DelayingProxy proxy = proxy();
+        RedisSharedState state = through(proxy)) {
       proxy.delay(Duration.ofMillis(30)); // each way: the answer 60 ms and more, past 20 ms
       RedisSharedKey key = (RedisSharedKey) state.join("api", clock::get, news::release);
       assertThat(key.take(1, 1, 0, clock.get())).as("no pace known: the call waits for the fleet")
@@ -42,9 +42,8 @@ class CallTimeoutTest {
 
   @Test
   void aKeysFirstRequestThatNeverAnswersSendsItAloneWithinTenTimeouts() throws Exception {
-    try (DelayingProxy proxy = new DelayingProxy(redis.process().port(), Duration.ZERO);
-        RedisSharedState state = RedisSharedState.builder("redis://127.0.0.1:" + proxy.port())
-            .prefix("timeout:").timeout(Duration.ofMillis(20)).build()) {
+    try (DelayingProxy proxy = proxy();
+        RedisSharedState state = through(proxy)) {
       proxy.delay(Duration.ofSeconds(5));
       RedisSharedKey key = (RedisSharedKey) state.join("api", clock::get, news::release);
       long since = System.nanoTime();
@@ -63,11 +62,9 @@ class CallTimeoutTest {
   @Test
   void callsHeldWhileAnotherInstanceDiscoversThePaceMayWaitTenTimeoutsWhenItIsFound()
       throws Exception {
-    try (DelayingProxy proxy = new DelayingProxy(redis.process().port(), Duration.ZERO);
-        RedisSharedState mine = RedisSharedState.builder("redis://127.0.0.1:" + proxy.port())
-            .prefix("timeout:").timeout(Duration.ofMillis(20)).build();
-        RedisSharedState other = RedisSharedState.builder(redis.process().uri())
-            .prefix("timeout:").timeout(Duration.ofSeconds(2)).build()) {
+    try (DelayingProxy proxy = proxy();
+        RedisSharedState mine = through(proxy);
+        RedisSharedState other = inTime()) {
       AtomicLong otherClock = new AtomicLong(clock.get());
       Semaphore otherNews = new Semaphore(0);
       RedisSharedKey discoverer =
@@ -99,9 +96,8 @@ class CallTimeoutTest {
 
   @Test
   void aKeysFirstLeaseOnceThePaceIsKnownMayTakeTenTimeoutsForItsCalls() throws Exception {
-    try (DelayingProxy proxy = new DelayingProxy(redis.process().port(), Duration.ZERO);
-        RedisSharedState state = RedisSharedState.builder("redis://127.0.0.1:" + proxy.port())
-            .prefix("timeout:").timeout(Duration.ofMillis(20)).build()) {
+    try (DelayingProxy proxy = proxy();
+        RedisSharedState state = through(proxy)) {
       RedisSharedKey key = (RedisSharedKey) state.join("api", clock::get, news::release);
       key.paceLearned(10, 10, true, clock.get()); // told at once, for no units
       outcome(key);
@@ -117,9 +113,8 @@ class CallTimeoutTest {
 
   @Test
   void whereTheBucketHoldsUnitsTheRequestsAfterTheFirstAreLateAtTheTimeout() throws Exception {
-    try (DelayingProxy proxy = new DelayingProxy(redis.process().port(), Duration.ZERO);
-        RedisSharedState state = RedisSharedState.builder("redis://127.0.0.1:" + proxy.port())
-            .prefix("timeout:").timeout(Duration.ofMillis(20)).build()) {
+    try (DelayingProxy proxy = proxy();
+        RedisSharedState state = through(proxy)) {
       RedisSharedKey key = LeasedKey.of(state, clock, news, 10, 10); // heard from Redis
       proxy.delay(Duration.ofMillis(30));
       spendLease(key);
@@ -132,11 +127,9 @@ class CallTimeoutTest {
 
   @Test
   void whereTheFleetsScheduleRunsAheadACallMayWaitForItsLeaseAsLongAsForItsUnit() throws Exception {
-    try (DelayingProxy proxy = new DelayingProxy(redis.process().port(), Duration.ZERO);
-        RedisSharedState mine = RedisSharedState.builder("redis://127.0.0.1:" + proxy.port())
-            .prefix("timeout:").timeout(Duration.ofMillis(20)).build();
-        RedisSharedState other = RedisSharedState.builder(redis.process().uri())
-            .prefix("timeout:").timeout(Duration.ofSeconds(2)).build()) {
+    try (DelayingProxy proxy = proxy();
+        RedisSharedState mine = through(proxy);
+        RedisSharedState other = inTime()) {
       RedisSharedKey key = deepSchedule(mine, other);
       spendLease(key);
       proxy.delay(Duration.ofMillis(30)); // each way: the answer 60 ms and more, past 20 ms
@@ -152,11 +145,9 @@ class CallTimeoutTest {
 
   @Test
   void afterARefusalVoidedTheFleetsDebtACallWaitsTheTimeoutAgain() throws Exception {
-    try (DelayingProxy proxy = new DelayingProxy(redis.process().port(), Duration.ZERO);
-        RedisSharedState mine = RedisSharedState.builder("redis://127.0.0.1:" + proxy.port())
-            .prefix("timeout:").timeout(Duration.ofMillis(20)).build();
-        RedisSharedState other = RedisSharedState.builder(redis.process().uri())
-            .prefix("timeout:").timeout(Duration.ofSeconds(2)).build()) {
+    try (DelayingProxy proxy = proxy();
+        RedisSharedState mine = through(proxy);
+        RedisSharedState other = inTime()) {
       RedisSharedKey key = deepSchedule(mine, other);
       key.paused(TimeUnit.MILLISECONDS.toNanos(1), true, clock.get()); // a 429: told at once
       outcome(key); // the fleet heard it
@@ -195,6 +186,22 @@ class CallTimeoutTest {
     assertThat(wait).as("its first unit due a schedule ahead")
         .isGreaterThan(TimeUnit.MILLISECONDS.toNanos(400));
     return key;
+  }
+
+  private DelayingProxy proxy() throws IOException {
+    return new DelayingProxy(redis.process().port(), Duration.ZERO);
+  }
+
+  /** A state behind {@code proxy}, with the default timeout, 20 ms. */
+  private static RedisSharedState through(DelayingProxy proxy) {
+    return RedisSharedState.builder("redis://127.0.0.1:" + proxy.port()).prefix("timeout:")
+        .timeout(Duration.ofMillis(20)).build();
+  }
+
+  /** Another instance's state, straight on Redis, that waits 2 s: its answers are always in time. */
+  private RedisSharedState inTime() {
+    return RedisSharedState.builder(redis.process().uri()).prefix("timeout:")
+        .timeout(Duration.ofSeconds(2)).build();
   }
 
   /** Waits for the key's request to be answered or time out; other news may wake it first. */

@@ -10,6 +10,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -29,21 +30,14 @@ class CallWaitedTest {
   @Test
   void callsThatFindTheLeaseSpentAreToldTheirWaitUntilTheAnswerOrTheTimeOut() throws Exception {
     try (DelayingProxy proxy = new DelayingProxy(redis.process().port(), Duration.ZERO);
-        RedisSharedState state = RedisSharedState.builder("redis://127.0.0.1:" + proxy.port())
-            .prefix("waited:").timeout(Duration.ofSeconds(2)).onCallWaited(waits::add).build()) {
+        RedisSharedState state = listened(proxy, waits::add)) {
       RedisSharedKey key = leased(state);
       int told = waits.size();
       spendLease(key);
       assertThat(waits).as("calls that went on the lease waited for nothing").hasSize(told);
       waits.clear();
 
-      // The answer is held back by the proxy (real time); the key's clock moves 7 ms meanwhile.
-      proxy.delay(Duration.ofMillis(300));
-      drainNews();
-      assertThat(key.take(1, 1, 0, clock.get())).as("the lease spent: a request out")
-          .isEqualTo(SharedKey.AWAIT);
-      clock.addAndGet(7 * MILLI);
-      assertThat(news.tryAcquire(5, TimeUnit.SECONDS)).as("the answer").isTrue();
+      waitForTheNextLease(key, proxy, Duration.ofMillis(300));
       assertThat(waits).containsExactly(Duration.ofMillis(7));
     }
   }
@@ -51,19 +45,13 @@ class CallWaitedTest {
   @Test
   void callsWhoseUnitsFallDueAfterTheAnswerAreNotTold() throws Exception {
     try (DelayingProxy proxy = new DelayingProxy(redis.process().port(), Duration.ZERO);
-        RedisSharedState state = RedisSharedState.builder("redis://127.0.0.1:" + proxy.port())
-            .prefix("waited:").timeout(Duration.ofSeconds(2)).onCallWaited(waits::add).build()) {
+        RedisSharedState state = listened(proxy, waits::add)) {
       // 2 a second, burst 1: the first lease is lent past empty, and the next one's units fall due
       // after those, on the fleet's schedule, however late the request for them came.
       RedisSharedKey key = LeasedKey.of(state, clock, news, 2, 1);
       spendLease(key);
       waits.clear();
-      proxy.delay(Duration.ofMillis(50));
-      drainNews();
-      assertThat(key.take(1, 1, 0, clock.get())).as("the lease spent: a request out")
-          .isEqualTo(SharedKey.AWAIT);
-      clock.addAndGet(7 * MILLI);
-      assertThat(news.tryAcquire(5, TimeUnit.SECONDS)).as("the answer").isTrue();
+      waitForTheNextLease(key, proxy, Duration.ofMillis(50));
       assertThat(key.take(1, 1, 0, clock.get())).as("its unit falls due later: the schedule's")
           .isPositive().isNotEqualTo(SharedKey.AWAIT);
       assertThat(waits).as("Redis held no call back").isEmpty();
@@ -92,20 +80,16 @@ class CallWaitedTest {
   void aListenerThatThrowsDoesNotStopTheKey() throws Exception {
     AtomicInteger heard = new AtomicInteger();
     try (DelayingProxy proxy = new DelayingProxy(redis.process().port(), Duration.ZERO);
-        RedisSharedState state = RedisSharedState.builder("redis://127.0.0.1:" + proxy.port())
-            .prefix("waited:").timeout(Duration.ofSeconds(2)).onCallWaited(d -> {
-              heard.incrementAndGet();
-              throw new IllegalStateException("a listener's bug");
-            }).build()) {
+        RedisSharedState state = listened(proxy, d -> {
+          heard.incrementAndGet();
+          throw new IllegalStateException("a listener's bug");
+        })) {
       RedisSharedKey key = leased(state);
       spendLease(key);
       heard.set(0); // the calls that waited for the first lease
       // Held 300 ms on its way, the request finds units in the fleet's bucket: due at once, so
       // Redis held the call back, and the listener is told.
-      proxy.delay(Duration.ofMillis(300));
-      drainNews();
-      assertThat(key.take(1, 1, 0, clock.get())).isEqualTo(SharedKey.AWAIT);
-      assertThat(news.tryAcquire(5, TimeUnit.SECONDS)).as("the answer").isTrue();
+      waitForTheNextLease(key, proxy, Duration.ofMillis(300));
       assertThat(heard).as("told, and it threw").hasValue(1);
 
       proxy.delay(Duration.ZERO);
@@ -123,6 +107,12 @@ class CallWaitedTest {
     }
   }
 
+  /** A state behind {@code proxy} that waits 2 s for Redis, its call waits told to {@code listener}. */
+  private static RedisSharedState listened(DelayingProxy proxy, Consumer<Duration> listener) {
+    return RedisSharedState.builder("redis://127.0.0.1:" + proxy.port()).prefix("waited:")
+        .timeout(Duration.ofSeconds(2)).onCallWaited(listener).build();
+  }
+
   private RedisSharedKey leased(RedisSharedState state) throws InterruptedException {
     return LeasedKey.of(state, clock, news, 10, 10);
   }
@@ -134,6 +124,20 @@ class CallWaitedTest {
       assertThat(wait).as("a unit of the lease").isNotEqualTo(SharedKey.AWAIT);
       clock.addAndGet(wait);
     }
+  }
+
+  /**
+   * A call finds the lease spent and waits for the next, whose request the proxy holds
+   * {@code delay} on its way (real time) while the key's clock moves 7 ms.
+   */
+  private void waitForTheNextLease(RedisSharedKey key, DelayingProxy proxy, Duration delay)
+      throws InterruptedException {
+    proxy.delay(delay);
+    drainNews();
+    assertThat(key.take(1, 1, 0, clock.get())).as("the lease spent: a request out")
+        .isEqualTo(SharedKey.AWAIT);
+    clock.addAndGet(7 * MILLI);
+    assertThat(news.tryAcquire(5, TimeUnit.SECONDS)).as("the answer").isTrue();
   }
 
   private void drainNews() {
