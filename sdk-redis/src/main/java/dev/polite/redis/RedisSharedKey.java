@@ -46,6 +46,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class RedisSharedKey implements SharedKey {
   private static final long NONE = -1;
+  private static final long[] NO_WAITS = {};
   private static final long RECHECK_NANOS = 1_000_000L;
   /**
    * How many batches' time ahead the fleet's bucket lends, in leaseFor: enough for every
@@ -554,13 +555,13 @@ final class RedisSharedKey implements SharedKey {
   }
 
   private void finish(Ask ask, @Nullable LeaseAnswer answer, @Nullable Throwable failure) {
-    long[] waited;
+    long[] waited = NO_WAITS;
     synchronized (this) {
       if (asking == ask) {
         asking = null;
       }
-      waited = ask.waitsOver(ticker.read());
       if (failure != null) {
+        waited = ask.waitsOver(ticker.read());
         Throwable cause = failure.getCause() != null ? failure.getCause() : failure;
         ask.timedOut = cause instanceof TimeoutException;
         if (ask.neverSent) {
@@ -578,8 +579,8 @@ final class RedisSharedKey implements SharedKey {
         askAgain.answered();
         lastHeardAt = ticker.read();
         install(answer, lastHeardAt);
-        if (answer.granted() > 0 && scheduleDepth > 0) {
-          waited = new long[0]; // Redis held no call back: each waits on for its unit (Ask#waitsOver)
+        if (answer.granted() == 0 || scheduleDepth == 0) {
+          waited = ask.waitsOver(lastHeardAt); // else each call waits on for its unit (Ask#waitsOver)
         }
         if (ask.discover) {
           holdForDiscovery(answer.discoverWaitMicros(), lastHeardAt);

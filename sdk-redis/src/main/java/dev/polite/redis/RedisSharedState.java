@@ -65,13 +65,13 @@ import org.slf4j.LoggerFactory;
  * knows, every {@code leaseFor} at most.
  *
  * <h2>When Redis is slow or down</h2>
- * A call waits for Redis at most {@link Builder#timeout} (20 ms by default; a request no call
- * waits for yet, ten times that). Past it, or at once when the connection is down, the instance
- * paces each key alone at its share of the fleet's last known pace (the pace over the instances
- * last seen alive), logs the change once, and asks Redis again, up to every
- * {@link Builder#retryEvery}; five answers in time in a row rejoin it, also logged once (one
- * answer would not do: a Redis answering now in time and now not would flip the fleet on every
- * request). A late answer's units are given back. Redis never fails a call.
+ * A call waits for Redis at most {@link Builder#timeout} (20 ms by default; up to ten times that
+ * where it would wait as long anyway, and a request no call waits for yet, ten times). Past it, or
+ * at once when the connection is down, the instance paces each key alone at its share of the
+ * fleet's last known pace (the pace over the instances last seen alive), logs the change once,
+ * and asks Redis again, up to every {@link Builder#retryEvery}; five answers in time in a row
+ * rejoin it, also logged once (one answer would not do: a Redis answering now in time and now not
+ * would flip the fleet on every request). A late answer's units are given back. Redis never fails a call.
  *
  * <h2>Redis Cluster</h2>
  * {@code redis-cluster://host:port,host:port} reaches a cluster by any of its nodes (see

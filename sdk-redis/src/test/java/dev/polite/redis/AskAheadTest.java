@@ -34,8 +34,8 @@ class AskAheadTest {
   @Test
   void aRequestNoCallWaitsForMayAnswerPastTheTimeout() throws Exception {
     try (DelayingProxy proxy = new DelayingProxy(redis.process().port(), Duration.ZERO);
-        RedisSharedState state = RedisSharedState.builder("redis://127.0.0.1:" + proxy.port())
-            .prefix("ahead:").timeout(Duration.ofMillis(20)).build()) {
+        RedisSharedState state = RedisSharedState.builder(proxy.uri()).prefix("ahead:")
+            .timeout(Duration.ofMillis(20)).build()) {
       RedisSharedKey key = leased(state);
       proxy.delay(Duration.ofMillis(30)); // each way: every answer 60 ms and more, past 20 ms
       assertThat(callsThatWaited(key, 20)).as("the next lease asked for ahead, late but not to anyone")
@@ -47,8 +47,8 @@ class AskAheadTest {
   @Test
   void aCallThatComesToWaitForARequestWaitsTheTimeoutAtMost() throws Exception {
     try (DelayingProxy proxy = new DelayingProxy(redis.process().port(), Duration.ZERO);
-        RedisSharedState state = RedisSharedState.builder("redis://127.0.0.1:" + proxy.port())
-            .prefix("ahead:").timeout(Duration.ofMillis(100)).build()) {
+        RedisSharedState state = RedisSharedState.builder(proxy.uri()).prefix("ahead:")
+            .timeout(Duration.ofMillis(100)).build()) {
       RedisSharedKey key = leased(state);
       proxy.delay(Duration.ofSeconds(5)); // an answer that comes too late for anyone
       while (!key.asking()) { // spend on the fake clock until the next lease is asked for

@@ -194,7 +194,7 @@ class CallTimeoutTest {
 
   /** A state behind {@code proxy}, with the default timeout, 20 ms. */
   private static RedisSharedState through(DelayingProxy proxy) {
-    return RedisSharedState.builder("redis://127.0.0.1:" + proxy.port()).prefix("timeout:")
+    return RedisSharedState.builder(proxy.uri()).prefix("timeout:")
         .timeout(Duration.ofMillis(20)).build();
   }
 

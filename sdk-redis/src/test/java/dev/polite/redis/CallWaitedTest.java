@@ -61,7 +61,7 @@ class CallWaitedTest {
   @Test
   void aCallWaitsAtMostTheTimeOutAndIsToldSo() throws Exception {
     try (DelayingProxy proxy = new DelayingProxy(redis.process().port(), Duration.ZERO);
-        RedisSharedState state = RedisSharedState.builder("redis://127.0.0.1:" + proxy.port())
+        RedisSharedState state = RedisSharedState.builder(proxy.uri())
             .prefix("waited:").timeout(Duration.ofMillis(100)).onCallWaited(waits::add).build()) {
       RedisSharedKey key = leased(state);
       spendLease(key);
@@ -109,7 +109,7 @@ class CallWaitedTest {
 
   /** A state behind {@code proxy} that waits 2 s for Redis, its call waits told to {@code listener}. */
   private static RedisSharedState listened(DelayingProxy proxy, Consumer<Duration> listener) {
-    return RedisSharedState.builder("redis://127.0.0.1:" + proxy.port()).prefix("waited:")
+    return RedisSharedState.builder(proxy.uri()).prefix("waited:")
         .timeout(Duration.ofSeconds(2)).onCallWaited(listener).build();
   }
 

@@ -36,6 +36,11 @@ final class DelayingProxy implements AutoCloseable {
     return server.getLocalPort();
   }
 
+  /** The proxy as a Redis URI: a client of it reaches the target through it. */
+  String uri() {
+    return "redis://127.0.0.1:" + port();
+  }
+
   /** The delay from now on, for chunks read from now on. */
   void delay(Duration delay) {
     this.delayNanos = delay.toNanos();

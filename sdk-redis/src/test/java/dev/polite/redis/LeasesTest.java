@@ -66,11 +66,7 @@ class LeasesTest {
 
   @Test
   void theNextLeasesUnitsExpireOnTheirOwnClockAndAllGoBackTogether() {
-    Leases leases = new Leases();
-    leases.add(new Lease(0, -10, 10, 4));
-    leases.spend(1, 1_100 * MS, UNIT, AHEAD, 1_100 * MS);
-    leases.spend(1, 1_200 * MS, UNIT, AHEAD, 1_200 * MS);
-    leases.add(new Lease(1_250 * MS, -12, 10, 4)); // due at 2.55, 2.65, 2.75, 2.85 s
+    Leases leases = twoSpentThenTheNext(4); // the next due at 2.55, 2.65, 2.75, 2.85 s
     // At 2.7 s with 100 ms validity: this lease's two (due 1.3, 1.4 s) and the next's first.
     assertThat(leases.expire(2_700 * MS, 100 * MS)).isEqualTo(3);
     assertThat(leases.turnOver(1)).isZero();
@@ -81,13 +77,22 @@ class LeasesTest {
 
   @Test
   void aCallTheSpentLeaseCannotCoverLeavesItsRestBehind() {
+    Leases leases = twoSpentThenTheNext(3);
+    assertThat(leases.turnOver(2)).as("one unit left behind for a call of two").isEqualTo(1);
+    assertThat(leases.covers(2)).isTrue();
+  }
+
+  /**
+   * A lease of {@code granted} units at 10 a second, due from 1.1 s, its first two spent as they
+   * fell due; then the next lease of 4, granted at 1.25 s, due from 2.55 s.
+   */
+  private static Leases twoSpentThenTheNext(int granted) {
     Leases leases = new Leases();
-    leases.add(new Lease(0, -10, 10, 3));
+    leases.add(new Lease(0, -10, 10, granted));
     leases.spend(1, 1_100 * MS, UNIT, AHEAD, 1_100 * MS);
     leases.spend(1, 1_200 * MS, UNIT, AHEAD, 1_200 * MS);
     leases.add(new Lease(1_250 * MS, -12, 10, 4));
-    assertThat(leases.turnOver(2)).as("one unit left behind for a call of two").isEqualTo(1);
-    assertThat(leases.covers(2)).isTrue();
+    return leases;
   }
 
   /** Spends one unit as it falls due. */

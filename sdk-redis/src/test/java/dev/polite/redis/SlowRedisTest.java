@@ -40,7 +40,7 @@ class SlowRedisTest {
     try (DelayingProxy proxy = new DelayingProxy(redis.process().port(), Duration.ZERO)) {
       // slf4j-simple writes to whatever System.err is at the time: a copy of it, here.
       System.setErr(new PrintStream(new TeeStream(err, logged), true, StandardCharsets.UTF_8));
-      String uri = "redis://127.0.0.1:" + proxy.port();
+      String uri = proxy.uri();
       try (RedisSharedState state = RedisSharedState.builder(uri).prefix("slow-test:")
           .timeout(Duration.ofMillis(20)).retryEvery(Duration.ofMillis(50)).build()) {
         assertThat(state.transitions()).as("connected and warmed up").isZero();

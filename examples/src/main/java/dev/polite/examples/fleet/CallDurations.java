@@ -13,6 +13,15 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 final class CallDurations {
   private final ConcurrentLinkedQueue<Long> nanos = new ConcurrentLinkedQueue<>();
 
+  /** Durations recorded elsewhere (a child's report), in nanoseconds. */
+  static CallDurations of(long[] durationsNanos) {
+    CallDurations durations = new CallDurations();
+    for (long nanos : durationsNanos) {
+      durations.add(nanos);
+    }
+    return durations;
+  }
+
   /** Records one call's duration. */
   void add(long durationNanos) {
     nanos.add(durationNanos);

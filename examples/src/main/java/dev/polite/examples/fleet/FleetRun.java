@@ -150,14 +150,8 @@ final class FleetRun {
     double steadySeconds = seconds(start) - startSeconds;
     InstanceReport report = fleet.await();
     StatsSnapshot stats = server.stats();
-    CallDurations durations = new CallDurations();
-    for (long nanos : report.durationsNanos()) {
-      durations.add(nanos);
-    }
-    CallDurations redisWaits = new CallDurations();
-    for (long nanos : report.steadyRedisWaitsNanos()) {
-      redisWaits.add(nanos);
-    }
+    CallDurations durations = CallDurations.of(report.durationsNanos());
+    CallDurations redisWaits = CallDurations.of(report.steadyRedisWaitsNanos());
     return new FleetRow(headers.cliName(), mode, instances, threads, length.toMillis() / 1000.0, report.ok(),
         report.refusedToCaller(), report.failed(), report.cut(), stats.admitted(), stats.rejected(),
         (admittedAtEnd - admittedAtStart) / steadySeconds / LIMIT, report.roundTrips(),

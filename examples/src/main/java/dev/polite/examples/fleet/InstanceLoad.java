@@ -12,7 +12,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.LongStream;
+import java.util.stream.IntStream;
 import okhttp3.Request;
 import okhttp3.Response;
 
@@ -153,12 +153,10 @@ final class InstanceLoad {
 
   /** The Redis waits the instances recorded between two counts, in nanoseconds. */
   private long[] steadyRedisWaits(int[] from, int[] to) {
-    LongStream waits = LongStream.empty();
-    for (int i = 0; i < instances.size(); i++) {
-      long[] all = instances.get(i).redisWaitsNanos(); // in the order recorded
-      waits = LongStream.concat(waits, LongStream.of(Arrays.copyOfRange(all, from[i], to[i])));
-    }
-    return waits.toArray();
+    return IntStream.range(0, instances.size()) // each instance's waits are in the order recorded
+        .mapToObj(i -> Arrays.stream(instances.get(i).redisWaitsNanos(), from[i], to[i]))
+        .flatMapToLong(waits -> waits)
+        .toArray();
   }
 
   private long roundTrips() {
