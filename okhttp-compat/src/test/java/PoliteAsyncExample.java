@@ -1,5 +1,5 @@
-import dev.polite.PoliteCallFactory;
-import dev.polite.PoliteInterceptor;
+import dev.polite.okhttp.PoliteCallFactory;
+import dev.polite.okhttp.PoliteInterceptor;
 import java.io.IOException;
 import java.util.concurrent.CountDownLatch;
 import okhttp3.Call;

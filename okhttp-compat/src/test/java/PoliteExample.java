@@ -1,4 +1,4 @@
-import dev.polite.PoliteInterceptor;
+import dev.polite.okhttp.PoliteInterceptor;
 import java.io.IOException;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;

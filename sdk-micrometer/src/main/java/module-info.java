@@ -3,8 +3,8 @@
  * {@link dev.polite.PoliteListener} and a Micrometer {@code MeterBinder} in one.
  *
  * <p>Micrometer is the application's own (micrometer-core, an automatic module named
- * {@code micrometer.core}), as OkHttp is: polite-micrometer reads both, and so does every module
- * that reads it, since its API speaks in their types.
+ * {@code micrometer.core}): polite-micrometer reads it, and so does every module that reads it,
+ * since its API speaks in its types. It reads no HTTP engine: the meters hear polite on any.
  */
 @SuppressWarnings({"requires-automatic", "requires-transitive-automatic"})
 module dev.polite.micrometer {

@@ -1,4 +1,4 @@
-import dev.polite.PoliteInterceptor;
+import dev.polite.okhttp.PoliteInterceptor;
 import okhttp3.OkHttpClient;
 import org.kohsuke.github.GHRepository;
 import org.kohsuke.github.GitHub;

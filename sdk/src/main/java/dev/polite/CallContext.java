@@ -1,53 +1,48 @@
 package dev.polite;
 
 import java.util.Objects;
-import okhttp3.Call;
-import okhttp3.Request;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The call an event of a {@link PoliteListener} belongs to: its key, its request, its cost, and
- * the OkHttp {@link Call} that carries it, so a listener can tell one caller's waits and
- * rejections from another's (a tag on the request, a trace in its headers).
+ * The call an event of a {@link PoliteListener} belongs to: its key, its request and its cost, so
+ * a listener can tell one caller's waits and rejections from another's (a tag on the request, a
+ * trace in its headers).
  *
  * <pre>{@code
  * public void rateLimited(CallContext call, RateLimitSignals s) {
- *   log.warn("{} {} was refused", call.request().method(), call.request().url());
+ *   log.warn("{} was refused", call);   // GET https://api.example.com:443/... (its key)
  * }
  * }</pre>
  *
- * <p>Immutable; the request and call are OkHttp's own objects, shared as they are.
+ * <p>Immutable; the request is the engine's own, seen through its {@link RequestView}.
  */
 public final class CallContext {
   private final String key;
-  private final Request request;
-  private final @Nullable Call call;
+  private final RequestView request;
   private final double cost;
   private final @Nullable RequestCost reservation;
 
-  private CallContext(String key, Request request, @Nullable Call call, double cost,
+  private CallContext(String key, RequestView request, double cost,
       @Nullable RequestCost reservation) {
     this.key = Objects.requireNonNull(key, "key");
     this.request = Objects.requireNonNull(request, "request");
-    this.call = call;
     this.cost = cost;
     this.reservation = reservation;
   }
 
   /**
-   * The context of {@code request}, counted against {@code key} at {@code cost}, on {@code call}
-   * (null where there is none, as in a simulation).
+   * The context of {@code request}, counted against {@code key} at {@code cost}.
    *
-   * <pre>{@code CallContext.of("https://api.example.com:443", request, call, 1)}</pre>
+   * <pre>{@code CallContext.of("https://api.example.com:443", request, 1)}</pre>
    */
-  public static CallContext of(String key, Request request, @Nullable Call call, double cost) {
-    return new CallContext(key, request, call, cost, null);
+  public static CallContext of(String key, RequestView request, double cost) {
+    return new CallContext(key, request, cost, null);
   }
 
   /** As {@link #of}, for a request whose cost is a reservation to settle. */
-  static CallContext of(String key, Request request, @Nullable Call call, double cost,
+  static CallContext of(String key, RequestView request, double cost,
       @Nullable RequestCost reservation) {
-    return new CallContext(key, request, call, cost, reservation);
+    return new CallContext(key, request, cost, reservation);
   }
 
   /** The request's reservation, charged per attempt and settled by the application; or null. */
@@ -60,17 +55,11 @@ public final class CallContext {
     return key;
   }
 
-  /** The request as the application made it. */
-  public Request request() {
-    return request;
-  }
-
   /**
-   * The call: the application's own when it used {@link PoliteCallFactory}, else the call the
-   * interceptor runs in; null where there is none.
+   * The request as the application made it; {@link RequestView#unwrap} gives the engine's own.
    */
-  public @Nullable Call call() {
-    return call;
+  public RequestView request() {
+    return request;
   }
 
   /** What the request costs, in its key's units. */
@@ -80,6 +69,6 @@ public final class CallContext {
 
   @Override
   public String toString() {
-    return request.method() + " " + request.url().redact() + " (" + key + ")";
+    return RequestView.redacted(request) + " (" + key + ")";
   }
 }

@@ -1,5 +1,6 @@
 package dev.polite;
 
+import dev.polite.internal.Acquisition;
 import dev.polite.internal.Attempt;
 import dev.polite.internal.KeyState;
 import dev.polite.internal.Nanos;
@@ -7,41 +8,67 @@ import dev.polite.internal.Patience;
 import dev.polite.internal.Permit;
 import dev.polite.internal.RetryRules;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.function.BooleanSupplier;
-import okhttp3.Call;
-import okhttp3.Response;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One call's run through polite, as the blocking path ({@link PoliteInterceptor#intercept}) and
- * the scheduled one ({@link PoliteCall#enqueue}) both make it: the call's context, the budget of
- * its key it spends, its patience (the max wait and its deadline) and its retries; and the three
- * decisions between its attempts, taken alike on both paths: whether a permit won is still the
- * right budget's, what follows an attempt, and how the call ends. Only how a run waits differs:
- * a blocking run sleeps on its thread, a scheduled one between tasks.
+ * One call's run through polite, on any engine, blocking ({@link #block}) or scheduled
+ * ({@link AsyncRun}): the call's context, the budget of its key it spends, its patience (the max
+ * wait and its deadline) and its retries; and the decisions around each attempt, taken alike on
+ * both paths: whether a permit won is still the right budget's, what an answer teaches the key,
+ * whether polite keeps that answer or retries (decided from its status and headers, before its
+ * body is read: the run is the attempt's {@link Exchange.Judge}), and how the call ends. Only how
+ * a run waits differs: a blocking run sleeps on its thread, a scheduled one between tasks.
  *
- * <p>Confined to one call: its thread, or its {@link PoliteCall}'s lock.
+ * <h2>After an attempt</h2>
+ * {@link #afterAnswer} and {@link #afterFailure} answer {@link #RETURN} (hand the answer to the
+ * caller), or the delay before the next attempt (the answer, not kept, is discarded by the
+ * caller of this class), or throw what the call ends with.
+ *
+ * <p>Confined to one call: its thread, or its {@link AsyncRun}'s turns. The judge may run on the
+ * engine's thread while the call's own thread waits for the attempt, never beside it.
  */
-final class CallRun implements BooleanSupplier {
-  private final PoliteInterceptor polite;
+final class CallRun implements BooleanSupplier, Exchange.Judge {
+  /** What {@link #afterAnswer} answers when the answer is the call's: hand it over. */
+  static final long RETURN = -1;
+
+  private static final int BODY_PEEK_BYTES = 16 * 1024;
+
+  private final Polite polite;
+  private final PoliteConfig config;
   private final CallContext call;
+  private final BooleanSupplier canceled;
   private final Patience patience;
   private final RetryRules.CallRetries retries;
+  private final boolean observing;
   private KeyState state;
 
+  // The attempt on the wire: written as it is sent and as it is judged.
+  private @Nullable KeyState sentThrough;
+  private @Nullable Permit permit;
+  private boolean judged;
+  private boolean kept;
+  private boolean learnt;
+  private @Nullable Attempt attempt;
+  private RetryRules.@Nullable Next next;
+  private @Nullable Throwable broken;
+
   /**
-   * The run of {@code call} on the OkHttp {@code okCall} (whose cancel and deadline bound its
-   * waits), starting at ticker time {@code now}.
+   * The run of {@code call}, which {@code canceled} says the caller gave up on, and which ends by
+   * ticker time {@code deadline} ({@link Long#MAX_VALUE} for none).
    */
-  CallRun(PoliteInterceptor polite, CallContext call, @Nullable Call okCall, long now) {
+  CallRun(Polite polite, CallContext call, BooleanSupplier canceled, long deadline) {
     this.polite = polite;
+    this.config = polite.config();
     this.call = call;
-    PoliteConfig config = polite.config();
+    this.canceled = canceled;
     this.state = polite.stateOf(call);
-    this.patience = new Patience(config.ticker(), config.sleeper(), okCall,
-        Patience.deadlineOf(okCall, now), Nanos.of(config.maxWait()));
+    this.patience = new Patience(config.ticker(), config.sleeper(), canceled, deadline,
+        Nanos.of(config.maxWait()));
     this.retries = polite.retryRules().forCall(state.retryBudget());
+    this.observing = config.observeOnly();
   }
 
   CallContext call() {
@@ -55,6 +82,63 @@ final class CallRun implements BooleanSupplier {
 
   Patience patience() {
     return patience;
+  }
+
+  boolean observing() {
+    return observing;
+  }
+
+  /** The ticker time the last attempt's outcome was known at. */
+  long attemptAt() {
+    return Objects.requireNonNull(attempt).at();
+  }
+
+  /**
+   * The call, to its end, on this thread: waits for each attempt's permit, sends it through
+   * {@code exchange}, and sleeps out the delay before a retry.
+   */
+  <R> R block(Exchange<R> exchange) throws IOException {
+    while (true) {
+      KeyState sendThrough;
+      Permit granted;
+      if (observing) {
+        while ((granted = state.observe(call, patience)) == null) {
+          restate(); // forgotten as the call came: the key's state now
+        }
+        sendThrough = state;
+      } else {
+        sendThrough = state;
+        granted = sendThrough.acquire(new Acquisition(call, patience.waited()).movedWhen(this),
+            patience);
+        if (movedAfter(granted, sendThrough)) {
+          continue; // an answer showed, while it waited, that the route spends another budget
+        }
+      }
+      sending(sendThrough, Objects.requireNonNull(granted));
+      R response;
+      long after;
+      try {
+        response = exchange.send(this);
+      } catch (IOException e) {
+        after = afterFailure(e);
+        patience.sleep(after, attemptAt());
+        continue;
+      } catch (RuntimeException | Error e) {
+        sendFailed();
+        throw e;
+      }
+      try {
+        after = afterAnswer();
+      } catch (IOException | RuntimeException | Error e) {
+        exchange.discard(response);
+        throw e;
+      }
+      if (after == RETURN) {
+        return response;
+      }
+      exchange.discard(response);
+      patience.sleep(after, attemptAt());
+    }
   }
 
   /**
@@ -83,48 +167,239 @@ final class CallRun implements BooleanSupplier {
   /**
    * Whether the call now spends another budget of its key than the one it waits at (its state's
    * as last looked up), or its key was forgotten: a blocking wait for a permit then ends, and the
-   * call queues again ({@link dev.polite.internal.Acquisition#movedWhen}). The run is itself the
-   * check, so that waiting for a permit makes no object to ask it with.
+   * call queues again ({@link Acquisition#movedWhen}). The run is itself the check, so that
+   * waiting for a permit makes no object to ask it with.
    */
   @Override
   public boolean getAsBoolean() {
     return polite.stateOf(call, state) != state;
   }
 
+  /** An attempt goes to the engine with {@code granted}, which {@code through} let go. */
+  void sending(KeyState through, Permit granted) {
+    sentThrough = through;
+    permit = granted;
+    judged = false;
+    kept = false;
+    learnt = false;
+    attempt = null;
+    next = null;
+    broken = null;
+    RequestCost reservation = call.reservation();
+    if (reservation != null) {
+      reservation.charged(call.cost(), through::settle);
+    }
+  }
+
+  /**
+   * The engine's question, as the attempt's answer arrives: the key learns from it, and the run
+   * decides what follows it (kept, when it is the call's answer). Never throws: what goes wrong
+   * here (a dialect, a wall clock, a bug) fails the call after the engine returns.
+   */
+  @Override
+  public boolean keep(ResponseView response) {
+    if (judged) {
+      return kept; // the engine asked twice: the first verdict stands
+    }
+    judged = true;
+    try {
+      Attempt answered = learn(response);
+      attempt = answered;
+      if (observing) {
+        reportWouldFollow(answered);
+        kept = true;
+      } else {
+        RetryRules.Next then = next(answered);
+        next = then;
+        kept = then.finish() && !throwsFor(answered, then);
+      }
+    } catch (RuntimeException | Error e) {
+      // Something of the application's (its wall clock, a dialect, a key function) or a bug
+      // threw between the answer and its learning: the answer is not returned, and the call's
+      // place in flight is given back, or a gate of one stays shut.
+      broken = e;
+      kept = false;
+      if (!learnt) {
+        Objects.requireNonNull(sentThrough).onFailure();
+      }
+    }
+    return kept;
+  }
+
+  /** Whether giving up after {@code attempt} throws rather than returns it. */
+  private boolean throwsFor(Attempt attempt, RetryRules.Next then) {
+    return then.gaveUp() != null && attempt.rateLimited() && config.throwWhenRateLimited();
+  }
+
+  /**
+   * What follows the attempt whose answer the engine returned: {@link #RETURN}, or the delay
+   * before the next attempt (the answer is then the caller's to discard).
+   *
+   * @throws IOException what the call ends with instead of the answer (which the caller then
+   *     discards): polite gave up on a refusal and throws, or learning from it failed
+   */
+  long afterAnswer() throws IOException {
+    if (!judged) {
+      // The engine answered without asking (something before polite in its chain answered): the
+      // answer says nothing of the server, and the permit was never used.
+      judged = true;
+      Objects.requireNonNull(sentThrough).onFailure();
+      return RETURN;
+    }
+    Throwable failed = broken;
+    if (failed != null) {
+      if (failed instanceof Error error) {
+        throw error;
+      }
+      throw new IOException("polite: learning from " + RequestView.redacted(call.request())
+          + "'s answer failed: " + failed, failed);
+    }
+    if (observing) {
+      return RETURN;
+    }
+    RetryRules.Next then = Objects.requireNonNull(next);
+    Attempt answered = Objects.requireNonNull(attempt);
+    if (!then.finish()) {
+      return then.delay().toNanos();
+    }
+    return finish(answered, then);
+  }
+
+  /**
+   * What follows an attempt the engine failed with {@code failure}: the delay before the next
+   * attempt.
+   *
+   * @throws IOException what the call ends with: {@code failure} itself when it is not worth a
+   *     retry (or polite gave up on it), or what the answer that came before it decided
+   */
+  long afterFailure(IOException failure) throws IOException {
+    if (judged) {
+      // The answer came, then its body failed (the engine read it after the judge's verdict):
+      // the key learnt from the answer already.
+      if (kept || broken != null || observing) {
+        throw failure;
+      }
+      return afterAnswer(); // a refusal being discarded: the retry, or the give-up, stands
+    }
+    judged = true;
+    Objects.requireNonNull(sentThrough).onFailure();
+    Attempt failed = polite.retryRules().judge(call.request(), failure,
+        canceled.getAsBoolean(), config.ticker().read());
+    if (!failed.retryable()) {
+      throw failure;
+    }
+    attempt = failed;
+    if (observing) {
+      reportWouldFollow(failed);
+      throw failure;
+    }
+    RetryRules.Next then = next(failed);
+    if (!then.finish()) {
+      return then.delay().toNanos();
+    }
+    finish(failed, then);
+    throw failure; // finish throws a failed attempt's failure; this is never reached
+  }
+
+  /** The engine threw something other than an {@link IOException}: the permit goes back. */
+  void sendFailed() {
+    if (!judged) {
+      judged = true;
+      Objects.requireNonNull(sentThrough).onFailure();
+    }
+  }
+
+  /** Learns from an answer to the attempt on the wire, and judges it for the retry rules. */
+  private Attempt learn(ResponseView response) {
+    KeyState through = Objects.requireNonNull(sentThrough);
+    Permit granted = Objects.requireNonNull(permit);
+    int status = response.status();
+    RateLimitSignals signals = response.fromServer()
+        ? polite.headers().parse(status, response.headers(), config.wallClock().millis())
+        : RateLimitSignals.none();
+    KeyState owner = polite.ownerOf(through, call, signals);
+    long at = owner == through ? through.onAnswer(status, signals, granted, call)
+        : owner.onAnswerSentThrough(through, status, signals, granted, call,
+            call.reservation() == null);
+    learnt = true;
+    if (config.readRetryHintsFromBody() && signals.isRejection()) {
+      // After the headers are learnt, so that a body slow to come holds no permit or gate.
+      RateLimitSignals withBody = polite.headers().withBody(signals,
+          response.header("Content-Type"), response.bodyPrefix(BODY_PEEK_BYTES));
+      if (!Objects.equals(withBody.retryAfter(), signals.retryAfter())) {
+        owner.onBodyHint(status, withBody, at);
+      }
+      signals = withBody;
+    }
+    return polite.retryRules().judge(call.request(), response, signals, at);
+  }
+
   /**
    * What follows {@code attempt}, asked of the call's retries on the budget its answer showed;
-   * a retry is told to the listener, and the answer it will not return closed.
+   * a retry is told to the listener.
    */
-  RetryRules.Next next(Attempt attempt) {
-    return polite.next(retries, attempt, restate(), call, patience);
+  private RetryRules.Next next(Attempt attempt) {
+    if (!attempt.retryable()) {
+      return retries.done(); // most answers: no retry to weigh, so nothing to ask the key
+    }
+    KeyState answered = restate();
+    long at = attempt.at();
+    RetryRules.Next then = retries.next(attempt, () -> answered.waitEstimate(call.cost(), at),
+        needed -> patience.allows(needed, at));
+    if (!then.finish()) {
+      config.listener().retryScheduled(call, then.attempts(), then.delay());
+    }
+    return then;
   }
 
   /**
    * Observation mode: what enforcing would have done after {@code attempt}, asked of the call's
-   * retries as {@link #next} asks them, but nothing is closed or told: the caller reports it.
+   * retries as {@link #next} asks them, told to the listener instead of done.
    */
-  RetryRules.Next wouldFollow(Attempt attempt) {
+  private void reportWouldFollow(Attempt attempt) {
+    if (!attempt.retryable()) {
+      retries.done();
+      return;
+    }
     KeyState answered = restate();
     long at = attempt.at();
-    return retries.next(attempt, () -> answered.waitEstimate(call.cost(), at),
+    RetryRules.Next then = retries.next(attempt, () -> answered.waitEstimate(call.cost(), at),
         needed -> patience.allows(needed, at));
-  }
-
-  /** Ends the call with {@code attempt}, as {@code next} said it ends. */
-  Response finish(Attempt attempt, RetryRules.Next next) throws IOException {
-    return polite.finish(call, attempt, next.gaveUp(), next.delay());
-  }
-
-  /** Closes the answer of an attempt that will not be returned. */
-  static void closeQuietly(Attempt attempt) {
-    Response response = attempt.response();
-    if (response != null) {
-      response.close();
+    if (!then.finish()) {
+      config.listener().wouldRetry(call, then.attempts(), then.delay());
+    } else if (then.gaveUp() != null) {
+      Duration asked = attempt.signals().retryAfter();
+      config.listener().wouldGiveUp(call, then.gaveUp(), asked != null ? asked : then.delay());
     }
+  }
+
+  /**
+   * Ends the call with {@code attempt}, as {@code then} said it ends: {@link #RETURN} for its
+   * answer, or throws its failure, or the give-up's {@link RateLimitedException}.
+   */
+  private long finish(Attempt attempt, RetryRules.Next then) throws IOException {
+    GiveUpReason reason = then.gaveUp();
+    if (reason != null) {
+      Duration asked = attempt.signals().retryAfter() != null
+          ? attempt.signals().retryAfter() : then.delay();
+      config.listener().gaveUp(call, reason, asked);
+    }
+    IOException failure = attempt.failure();
+    if (failure != null) {
+      throw failure;
+    }
+    if (throwsFor(attempt, then)) {
+      Duration asked = attempt.signals().retryAfter();
+      throw new RateLimitedException(call.key(), asked != null ? asked : then.delay(),
+          attempt.signals(), "polite: " + call.key() + " answered "
+          + Objects.requireNonNull(attempt.response()).status() + " and polite gave up ("
+          + reason + ")");
+    }
+    return RETURN;
   }
 
   @Override
   public String toString() {
-    return "CallRun{" + call + " at " + Objects.toString(state.key()) + '}';
+    return "CallRun{" + call + " at " + state.key() + '}';
   }
 }

@@ -22,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  * @param policy the policy the server last advertised and polite paces by; null when none was
  * @param source where the pace came from
  * @param inFlight calls sent and not yet answered, and calls holding a reservation
- * @param observing whether its interceptor only {@linkplain PoliteInterceptor.Builder#observeOnly
+ * @param observing whether its polite only {@linkplain PoliteBuilder#observeOnly
  *     observes}: the pace, tokens and pause are then what polite would hold calls to, while it
  *     holds none
  */

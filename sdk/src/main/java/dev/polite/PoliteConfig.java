@@ -6,15 +6,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.function.ToDoubleFunction;
 import java.util.random.RandomGenerator;
-import okhttp3.Request;
-import okhttp3.Response;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A {@link PoliteInterceptor}'s configuration, read-only: what {@link PoliteInterceptor.Builder}
- * set, with every default filled in. Each setting is declared once, here; the builder writes a
- * draft of it and {@link PoliteInterceptor.Builder#build()} freezes a copy, as Failsafe's policy
- * configs do, so an interceptor's configuration cannot change under it.
+ * A {@link Polite}'s configuration, read-only: what its {@link PoliteBuilder} set, with every
+ * default filled in, whichever engine it serves. Each setting is declared once, here; the builder
+ * writes a draft of it and its {@code build()} freezes a copy, as Failsafe's policy configs do, so
+ * a configuration cannot change under the calls that read it.
  *
  * <pre>{@code
  * Duration patience = interceptor.config().maxWait();
@@ -23,15 +21,15 @@ import org.jspecify.annotations.Nullable;
  * <p>Immutable once built, and thread-safe.
  */
 public final class PoliteConfig {
-  // Written only by PoliteInterceptor.Builder, on its own draft, before the copy that is built.
+  // Written only by PoliteBuilder, on its own draft, before the copy that is built.
   RateLimitKey key = RateLimitKey.host();
-  ToDoubleFunction<Request> cost = DEFAULT_COST;
+  ToDoubleFunction<RequestView> cost = DEFAULT_COST;
   double startingRate = Double.POSITIVE_INFINITY;
   double startingBurst = 1;
   boolean cautiousStart = true;
   RateController.Factory rateController = Aimd.defaults();
   int maxAttempts = 4;
-  @Nullable RetryPolicy<Response> failureRetries;
+  @Nullable RetryPolicy<ResponseView> failureRetries;
   int maxRateLimitRetries = 10;
   Duration backoffBase = Duration.ofMillis(500);
   Duration backoffCap = Duration.ofSeconds(30);
@@ -52,7 +50,7 @@ public final class PoliteConfig {
   boolean observeOnly;
 
   /** The default cost function: the request's {@link RequestCost} tag, or 1. */
-  static final ToDoubleFunction<Request> DEFAULT_COST = RequestCost::of;
+  static final ToDoubleFunction<RequestView> DEFAULT_COST = RequestCost::of;
 
   PoliteConfig() {}
 
@@ -92,7 +90,7 @@ public final class PoliteConfig {
   }
 
   /** What a request costs, in the units of its key's budget. */
-  public ToDoubleFunction<Request> cost() {
+  public ToDoubleFunction<RequestView> cost() {
     return cost;
   }
 
@@ -125,7 +123,7 @@ public final class PoliteConfig {
    * The user's Failsafe policy for failures, replacing {@link #maxAttempts()} and polite's
    * backoff for them; {@code null} for polite's own.
    */
-  public @Nullable RetryPolicy<Response> failureRetries() {
+  public @Nullable RetryPolicy<ResponseView> failureRetries() {
     return failureRetries;
   }
 

@@ -5,13 +5,13 @@ import java.util.function.Supplier;
 
 /**
  * Hears what polite does, for metrics, logs and tracing; every method does nothing by default.
- * Events about one call carry its {@link CallContext} (key, request, and the OkHttp call);
+ * Events about one call carry its {@link CallContext} (key, request and cost);
  * events about a key as a whole (its pace, its pause) carry the key.
  *
- * <p>Called synchronously, on the thread that caused the event (the calling thread, an OkHttp
- * dispatcher thread, or {@link PoliteCallFactory}'s scheduler), sometimes while other calls wait
+ * <p>Called synchronously, on the thread that caused the event (the calling thread, an engine's
+ * thread that completed an attempt, or the {@link Scheduler} of an asynchronous call), sometimes while other calls wait
  * for the same key: keep it quick and thread-safe. Add as many as you like
- * ({@link PoliteInterceptor.Builder#addListener}); they hear each event in the order added. An
+ * ({@link PoliteBuilder#addListener}); they hear each event in the order added. An
  * exception thrown by a listener is logged and swallowed; it never fails a call, and the other
  * listeners still hear the event. Keys are what the key function made of the request; the
  * built-in key functions never put credentials in them.
@@ -48,7 +48,7 @@ public interface PoliteListener {
   default void gaveUp(CallContext call, GiveUpReason reason, Duration requestedDelay) {}
 
   /**
-   * Observation mode only ({@link PoliteInterceptor.Builder#observeOnly}): an attempt that went at
+   * Observation mode only ({@link PoliteBuilder#observeOnly}): an attempt that went at
    * once would have waited {@code wait} for its key's pause and pace, had polite enforced them
    * (zero when it would have gone at once too). Heard once per attempt that enforcing would have
    * sent, before {@link #sending} (whose wait is then zero); an attempt enforcing would have
@@ -70,7 +70,7 @@ public interface PoliteListener {
    * {@link GiveUpReason#WAIT_TOO_LONG} before an attempt, it would have refused the call without
    * sending it ({@code requestedDelay} the wait it would have needed); after one, it would have
    * returned that answer, as observation does, or thrown it as a {@link RateLimitedException} when
-   * {@link PoliteInterceptor.Builder#throwWhenRateLimited} is set.
+   * {@link PoliteBuilder#throwWhenRateLimited} is set.
    */
   default void wouldGiveUp(CallContext call, GiveUpReason reason, Duration requestedDelay) {}
 

@@ -1,18 +1,17 @@
 package dev.polite;
 
-import okhttp3.Headers;
-
 /**
  * Reads a vendor's own rate-limit headers, for an API whose dialect polite does not know. It runs
  * after the built-in dialects, on a builder already holding what they read, so it can add to their
- * reading or override it; it never needs to fork the library.
+ * reading or override it; it never needs to fork the library. It reads {@link HeaderLines}, so one
+ * dialect serves every engine.
  *
  * <pre>{@code
  * RateLimitDialect acme = new RateLimitDialect() {
  *   public String name() { return "acme"; }
- *   public boolean read(int status, Headers headers, long responseEpochMillis,
+ *   public boolean read(int status, HeaderLines headers, long responseEpochMillis,
  *       RateLimitSignals.Builder signals) {
- *     String left = headers.get("Acme-Calls-Left");
+ *     String left = headers.first("Acme-Calls-Left");
  *     if (left == null) return false;
  *     signals.remaining(Long.parseLong(left.trim()));
  *     return true;
@@ -37,10 +36,10 @@ public interface RateLimitDialect {
    * Reads the response's headers into {@code signals}.
    *
    * @param status the response's status code
-   * @param headers every header of the response, all values of every field
+   * @param headers every header line of the response, as its engine received them
    * @param responseEpochMillis the response's time: its {@code Date} header, or our clock without one
    * @param signals what the built-in dialects read, to add to or override
    * @return whether the response carried this dialect's headers
    */
-  boolean read(int status, Headers headers, long responseEpochMillis, RateLimitSignals.Builder signals);
+  boolean read(int status, HeaderLines headers, long responseEpochMillis, RateLimitSignals.Builder signals);
 }

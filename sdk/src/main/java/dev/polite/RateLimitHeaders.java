@@ -2,18 +2,16 @@ package dev.polite;
 
 import dev.polite.internal.headers.SignalsReader;
 import java.util.Objects;
-import okhttp3.Headers;
-import okhttp3.Response;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Reads what a response says about the caller's rate limit, in every dialect polite knows (the
  * IETF {@code RateLimit} fields of every draft, the {@code X-RateLimit-*} family and its vendor
- * variants, {@code Retry-After} and its kin): the same reading {@link PoliteInterceptor} learns
- * from, for code that wants to look at a response itself.
+ * variants, {@code Retry-After} and its kin): the same reading {@link Polite} learns from on
+ * every engine, for code that wants to look at a response itself.
  *
  * <pre>{@code
- * RateLimitSignals signals = RateLimitHeaders.standard().parse(response);
+ * RateLimitSignals signals = RateLimitHeaders.standard().parse(response);   // a ResponseView
  * if (signals.isRejection()) backOff(signals.retryAfter());
  * }</pre>
  *
@@ -51,26 +49,27 @@ public final class RateLimitHeaders {
   }
 
   /**
-   * Reads one response's status and headers; a response without a {@code Date} header is read
-   * against the system clock. Never throws.
+   * Reads one response's status and headers, on any engine (each adapter makes its answers
+   * {@link ResponseView}s); a response without a {@code Date} header is read against the system
+   * clock. Never throws.
    *
-   * <pre>{@code RateLimitSignals signals = RateLimitHeaders.standard().parse(response);}</pre>
+   * <pre>{@code RateLimitSignals signals = RateLimitHeaders.standard().parse(OkHttpResponseView.of(response));}</pre>
    */
-  public RateLimitSignals parse(Response response) {
-    return parse(response.code(), response.headers(), System.currentTimeMillis());
+  public RateLimitSignals parse(ResponseView response) {
+    return parse(response.status(), response.headers(), System.currentTimeMillis());
   }
 
   /**
    * Reads a status and headers. Never throws.
    *
-   * <pre>{@code headers.parse(429, Headers.of("Retry-After", "3"), System.currentTimeMillis())}</pre>
+   * <pre>{@code headers.parse(429, HeaderLines.of("Retry-After", "3"), System.currentTimeMillis())}</pre>
    *
    * @param status the response's status code
    * @param headers all of the response's headers
    * @param nowEpochMillis the caller's wall clock, used only when the headers have no usable
    *     {@code Date}
    */
-  public RateLimitSignals parse(int status, Headers headers, long nowEpochMillis) {
+  public RateLimitSignals parse(int status, HeaderLines headers, long nowEpochMillis) {
     return reader.parse(status, headers, nowEpochMillis);
   }
 
@@ -80,7 +79,7 @@ public final class RateLimitHeaders {
    * The body's value, being precise, replaces a header delay that is its rounding; otherwise the
    * longer delay wins. Bodies that are not JSON are ignored. Never throws.
    *
-   * <pre>{@code signals = headers.withBody(signals, response.header("Content-Type"), response.peekBody(4096).string());}</pre>
+   * <pre>{@code signals = headers.withBody(signals, contentType, theBodysFirstKilobytes);}</pre>
    *
    * @param signals what {@link #parse} read from the same response
    * @param contentType the response's {@code Content-Type}, or {@code null} when it had none

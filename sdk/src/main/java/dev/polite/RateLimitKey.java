@@ -6,28 +6,28 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Objects;
-import okhttp3.HttpUrl;
-import okhttp3.Request;
 
 /**
  * Says which limit a request counts against. Requests with the same key share one pace, one
  * pause and one learned policy. Keys appear in logs and events, so a key function must not put
  * credentials in them: {@link #header(String)} hashes the value it reads.
  *
- * <p>Implementations must be thread-safe and quick: they run on every call.
+ * <p>A key function reads the request through its {@link RequestView}, so one serves every engine.
+ * Implementations must be thread-safe and quick: they run on every call.
  *
  * <pre>{@code
  * PoliteInterceptor.builder().key(RateLimitKey.header("X-Api-Key"))
+ * PoliteHttpClient.builder(client).key(request -> request.host() + " " + request.header("X-Tenant"))
  * }</pre>
  */
 @FunctionalInterface
 public interface RateLimitKey {
   /** The key for {@code request}; never null. */
-  String keyOf(Request request);
+  String keyOf(RequestView request);
 
   /** Scheme, host and port: one limit per server. The default. */
   static RateLimitKey host() {
-    return request -> origin(request.url());
+    return RateLimitKey::origin;
   }
 
   /**
@@ -35,7 +35,7 @@ public interface RateLimitKey {
    * separately (GitHub's search and core, say).
    */
   static RateLimitKey route() {
-    return request -> origin(request.url()) + request.url().encodedPath();
+    return request -> origin(request) + request.encodedPath();
   }
 
   /**
@@ -47,13 +47,13 @@ public interface RateLimitKey {
     Objects.requireNonNull(name, "name");
     return request -> {
       String value = request.header(name);
-      String origin = origin(request.url());
+      String origin = origin(request);
       return value == null ? origin : origin + " " + name.toLowerCase(java.util.Locale.ROOT) + "#" + digest(value);
     };
   }
 
-  private static String origin(HttpUrl url) {
-    return Origin.of(url);
+  private static String origin(RequestView request) {
+    return Origin.of(request.scheme(), request.host(), request.port());
   }
 
   private static String digest(String value) {

@@ -8,10 +8,11 @@ import org.jspecify.annotations.Nullable;
  * A call polite gave up on because the server's limit would not let it through in time: the
  * wait it needed exceeds the max wait or the call's remaining time, or retries ran out on a
  * rate-limit rejection and the caller asked to be told by an exception
- * ({@link PoliteInterceptor.Builder#throwWhenRateLimited(boolean)}).
+ * ({@link PoliteBuilder#throwWhenRateLimited(boolean)}).
  *
- * <p>It is an {@link IOException}, so it travels through OkHttp's synchronous and asynchronous
- * paths like any network failure. Its message never carries credentials.
+ * <p>It is an {@link IOException}, so it travels through every engine's synchronous and
+ * asynchronous paths (OkHttp's calls, the JDK client's {@code send} and futures) like any network
+ * failure. Its message never carries credentials.
  *
  * <pre>{@code
  * try (Response r = client.newCall(request).execute()) { ... }

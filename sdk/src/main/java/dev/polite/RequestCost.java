@@ -1,15 +1,16 @@
 package dev.polite;
 
 import java.util.function.DoubleConsumer;
-import okhttp3.Request;
 import org.jspecify.annotations.Nullable;
 
 /**
  * How many units of a key's budget one request spends: 1 unless the request says otherwise.
- * Attach it as a tag, or give the interceptor a cost function instead.
+ * Attach it to the request (OkHttp: as a tag; the JDK client: with {@code HintedRequest}), or
+ * give polite a cost function instead.
  *
  * <pre>{@code
  * Request export = new Request.Builder().url(url).tag(RequestCost.class, RequestCost.of(5)).build();
+ * HttpRequest upload = HintedRequest.of(HttpRequest.newBuilder(uri).build(), RequestCost.of(5));
  * }</pre>
  *
  * <h2>Reserve, then settle</h2>
@@ -75,8 +76,8 @@ public final class RequestCost {
     }
   }
 
-  /** The cost tagged on {@code request}, or 1. The default cost function. */
-  public static double of(Request request) {
+  /** The cost attached to {@code request}, or 1. The default cost function. */
+  public static double of(RequestView request) {
     RequestCost tagged = request.tag(RequestCost.class);
     return tagged == null ? 1 : tagged.units;
   }

@@ -5,13 +5,14 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs a task once a {@link Ticker} reaches a time, without a thread waiting for it: how
- * {@link PoliteCallFactory} makes an asynchronous call wait for its pace, a pause or a retry.
- * Paired with the ticker the interceptor reads, as a {@link Sleeper} is; tests pass a fake that
- * runs tasks as they move a fake clock.
+ * Runs a task once a {@link Ticker} reaches a time, without a thread waiting for it: how an
+ * asynchronous call ({@link Polite#callAsync}: OkHttp's {@code PoliteCallFactory}, the JDK
+ * client's {@code sendAsync}) waits for its pace, a pause or a retry. Paired with the ticker
+ * polite reads, as a {@link Sleeper} is; tests pass a fake that runs tasks as they move a fake
+ * clock.
  *
- * <p>Tasks must be short (they take one step under a key's lock and hand the call to OkHttp) and
- * must not throw. Implementations must be thread-safe.
+ * <p>Tasks must be short (they take one step under a key's lock and hand the call to its engine)
+ * and must not throw. Implementations must be thread-safe.
  *
  * <pre>{@code
  * PoliteCallFactory.builder(client).scheduler(Scheduler.system()).build()

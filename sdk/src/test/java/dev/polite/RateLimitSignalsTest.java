@@ -2,8 +2,8 @@ package dev.polite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.polite.HeaderLines;
 import java.time.Duration;
-import okhttp3.Headers;
 import org.junit.jupiter.api.Test;
 
 /** The headline is the governing policy, and "spent" has one rule. */
@@ -12,7 +12,7 @@ class RateLimitSignalsTest {
 
   @Test
   void theHeadlineIsTheGoverningPolicy() {
-    RateLimitSignals s = RateLimitHeaders.standard().parse(200, Headers.of(
+    RateLimitSignals s = RateLimitHeaders.standard().parse(200, HeaderLines.of(
         "RateLimit-Policy", "\"burst\";q=10;w=1, \"day\";q=1000;w=86400",
         "RateLimit", "\"day\";r=3;t=600"), NOW);
 
@@ -27,7 +27,7 @@ class RateLimitSignalsTest {
 
   @Test
   void aSpentQuotaIsSpentEverywhereItIsAsked() {
-    RateLimitSignals s = RateLimitHeaders.standard().parse(403, Headers.of(
+    RateLimitSignals s = RateLimitHeaders.standard().parse(403, HeaderLines.of(
         "x-ratelimit-limit", "60", "x-ratelimit-remaining", "0",
         "x-ratelimit-reset", Long.toString(NOW / 1000 + 30)), NOW);
 
@@ -39,7 +39,7 @@ class RateLimitSignalsTest {
 
   @Test
   void noPolicyMeansNoHeadline() {
-    RateLimitSignals s = RateLimitHeaders.standard().parse(429, Headers.of("Retry-After", "2"), NOW);
+    RateLimitSignals s = RateLimitHeaders.standard().parse(429, HeaderLines.of("Retry-After", "2"), NOW);
 
     assertThat(s.governing()).isNull();
     assertThat(s.limit()).isEmpty();

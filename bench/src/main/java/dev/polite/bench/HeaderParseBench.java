@@ -1,9 +1,9 @@
 package dev.polite.bench;
 
-import dev.polite.RateLimitSignals;
+import dev.polite.HeaderLines;
 import dev.polite.RateLimitHeaders;
+import dev.polite.RateLimitSignals;
 import java.util.concurrent.TimeUnit;
-import okhttp3.Headers;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -35,13 +35,13 @@ public class HeaderParseBench {
 
   private final RateLimitHeaders parser = RateLimitHeaders.standard();
   private int status;
-  private Headers headers;
+  private HeaderLines headers;
 
   @Setup(Level.Trial)
   public void setUp() {
     Responses.Canned canned = Responses.of(dialect);
     status = canned.status();
-    headers = canned.headers();
+    headers = Responses.lines(canned.headers());
     RateLimitSignals s = parser.parse(status, headers, Responses.NOW_MILLIS);
     // A benchmark of a response the parser does not understand would measure the wrong path.
     boolean expectsSignals = !dialect.equals("none");

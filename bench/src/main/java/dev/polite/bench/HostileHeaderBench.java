@@ -1,5 +1,6 @@
 package dev.polite.bench;
 
+import dev.polite.HeaderLines;
 import dev.polite.RateLimitHeaders;
 import dev.polite.RateLimitSignals;
 import java.util.concurrent.TimeUnit;
@@ -52,11 +53,11 @@ public class HostileHeaderBench {
   public String shape;
 
   private final RateLimitHeaders parser = RateLimitHeaders.standard();
-  private Headers headers;
+  private HeaderLines headers;
 
   @Setup(Level.Trial)
   public void setUp() {
-    headers = of(shape);
+    headers = Responses.lines(of(shape));
     String value = headers.value(headers.size() - 1);
     if (value.length() < SIZE) throw new IllegalStateException(shape + " is " + value.length() + " chars");
   }

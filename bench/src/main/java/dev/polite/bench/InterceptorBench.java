@@ -4,7 +4,7 @@ import dev.failsafe.Failsafe;
 import dev.failsafe.FailsafeExecutor;
 import dev.failsafe.RateLimiter;
 import dev.failsafe.RetryPolicy;
-import dev.polite.PoliteInterceptor;
+import dev.polite.okhttp.PoliteInterceptor;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;

@@ -1,6 +1,11 @@
 package dev.polite.bench;
 
+import dev.polite.HeaderLines;
+import dev.polite.okhttp.OkHttpResponseView;
 import okhttp3.Headers;
+import okhttp3.Protocol;
+import okhttp3.Request;
+import okhttp3.Response;
 
 /**
  * Typical responses of each rate-limit dialect family, as servers send them: the rate-limit
@@ -16,6 +21,14 @@ final class Responses {
 
   /** A response: its status and headers. */
   record Canned(int status, Headers headers) {}
+
+  /** {@code headers} as polite's OkHttp adapter reads them: the lines of a response's view. */
+  static HeaderLines lines(Headers headers) {
+    Request request = new Request.Builder().url("https://api.example.com/").build();
+    Response response = new Response.Builder().request(request).protocol(Protocol.HTTP_1_1)
+        .code(200).message("OK").headers(headers).build();
+    return OkHttpResponseView.of(response).headers();
+  }
 
   static Canned of(String dialect) {
     return switch (dialect) {

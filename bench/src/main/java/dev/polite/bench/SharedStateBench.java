@@ -1,6 +1,6 @@
 package dev.polite.bench;
 
-import dev.polite.PoliteInterceptor;
+import dev.polite.okhttp.PoliteInterceptor;
 import dev.polite.redis.RedisSharedState;
 import java.io.File;
 import java.io.IOException;

@@ -7,6 +7,7 @@ import dev.polite.RateLimitSignals;
 import dev.polite.demo.DemoServer;
 import dev.polite.demo.DemoServerConfig;
 import dev.polite.demo.HeaderStyle;
+import dev.polite.okhttp.OkHttpResponseView;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -46,7 +47,7 @@ class HeaderStylesReadBySdkTest {
       try (Response response = http.newCall(request).execute()) {
         assertThat(response.code()).isEqualTo(i < 3 ? 200 : 429);
         if (i == 0 || i == 3) {
-          signals.add(RateLimitHeaders.standard().parse(response));
+          signals.add(RateLimitHeaders.standard().parse(OkHttpResponseView.of(response)));
         }
       }
     }

@@ -1,7 +1,7 @@
 package dev.polite.recipes
 
-import dev.polite.PoliteCallFactory
-import dev.polite.PoliteInterceptor
+import dev.polite.okhttp.PoliteCallFactory
+import dev.polite.okhttp.PoliteInterceptor
 import java.io.ByteArrayOutputStream
 import java.io.PrintStream
 import java.lang.management.ManagementFactory

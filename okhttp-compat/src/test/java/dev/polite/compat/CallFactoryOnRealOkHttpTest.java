@@ -2,9 +2,9 @@ package dev.polite.compat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.polite.PoliteCallFactory;
-import dev.polite.PoliteInterceptor;
 import dev.polite.compat.LocalServer.Reply;
+import dev.polite.okhttp.PoliteCallFactory;
+import dev.polite.okhttp.PoliteInterceptor;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.concurrent.CompletableFuture;

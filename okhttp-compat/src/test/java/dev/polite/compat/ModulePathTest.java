@@ -16,9 +16,10 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * The built jar as a named module, {@code dev.polite}, beside the OkHttp under test (a module in
- * 5.x, an automatic module {@code okhttp3} in 4.12): its graph resolves, it exports its API and
- * nothing else, and a call goes through it with every class loaded from the module layer.
+ * The built jars as named modules, {@code dev.polite} (the core) and {@code dev.polite.okhttp}
+ * (the adapter), beside the OkHttp under test (a module in 5.x, an automatic module
+ * {@code okhttp3} in 4.12): their graph resolves, each exports its API and nothing else, the core
+ * reads no OkHttp, and a call goes through them with every class loaded from the module layer.
  */
 class ModulePathTest {
   /** The jar (or directory) each class was loaded from on the test's class path. */
@@ -33,11 +34,12 @@ class ModulePathTest {
 
   private static ModuleLayer layer() throws Exception {
     ModuleFinder finder = ModuleFinder.of(jarsOf(
-        "dev.polite.PoliteInterceptor",      // polite-sdk
+        "dev.polite.Polite",                 // polite-core
+        "dev.polite.okhttp.PoliteInterceptor", // polite-okhttp
         "okhttp3.OkHttpClient",              // the OkHttp under test
         "okio.Buffer",                       // its okio
         "kotlin.Unit",                       // its Kotlin
-        "dev.failsafe.Failsafe",             // polite-sdk's dependencies
+        "dev.failsafe.Failsafe",             // polite-core's dependencies
         "org.slf4j.LoggerFactory",
         "org.slf4j.simple.SimpleLogger"));   // a provider, so SLF4J does not warn
     Set<String> roots = finder.findAll().stream()
@@ -49,31 +51,48 @@ class ModulePathTest {
   }
 
   @Test
-  void theJarIsTheModuleDevPoliteAndExportsOnlyItsApi() throws Exception {
-    ModuleReference polite = ModuleFinder.of(jarsOf("dev.polite.PoliteInterceptor")).findAll().iterator().next();
-    ModuleDescriptor d = polite.descriptor();
+  void theCoreIsTheModuleDevPoliteAndReadsNoEngine() throws Exception {
+    ModuleReference core = ModuleFinder.of(jarsOf("dev.polite.Polite")).findAll().iterator().next();
+    ModuleDescriptor d = core.descriptor();
 
     assertThat(d.name()).isEqualTo("dev.polite");
     assertThat(d.isAutomatic()).isFalse();
     assertThat(d.exports()).extracting(ModuleDescriptor.Exports::source).containsExactly("dev.polite");
     assertThat(d.exports()).allMatch(e -> !e.isQualified());
     assertThat(d.requires()).extracting(ModuleDescriptor.Requires::name)
-        .contains("okhttp3", "dev.failsafe.core", "org.slf4j");
+        .contains("dev.failsafe.core", "org.slf4j")
+        .doesNotContain("okhttp3", "java.net.http");
+  }
+
+  @Test
+  void theAdapterIsTheModuleDevPoliteOkhttpAndExportsOnlyItsApi() throws Exception {
+    ModuleReference adapter = ModuleFinder.of(jarsOf("dev.polite.okhttp.PoliteInterceptor")).findAll()
+        .iterator().next();
+    ModuleDescriptor d = adapter.descriptor();
+
+    assertThat(d.name()).isEqualTo("dev.polite.okhttp");
+    assertThat(d.isAutomatic()).isFalse();
+    assertThat(d.exports()).extracting(ModuleDescriptor.Exports::source).containsExactly("dev.polite.okhttp");
+    assertThat(d.requires()).extracting(ModuleDescriptor.Requires::name)
+        .contains("dev.polite", "okhttp3");
   }
 
   @Test
   void aCallGoesThroughPoliteOnTheModulePath() throws Exception {
     ModuleLayer layer = layer();
-    Module polite = layer.findModule("dev.polite").orElseThrow();
+    Module core = layer.findModule("dev.polite").orElseThrow();
+    Module polite = layer.findModule("dev.polite.okhttp").orElseThrow();
     Module okhttp = layer.findModule("okhttp3").orElseThrow();
     assertThat(polite.canRead(okhttp)).isTrue();
-    assertThat(polite.isExported("dev.polite")).isTrue();
-    assertThat(polite.isExported("dev.polite.internal")).isFalse();
+    assertThat(polite.canRead(core)).isTrue();
+    assertThat(core.canRead(okhttp)).as("the core reads no engine").isFalse();
+    assertThat(core.isExported("dev.polite")).isTrue();
+    assertThat(core.isExported("dev.polite.internal")).isFalse();
 
     try (LocalServer server = new LocalServer(path -> Reply.ok())) {
-      ClassLoader loader = layer.findLoader("dev.polite");
+      ClassLoader loader = layer.findLoader("dev.polite.okhttp");
       Class<?> interceptorType = loader.loadClass("okhttp3.Interceptor");
-      Object interceptor = loader.loadClass("dev.polite.PoliteInterceptor").getMethod("create").invoke(null);
+      Object interceptor = loader.loadClass("dev.polite.okhttp.PoliteInterceptor").getMethod("create").invoke(null);
       assertThat(interceptor.getClass().getModule()).isSameAs(polite);
 
       Class<?> clientBuilderType = loader.loadClass("okhttp3.OkHttpClient$Builder");

@@ -1,17 +1,18 @@
 package dev.polite.compat;
 
-import dev.polite.testing.FakeClock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.polite.CallContext;
-import dev.polite.PoliteInterceptor;
 import dev.polite.PoliteListener;
 import dev.polite.RateLimitHeaders;
 import dev.polite.RateLimitSignals;
 import dev.polite.Sleeper;
 import dev.polite.Ticker;
 import dev.polite.compat.LocalServer.Reply;
+import dev.polite.okhttp.OkHttpResponseView;
+import dev.polite.okhttp.PoliteInterceptor;
+import dev.polite.testing.FakeClock;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.Duration;
@@ -105,7 +106,7 @@ class PoliteOnRealOkHttpTest {
       try (Response r = client.newCall(get("/api/" + i)).execute()) {
         assertThat(r.code()).isEqualTo(200);
         assertThat(r.body().string()).isEqualTo("ok");
-        last = RateLimitHeaders.standard().parse(r);
+        last = RateLimitHeaders.standard().parse(OkHttpResponseView.of(r));
       }
     }
 

@@ -2,9 +2,9 @@ package dev.polite.compat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.polite.PoliteCallFactory;
-import dev.polite.PoliteInterceptor;
 import dev.polite.compat.LocalServer.Reply;
+import dev.polite.okhttp.PoliteCallFactory;
+import dev.polite.okhttp.PoliteInterceptor;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;

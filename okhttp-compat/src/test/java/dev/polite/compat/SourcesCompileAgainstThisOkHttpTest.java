@@ -20,16 +20,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The behaviour tests reach the paths calls take; this reaches the rest: every line of the sdk's
- * and sdk-adaptive's main sources compiles against the OkHttp under test, so no 5.x-only member
- * hides on a path the tests do not take.
+ * The behaviour tests reach the paths calls take; this reaches the rest: every line of the core's,
+ * the OkHttp adapter's and sdk-adaptive's main sources compiles against the OkHttp under test, so
+ * no 5.x-only member hides on a path the tests do not take.
  */
 class SourcesCompileAgainstThisOkHttpTest {
   @Test
   void theLibrariesCompileAgainstThisOkHttp(@TempDir Path out) throws Exception {
     Path root = Path.of(System.getProperty("polite.readme")).toAbsolutePath().normalize().getParent();
     List<String> sources = new ArrayList<>();
-    for (String module : List.of("sdk", "sdk-adaptive")) {
+    for (String module : List.of("sdk", "sdk-okhttp", "sdk-adaptive")) {
       try (Stream<Path> files = Files.walk(root.resolve(module).resolve("src/main/java"))) {
         files.filter(p -> p.toString().endsWith(".java") && !p.endsWith("module-info.java"))
             .map(Path::toString)
@@ -51,7 +51,7 @@ class SourcesCompileAgainstThisOkHttpTest {
     assertThat(ok).as("javac against OkHttp %s:%n%s", System.getProperty("okhttp.compat.version"), diagnostics).isTrue();
   }
 
-  /** The sdk's dependencies as the test sees them, without the built sdk itself. */
+  /** The libraries' dependencies as the test sees them, without the built libraries themselves. */
   private static String classPath() throws ClassNotFoundException, IOException {
     Set<String> jars = new LinkedHashSet<>();
     for (String name : List.of("okhttp3.OkHttpClient", "okio.Buffer", "kotlin.Unit",

@@ -3,6 +3,8 @@ package dev.polite.adaptive;
 import dev.polite.RateLimitHeaders;
 import dev.polite.RateLimitKey;
 import dev.polite.Ticker;
+import dev.polite.okhttp.OkHttpRequestView;
+import dev.polite.okhttp.OkHttpResponseView;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Locale;
@@ -84,7 +86,7 @@ import org.jspecify.annotations.Nullable;
  * --sweep}), are in sdk-adaptive/README.md, "The sweep behind the throttle's defaults".
  *
  * <h2>Where it goes</h2>
- * Add it as an application interceptor <em>before</em> {@link dev.polite.PoliteInterceptor}: it
+ * Add it as an application interceptor <em>before</em> {@link dev.polite.okhttp.PoliteInterceptor}: it
  * then counts each call once, by its final answer, and a call it drops never waits for polite's
  * pace. polite's retries happen inside it, bounded by polite's own retry budget: the book keeps
  * retry control separate from first-try throttling, and a throttle placed after polite would
@@ -179,7 +181,7 @@ public final class AdaptiveThrottle implements Interceptor {
   @Override
   public Response intercept(Chain chain) throws IOException {
     Request request = chain.request();
-    String k = Objects.requireNonNull(key.keyOf(request), "key function returned null");
+    String k = Objects.requireNonNull(key.keyOf(OkHttpRequestView.of(request)), "key function returned null");
     Criticality criticality = Criticality.of(request);
     AdaptiveThrottler throttler = throttler(k);
     Admission admission = throttler.admit(ticker.read(), criticality);
@@ -214,7 +216,7 @@ public final class AdaptiveThrottle implements Interceptor {
     if (code == 429 || code == 502 || code == 503 || code == 504) {
       return true;
     }
-    return code == 403 && RateLimitHeaders.standard().parse(response).isRejection();
+    return code == 403 && RateLimitHeaders.standard().parse(OkHttpResponseView.of(response)).isRejection();
   }
 
   private void forgetIdle(long now) {

@@ -1,7 +1,7 @@
 /**
  * polite's adaptive part: client-side adaptive throttling (Google SRE, "Handling Overload") and
  * CUBIC rate discovery (as the AWS SDKs' adaptive retry mode), both composing with
- * {@link dev.polite.PoliteInterceptor} on one OkHttp client.
+ * {@link dev.polite.okhttp.PoliteInterceptor} on one OkHttp client.
  *
  * <pre>{@code
  * OkHttpClient client = new OkHttpClient.Builder()

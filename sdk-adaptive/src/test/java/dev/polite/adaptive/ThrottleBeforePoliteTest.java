@@ -2,7 +2,7 @@ package dev.polite.adaptive;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.polite.PoliteInterceptor;
+import dev.polite.okhttp.PoliteInterceptor;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -3,7 +3,6 @@ package dev.polite.micrometer;
 import dev.polite.CallContext;
 import dev.polite.GiveUpReason;
 import dev.polite.KeySnapshot;
-import dev.polite.PoliteInterceptor;
 import dev.polite.PoliteListener;
 import dev.polite.RateLimitSignals;
 import io.micrometer.core.instrument.Counter;
@@ -27,8 +26,8 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Micrometer meters for a {@link PoliteInterceptor}: it hears the interceptor as a
- * {@link PoliteListener} and registers its meters as a {@link MeterBinder}.
+ * Micrometer meters for polite, on any engine: it hears polite as a {@link PoliteListener} and
+ * registers its meters as a {@link MeterBinder}.
  *
  * <pre>{@code
  * PoliteMetrics metrics = PoliteMetrics.create();

@@ -5,12 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.polite.CallContext;
 import dev.polite.GiveUpReason;
+import dev.polite.HeaderLines;
 import dev.polite.KeySnapshot;
 import dev.polite.RateLimitSignals;
+import dev.polite.RequestView;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +24,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import okhttp3.OkHttpClient;
-import okhttp3.Request;
 import org.junit.jupiter.api.Test;
 
 /** What happens before binding, with several registries, and what the builder refuses. */
@@ -199,7 +201,7 @@ class BindingTest {
   }
 
   private static CallContext call(String key) {
-    return CallContext.of(key, new Request.Builder().url("https://api.example.com/").build(), null, 1);
+    return CallContext.of(key, RequestView.of("GET", URI.create("https://api.example.com/"), HeaderLines.empty()), 1);
   }
 
   private static KeySnapshot snapshot(String key, double pace) {

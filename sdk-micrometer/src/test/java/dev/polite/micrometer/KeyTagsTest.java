@@ -2,7 +2,7 @@ package dev.polite.micrometer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.polite.PoliteInterceptor;
+import dev.polite.okhttp.PoliteInterceptor;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

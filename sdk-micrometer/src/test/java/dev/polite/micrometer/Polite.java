@@ -1,7 +1,7 @@
 package dev.polite.micrometer;
 
+import dev.polite.okhttp.PoliteInterceptor;
 import dev.polite.testing.FakeClock;
-import dev.polite.PoliteInterceptor;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;

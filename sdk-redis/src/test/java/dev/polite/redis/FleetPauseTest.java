@@ -2,10 +2,10 @@ package dev.polite.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.polite.PoliteInterceptor;
 import dev.polite.RateController;
 import dev.polite.RateLimitedException;
 import dev.polite.demo.internal.RedisProcess;
+import dev.polite.okhttp.PoliteInterceptor;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;

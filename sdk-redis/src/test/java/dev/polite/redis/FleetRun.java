@@ -1,7 +1,7 @@
 package dev.polite.redis;
 
-import dev.polite.PoliteInterceptor;
 import dev.polite.SharedState;
+import dev.polite.okhttp.PoliteInterceptor;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;

@@ -3,15 +3,15 @@ package dev.polite.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.polite.PoliteInterceptor;
 import dev.polite.RateLimitedException;
 import dev.polite.demo.DemoServer;
 import dev.polite.demo.HeaderStyle;
 import dev.polite.demo.internal.RedisProcess;
+import dev.polite.okhttp.PoliteInterceptor;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.io.IOException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;

@@ -2,10 +2,10 @@ package dev.polite.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.polite.PoliteCallFactory;
-import dev.polite.PoliteInterceptor;
 import dev.polite.demo.DemoServer;
 import dev.polite.demo.HeaderStyle;
+import dev.polite.okhttp.PoliteCallFactory;
+import dev.polite.okhttp.PoliteInterceptor;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;

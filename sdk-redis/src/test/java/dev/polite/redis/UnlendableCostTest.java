@@ -3,11 +3,11 @@ package dev.polite.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.polite.PoliteInterceptor;
 import dev.polite.RateLimitedException;
 import dev.polite.RequestCost;
 import dev.polite.demo.DemoServer;
 import dev.polite.demo.HeaderStyle;
+import dev.polite.okhttp.PoliteInterceptor;
 import java.time.Duration;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;

@@ -1,8 +1,8 @@
 package dev.polite.internal;
 
 import dev.polite.RateLimitSignals;
+import dev.polite.ResponseView;
 import java.io.IOException;
-import okhttp3.Response;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * @param at when the outcome was known, on the key's ticker
  */
 public record Attempt(
-    @Nullable Response response,
+    @Nullable ResponseView response,
     @Nullable IOException failure,
     RateLimitSignals signals,
     boolean retryable,
@@ -27,7 +27,7 @@ public record Attempt(
   }
 
   /** The rule for a rate-limit refusal, {@link Answer#isRefusal}, for a response. */
-  static boolean isRefusal(Response response, RateLimitSignals signals) {
-    return Answer.isRefusal(response.code(), signals);
+  static boolean isRefusal(ResponseView response, RateLimitSignals signals) {
+    return Answer.isRefusal(response.status(), signals);
   }
 }

@@ -1,10 +1,10 @@
 package dev.polite.internal;
 
+import dev.polite.RequestView;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
-import okhttp3.Request;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -79,7 +79,7 @@ public final class KeyBudgets {
    * ({@code ownPaused}), when the request goes through the key's {@linkplain #newRoutes new
    * routes}: its route may spend another budget, which that pause must not hold back.
    */
-  public String spentBy(Request request, BooleanSupplier ownPaused) {
+  public String spentBy(RequestView request, BooleanSupplier ownPaused) {
     if (!split) {
       return key; // no answer named a second budget: one budget, the key's own
     }
@@ -104,7 +104,7 @@ public final class KeyBudgets {
    * is spent ({@code spent}: a spent budget's routes are the ones its pause must hold back).
    * {@code sentThrough} when the answer named no budget, or one past the bounds.
    */
-  public String answeredFor(Request request, @Nullable String budget, boolean spent,
+  public String answeredFor(RequestView request, @Nullable String budget, boolean spent,
       String sentThrough) {
     if (budget == null || budget.length() > MAX_NAME) {
       return sentThrough;

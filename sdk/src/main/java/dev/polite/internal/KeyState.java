@@ -29,7 +29,7 @@ import org.jspecify.annotations.Nullable;
  * A step never waits: it grants the permit, or says how long until the next step is worth
  * taking, or that only a signal (an answer, a failure, a freed place) can help. A blocking caller
  * ({@link #acquire}) sleeps or waits on the monitor between steps; a scheduler
- * ({@code PoliteCallFactory}) runs the next step as a task at that time, or when signalled, and
+ * ({@code AsyncRun}) runs the next step as a task at that time, or when signalled, and
  * holds no thread meanwhile. Both take the same steps, so they pace, pause and gate alike.
  *
  * <h2>Why one lock</h2>

@@ -1,7 +1,5 @@
 package dev.polite.internal;
 
-import okhttp3.HttpUrl;
-
 /**
  * A URL's origin as key text, {@code scheme://host:port}, the same String each time for the last
  * few origins seen.
@@ -35,11 +33,8 @@ public final class Origin {
     this.text = scheme + "://" + host + ":" + port;
   }
 
-  /** {@code scheme://host:port} of {@code url}. */
-  public static String of(HttpUrl url) {
-    String scheme = url.scheme();
-    String host = url.host();
-    int port = url.port();
+  /** {@code scheme://host:port}. */
+  public static String of(String scheme, String host, int port) {
     int slot = (host.hashCode() * 31 + port) & (SLOTS - 1);
     Origin seen = REMEMBERED[slot];
     if (seen != null && seen.port == port && seen.host.equals(host) && seen.scheme.equals(scheme)) {

@@ -6,16 +6,16 @@ import java.io.InterruptedIOException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
-import okhttp3.Call;
 
 /**
  * How long one call is still willing to wait, and the only place it waits.
  *
- * <p>Two limits apply: the interceptor's max wait, a total over every wait of the call (so polite
- * adds at most that much delay to a call, whatever it retries), and the call's own deadline from
- * OkHttp's call timeout. A wait that would cross either is refused up front rather than slept
- * and then abandoned. Waits end early when the call is cancelled or the thread interrupted, with
- * an {@link InterruptedIOException} as OkHttp itself throws.
+ * <p>Two limits apply: polite's max wait, a total over every wait of the call (so polite adds at
+ * most that much delay to a call, whatever it retries), and the call's own deadline from its
+ * engine's timeout (OkHttp's call timeout, the JDK request's). A wait that would cross either is
+ * refused up front rather than slept and then abandoned. Waits end early when the call is
+ * cancelled or the thread interrupted, with an {@link InterruptedIOException}, as OkHttp itself
+ * throws (each engine's adapter turns it into its own way of saying so).
  *
  * <p>Confined to the calling thread, or to one asynchronous call's lock.
  */
@@ -24,7 +24,7 @@ public final class Patience {
 
   private final Ticker ticker;
   private final Sleeper sleeper;
-  private final Call call;
+  private final BooleanSupplier canceled;
   private final long deadline;
   private long waitLeft;
   private long waited;
@@ -33,10 +33,11 @@ public final class Patience {
    * @param deadline the call's deadline in ticker nanos, or {@link Long#MAX_VALUE} for none
    * @param maxWaitNanos the most this call may wait in all
    */
-  public Patience(Ticker ticker, Sleeper sleeper, Call call, long deadline, long maxWaitNanos) {
+  public Patience(Ticker ticker, Sleeper sleeper, BooleanSupplier canceled, long deadline,
+      long maxWaitNanos) {
     this.ticker = ticker;
     this.sleeper = sleeper;
-    this.call = call;
+    this.canceled = canceled;
     this.deadline = deadline;
     this.waitLeft = maxWaitNanos;
   }
@@ -66,7 +67,7 @@ public final class Patience {
    * (the caller checked it with {@link #allows}).
    */
   public void sleep(long nanos, long from) throws InterruptedIOException {
-    block(() -> sleeper.sleepUntil(Nanos.add(from, nanos), call::isCanceled));
+    block(() -> sleeper.sleepUntil(Nanos.add(from, nanos), canceled));
   }
 
   /**
@@ -74,7 +75,7 @@ public final class Patience {
    * sleep waited for was voided); the caller then re-checks its condition.
    */
   public void sleep(long nanos, long from, BooleanSupplier moot) throws InterruptedIOException {
-    block(() -> sleeper.sleepUntil(Nanos.add(from, nanos), () -> call.isCanceled() || moot.getAsBoolean()));
+    block(() -> sleeper.sleepUntil(Nanos.add(from, nanos), () -> canceled.getAsBoolean() || moot.getAsBoolean()));
   }
 
   /**
@@ -116,7 +117,7 @@ public final class Patience {
 
   /** Throws if the call was cancelled or the thread interrupted. */
   public void checkNotCanceled() throws InterruptedIOException {
-    if (call.isCanceled()) {
+    if (canceled.getAsBoolean()) {
       throw new InterruptedIOException("Canceled");
     }
     if (Thread.currentThread().isInterrupted()) {
@@ -141,19 +142,5 @@ public final class Patience {
 
   private static InterruptedIOException interrupted() {
     return new InterruptedIOException("interrupted");
-  }
-
-  /** The call's deadline from its OkHttp timeout, in ticker nanos, or {@link Long#MAX_VALUE}. */
-  public static long deadlineOf(Call call, long now) {
-    okio.Timeout timeout = call.timeout();
-    long left = Long.MAX_VALUE;
-    if (timeout.timeoutNanos() > 0) {
-      // The interceptor runs as the call starts, when OkHttp has just armed this timeout.
-      left = timeout.timeoutNanos();
-    }
-    if (timeout.hasDeadline()) {
-      left = Math.min(left, timeout.deadlineNanoTime() - System.nanoTime());
-    }
-    return left == Long.MAX_VALUE ? Long.MAX_VALUE : Nanos.add(now, Math.max(0, left));
   }
 }

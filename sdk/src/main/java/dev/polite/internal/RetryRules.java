@@ -6,6 +6,8 @@ import dev.failsafe.spi.FailurePolicy;
 import dev.polite.GiveUpReason;
 import dev.polite.PoliteConfig;
 import dev.polite.RateLimitSignals;
+import dev.polite.RequestView;
+import dev.polite.ResponseView;
 import dev.polite.internal.headers.RetryAfter;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -17,8 +19,6 @@ import java.util.function.LongPredicate;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
-import okhttp3.Request;
-import okhttp3.Response;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -33,7 +33,7 @@ import org.jspecify.annotations.Nullable;
  *       nothing from the retry budget: the wait the server asks for, and the key's pace (which
  *       the refusal just cut or paused), bound the load.
  *   <li><b>Failures</b> are whatever the failure policy handles: a Failsafe {@link RetryPolicy}
- *       over {@link Response} and exceptions, the user's own or polite's default (502, 503, 504,
+ *       over {@link dev.polite.ResponseView} and exceptions, the user's own or polite's default (502, 503, 504,
  *       an error answer carrying the server's explicit {@code Stripe-Should-Retry: true} or
  *       {@code x-should-retry: true}, and I/O errors; {@code maxAttempts} attempts; full-jitter
  *       backoff). Failsafe judges which outcomes fail, counts attempts, applies the policy's
@@ -67,7 +67,7 @@ public final class RetryRules {
   private static final Set<String> IDEMPOTENT =
       Set.of("GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE");
 
-  private final RetryPolicy<Response> failures;
+  private final RetryPolicy<ResponseView> failures;
   private final int maxRateLimitRetries;
   private final long baseNanos;
   private final long capNanos;
@@ -79,46 +79,46 @@ public final class RetryRules {
     this.capNanos = config.backoffCap().toNanos();
     this.random = config.random();
     this.maxRateLimitRetries = config.maxRateLimitRetries();
-    RetryPolicy<Response> own = config.failureRetries();
+    RetryPolicy<ResponseView> own = config.failureRetries();
     this.failures = own != null ? own : defaultFailures(config.maxAttempts());
   }
 
-  private RetryPolicy<Response> defaultFailures(int maxAttempts) {
-    return RetryPolicy.<Response>builder()
+  private RetryPolicy<ResponseView> defaultFailures(int maxAttempts) {
+    return RetryPolicy.<ResponseView>builder()
         .handle(IOException.class)
-        .handleResultIf(r -> r.code() == 502 || r.code() == 503 || r.code() == 504
-            || (r.code() >= 400 && Boolean.TRUE.equals(RetryAfter.shouldRetry(r.headers()))))
+        .handleResultIf(r -> r.status() == 502 || r.status() == 503 || r.status() == 504
+            || (r.status() >= 400 && Boolean.TRUE.equals(RetryAfter.shouldRetry(r.headers()))))
         .withMaxAttempts(maxAttempts)
         .withDelayFn(ctx -> Duration.ofNanos(uniform(backoffNanos(ctx.getAttemptCount()))))
         .build();
   }
 
   /** Judges an answer known at {@code at}. */
-  public Attempt judge(Request request, Response response, RateLimitSignals signals, long at) {
-    boolean retryable = Attempt.isRefusal(response, signals)
-        || (isFailure(response, null) && (response.code() == 503 || mayRepeat(request)));
+  public Attempt judge(RequestView request, ResponseView response, RateLimitSignals signals, long at) {
+    boolean retryable = request.bodyRepeatable() && (Attempt.isRefusal(response, signals)
+        || (isFailure(response, null) && (response.status() == 503 || mayRepeat(request))));
     return new Attempt(response, null, signals, retryable, at);
   }
 
   /** Judges an I/O error known at {@code at}; {@code canceled} calls are never retried. */
-  public Attempt judge(Request request, IOException failure, boolean canceled, long at) {
+  public Attempt judge(RequestView request, IOException failure, boolean canceled, long at) {
     boolean timeoutOfTheCall = failure instanceof InterruptedIOException
         && !(failure instanceof SocketTimeoutException);
     boolean retryable = !canceled && !timeoutOfTheCall && mayRepeat(request)
-        && isFailure(null, failure);
+        && request.bodyRepeatable() && isFailure(null, failure);
     return new Attempt(null, failure, RateLimitSignals.none(), retryable, at);
   }
 
   /** Whether the failure policy handles the outcome, by Failsafe's own rule. */
   @SuppressWarnings("unchecked")
-  private boolean isFailure(@Nullable Response response, @Nullable Throwable failure) {
+  private boolean isFailure(@Nullable ResponseView response, @Nullable Throwable failure) {
     return failures instanceof FailurePolicy
-        ? ((FailurePolicy<Response>) failures).isFailure(response, failure)
+        ? ((FailurePolicy<ResponseView>) failures).isFailure(response, failure)
         : response == null; // a policy Failsafe did not build: retry I/O errors only
   }
 
   /** Whether sending {@code request} twice is harmless. */
-  public static boolean mayRepeat(Request request) {
+  public static boolean mayRepeat(RequestView request) {
     return IDEMPOTENT.contains(request.method()) || request.header("Idempotency-Key") != null;
   }
 
@@ -134,7 +134,7 @@ public final class RetryRules {
    */
   public final class CallRetries {
     private final RetryBudget budget;
-    private @Nullable Execution<Response> execution;
+    private @Nullable Execution<ResponseView> execution;
     private int refusals;
 
     private CallRetries(RetryBudget budget) {
@@ -189,7 +189,7 @@ public final class RetryRules {
           return giveUp(GiveUpReason.BUDGET_EXHAUSTED, Duration.ZERO);
         }
         attempts = execution.getAttemptCount();
-        Execution<Response> e = execution;
+        Execution<ResponseView> e = execution;
         delay = serverDelayOr(attempt, keyWaitNanos, e::getDelay);
       }
       long needed = Math.max(delay.toNanos(), keyWaitNanos.getAsLong());

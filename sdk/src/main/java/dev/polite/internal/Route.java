@@ -1,8 +1,6 @@
 package dev.polite.internal;
 
-import java.util.List;
-import okhttp3.HttpUrl;
-import okhttp3.Request;
+import dev.polite.RequestView;
 
 /**
  * A request's route: what a server's budgets are drawn by. Its {@code exact} form is the method
@@ -23,21 +21,24 @@ record Route(String exact, String family) {
   static final int MAX_SEGMENTS = 6;
   static final int MAX_SEGMENT = 48;
 
-  static Route of(Request request) {
-    HttpUrl url = request.url();
+  static Route of(RequestView request) {
+    String path = request.encodedPath();
     StringBuilder exact = new StringBuilder(64).append(request.method()).append(' ');
     String family = "/*";
-    List<String> segments = url.encodedPathSegments();
-    int kept = Math.min(segments.size(), MAX_SEGMENTS);
-    for (int i = 0; i < kept; i++) {
-      String segment = template(segments.get(i));
+    // The path's segments as OkHttp's encodedPathSegments() lists them: "/" is one empty
+    // segment, and a trailing slash ends in one.
+    int from = path.startsWith("/") ? 1 : 0;
+    for (int i = 0; i < MAX_SEGMENTS && from <= path.length(); i++) {
+      int end = path.indexOf('/', from);
+      if (end < 0) {
+        end = path.length();
+      }
+      String segment = template(path.substring(from, end));
       exact.append('/').append(segment);
       if (i == 0) {
         family = "/" + segment + "/*";
       }
-    }
-    if (kept == 0) {
-      exact.append('/');
+      from = end + 1;
     }
     return new Route(exact.toString(), family);
   }

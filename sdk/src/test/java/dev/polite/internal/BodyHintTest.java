@@ -2,7 +2,7 @@ package dev.polite.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.polite.PoliteInterceptor;
+import dev.polite.Polite;
 import dev.polite.RateController;
 import dev.polite.RateLimitSignals;
 import dev.polite.Sleeper;
@@ -18,7 +18,7 @@ class BodyHintTest {
   private static final long SECOND = 1_000 * MS;
 
   private long now = 1_000 * SECOND;
-  private final KeyModel key = new KeyModel("k", PoliteInterceptor.builder()
+  private final KeyModel key = new KeyModel("k", Polite.builder()
       .clock(() -> 0L, Sleeper.system()).rateController(RateController.none())
       .maxWait(Duration.ofSeconds(60)).build().config(), now);
 

@@ -2,15 +2,17 @@ package dev.polite.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import okhttp3.Request;
+import dev.polite.HeaderLines;
+import dev.polite.RequestView;
+import java.net.URI;
 import org.junit.jupiter.api.Test;
 
 class KeyBudgetsTest {
   private static final String KEY = "https://api.github.com:443";
   private final KeyBudgets budgets = new KeyBudgets(KEY);
 
-  private static Request get(String path) {
-    return new Request.Builder().url("https://api.github.com" + path).build();
+  private static RequestView get(String path) {
+    return RequestView.of("GET", URI.create("https://api.github.com" + path), HeaderLines.empty());
   }
 
   private String spentBy(String path, boolean ownPaused) {

@@ -3,7 +3,7 @@ package dev.polite.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.polite.Aimd;
-import dev.polite.PoliteInterceptor;
+import dev.polite.Polite;
 import dev.polite.RateLimitSignals;
 import dev.polite.SharedKey;
 import dev.polite.SharedState;
@@ -25,7 +25,7 @@ class KeyModelInFleetTest {
   private final Fleet fleet = new Fleet();
 
   private KeyModel key() {
-    return new KeyModel("k", PoliteInterceptor.builder().clock(() -> 0L, Sleeper.system())
+    return new KeyModel("k", Polite.builder().clock(() -> 0L, Sleeper.system())
         .rateController(Aimd.defaults()).maxWait(Duration.ofSeconds(60)).sharedState(fleet).build()
         .config(), fleet, now);
   }

@@ -3,7 +3,7 @@ package dev.polite.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.polite.Aimd;
-import dev.polite.PoliteInterceptor;
+import dev.polite.Polite;
 import dev.polite.RateController;
 import dev.polite.RateLimitSignals;
 import dev.polite.Sleeper;
@@ -25,7 +25,7 @@ class KeyModelShownWindowTest {
   private long now = 1_000 * SECOND;
 
   private KeyModel key(RateController.Factory controller) {
-    return new KeyModel("k", PoliteInterceptor.builder().clock(() -> 0L, Sleeper.system())
+    return new KeyModel("k", Polite.builder().clock(() -> 0L, Sleeper.system())
         .rateController(controller).maxWait(Duration.ofSeconds(60)).build().config(), now);
   }
 

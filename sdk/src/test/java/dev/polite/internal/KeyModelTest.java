@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.polite.Aimd;
-import dev.polite.PoliteInterceptor;
+import dev.polite.Polite;
 import dev.polite.RateController;
 import dev.polite.RateLimitSignals;
 import dev.polite.Sleeper;
@@ -23,7 +23,7 @@ class KeyModelTest {
   private long now = 1_000 * SECOND;
 
   private static KeyModel key(RateController.Factory controller, long now) {
-    return new KeyModel("k", PoliteInterceptor.builder().clock(() -> 0L, Sleeper.system())
+    return new KeyModel("k", Polite.builder().clock(() -> 0L, Sleeper.system())
         .rateController(controller).maxWait(Duration.ofSeconds(60)).build().config(), now);
   }
 

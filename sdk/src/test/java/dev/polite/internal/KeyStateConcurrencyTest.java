@@ -3,10 +3,13 @@ package dev.polite.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.polite.CallContext;
-import dev.polite.PoliteInterceptor;
+import dev.polite.HeaderLines;
+import dev.polite.Polite;
 import dev.polite.RateLimitSignals;
+import dev.polite.RequestView;
 import dev.polite.Sleeper;
 import dev.polite.Ticker;
+import java.net.URI;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -17,9 +20,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import okhttp3.Call;
-import okhttp3.OkHttpClient;
-import okhttp3.Request;
 import org.junit.jupiter.api.RepeatedTest;
 
 /**
@@ -29,8 +29,7 @@ import org.junit.jupiter.api.RepeatedTest;
  * sleeps.
  */
 class KeyStateConcurrencyTest {
-  private static final CallContext CONTEXT = CallContext.of("k",
-      new Request.Builder().url("http://localhost/").build(), null, 1);
+  private static final CallContext CONTEXT = CallContext.of("k", RequestView.of("GET", URI.create("http://localhost/"), HeaderLines.empty()), 1);
   private static final double RATE = 10;
   private static final double BURST = 5;
 
@@ -39,9 +38,8 @@ class KeyStateConcurrencyTest {
     AtomicLong now = new AtomicLong(1_000_000_000L);
     Ticker ticker = now::get;
     Sleeper sleeper = (deadline, stop) -> now.accumulateAndGet(deadline, Math::max);
-    KeyState state = new KeyState("k", PoliteInterceptor.builder().clock(ticker, sleeper)
+    KeyState state = new KeyState("k", Polite.builder().clock(ticker, sleeper)
         .startingRate(RATE).startingBurst(BURST).maxWait(ChronoUnit.FOREVER.getDuration()).build().config(), now.get());
-    Call call = new OkHttpClient().newCall(new Request.Builder().url("http://localhost/").build());
     List<Long> granted = Collections.synchronizedList(new ArrayList<>());
     AtomicInteger inFlight = new AtomicInteger();
     AtomicInteger maxInFlight = new AtomicInteger();
@@ -52,7 +50,7 @@ class KeyStateConcurrencyTest {
       for (int t = 0; t < 8; t++) {
         futures.add(pool.submit(() -> {
           for (int i = 0; i < 25; i++) {
-            Patience patience = new Patience(ticker, sleeper, call, Long.MAX_VALUE,
+            Patience patience = new Patience(ticker, sleeper, () -> false, Long.MAX_VALUE,
                 TimeUnit.HOURS.toNanos(1));
             Permit permit = state.acquire(new Acquisition(CONTEXT, 0), patience);
             granted.add(permit.sentAt());

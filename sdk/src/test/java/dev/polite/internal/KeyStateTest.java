@@ -3,34 +3,32 @@ package dev.polite.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.polite.CallContext;
-import dev.polite.PoliteInterceptor;
+import dev.polite.HeaderLines;
+import dev.polite.Polite;
 import dev.polite.RateLimitPolicy;
 import dev.polite.RateLimitSignals;
+import dev.polite.RequestView;
 import dev.polite.Sleeper;
 import dev.polite.Ticker;
+import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import okhttp3.Call;
-import okhttp3.OkHttpClient;
-import okhttp3.Request;
 import org.junit.jupiter.api.Test;
 
 /** How a key reconciles the server's remaining count with the calls it has in flight. */
 class KeyStateTest {
-  private static final CallContext CONTEXT = CallContext.of("k",
-      new Request.Builder().url("http://localhost/").build(), null, 1);
+  private static final CallContext CONTEXT = CallContext.of("k", RequestView.of("GET", URI.create("http://localhost/"), HeaderLines.empty()), 1);
   private final AtomicLong now = new AtomicLong(1_000_000_000L);
   private final Ticker ticker = now::get;
   private final Sleeper sleeper = (deadline, stop) -> now.accumulateAndGet(deadline, Math::max);
-  private final Call call = new OkHttpClient().newCall(new Request.Builder().url("http://localhost/").build());
   private final KeyState state = new KeyState("k",
-      PoliteInterceptor.builder().clock(ticker, sleeper).cautiousStart(false)
+      Polite.builder().clock(ticker, sleeper).cautiousStart(false)
           .maxWait(Duration.ofHours(1)).build().config(),
       now.get());
 
   private Permit go() throws Exception {
-    return state.acquire(new Acquisition(CONTEXT, 0), new Patience(ticker, sleeper, call, Long.MAX_VALUE, TimeUnit.HOURS.toNanos(1)));
+    return state.acquire(new Acquisition(CONTEXT, 0), new Patience(ticker, sleeper, () -> false, Long.MAX_VALUE, TimeUnit.HOURS.toNanos(1)));
   }
 
   private static RateLimitSignals tenPerSecond(long remaining) {
@@ -63,7 +61,7 @@ class KeyStateTest {
   @Test
   void aCallShortOfItsTokenWaitsForTheAnswersOnTheWireBeforeItGivesUp() throws Exception {
     // Patience of a minute, against a quota of 20 an hour: one token is three minutes away.
-    Patience minute = new Patience(ticker, sleeper, call, Long.MAX_VALUE, TimeUnit.MINUTES.toNanos(1));
+    Patience minute = new Patience(ticker, sleeper, () -> false, Long.MAX_VALUE, TimeUnit.MINUTES.toNanos(1));
     state.onAnswer(200, twentyAnHour(3), go(), CONTEXT);
     Permit a = go();
     Permit b = go();
@@ -83,7 +81,7 @@ class KeyStateTest {
 
   @Test
   void aCallShortOfAsManyTokensAsCallsOnTheWireWaitsForThemToo() throws Exception {
-    Patience minute = new Patience(ticker, sleeper, call, Long.MAX_VALUE, TimeUnit.MINUTES.toNanos(1));
+    Patience minute = new Patience(ticker, sleeper, () -> false, Long.MAX_VALUE, TimeUnit.MINUTES.toNanos(1));
     state.onAnswer(200, twentyAnHour(6), go(), CONTEXT);
     Permit a = go();
     Permit b = go();
@@ -104,7 +102,7 @@ class KeyStateTest {
 
   @Test
   void aCallWaitingForTheWireFailsAtOnceWhenTheAnswerSaysTheQuotaIsSpent() throws Exception {
-    Patience minute = new Patience(ticker, sleeper, call, Long.MAX_VALUE, TimeUnit.MINUTES.toNanos(1));
+    Patience minute = new Patience(ticker, sleeper, () -> false, Long.MAX_VALUE, TimeUnit.MINUTES.toNanos(1));
     state.onAnswer(200, twentyAnHour(1), go(), CONTEXT);
     Permit last = go(); // the last token, on the wire
     Acquisition next = new Acquisition(CONTEXT, 0);
@@ -122,7 +120,7 @@ class KeyStateTest {
         now.accumulateAndGet(deadline, Math::max);
       }
     };
-    Patience minute = new Patience(ticker, honest, call, Long.MAX_VALUE, TimeUnit.MINUTES.toNanos(1));
+    Patience minute = new Patience(ticker, honest, () -> false, Long.MAX_VALUE, TimeUnit.MINUTES.toNanos(1));
     state.onAnswer(200, twentyAnHour(3), go(), CONTEXT);
     state.onAnswer(429, RateLimitSignals.builder().rejection(true).retryAfter(Duration.ofSeconds(30))
         .build(), go(), CONTEXT);

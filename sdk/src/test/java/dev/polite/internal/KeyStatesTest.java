@@ -4,17 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.polite.CallContext;
+import dev.polite.HeaderLines;
 import dev.polite.KeySnapshot;
-import dev.polite.PoliteListener;
+import dev.polite.Polite;
 import dev.polite.PoliteConfig;
-import dev.polite.PoliteInterceptor;
+import dev.polite.PoliteListener;
 import dev.polite.RateLimitPolicy;
-import dev.polite.RateLimitedException;
 import dev.polite.RateLimitSignals;
+import dev.polite.RateLimitedException;
+import dev.polite.RequestView;
 import dev.polite.SharedKey;
 import dev.polite.SharedState;
 import dev.polite.Sleeper;
 import dev.polite.Ticker;
+import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -24,9 +27,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
-import okhttp3.Call;
-import okhttp3.OkHttpClient;
-import okhttp3.Request;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,19 +38,18 @@ class KeyStatesTest {
   private final AtomicLong now = new AtomicLong(1_000_000_000L);
   private final Ticker ticker = now::get;
   private final Sleeper sleeper = (deadline, stop) -> now.accumulateAndGet(deadline, Math::max);
-  private final Call call = new OkHttpClient().newCall(new Request.Builder().url("http://localhost/").build());
 
   private PoliteConfig config(Sleeper sleeper, SharedState fleet) {
-    return PoliteInterceptor.builder().clock(ticker, sleeper).cautiousStart(false).maxKeys(2)
+    return Polite.builder().clock(ticker, sleeper).cautiousStart(false).maxKeys(2)
         .maxWait(Duration.ofHours(1)).sharedState(fleet).build().config();
   }
 
   private static CallContext context(String key, double cost) {
-    return CallContext.of(key, new Request.Builder().url("http://localhost/").build(), null, cost);
+    return CallContext.of(key, RequestView.of("GET", URI.create("http://localhost/"), HeaderLines.empty()), cost);
   }
 
   private Patience patience(Sleeper sleeper) {
-    return new Patience(ticker, sleeper, call, Long.MAX_VALUE, HOUR);
+    return new Patience(ticker, sleeper, () -> false, Long.MAX_VALUE, HOUR);
   }
 
   private static RateLimitSignals tenPerSecond(long remaining) {
@@ -192,7 +191,7 @@ class KeyStatesTest {
         heard.add("added " + key);
       }
     };
-    keys.set(new KeyStates(PoliteInterceptor.builder().clock(ticker, sleeper).addListener(listener)
+    keys.set(new KeyStates(Polite.builder().clock(ticker, sleeper).addListener(listener)
         .sharedState(fleet).build().config()));
     KeyState mine = keys.get().get("k");
     other.join(10_000);

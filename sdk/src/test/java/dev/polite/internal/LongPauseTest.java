@@ -4,17 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.polite.CallContext;
-import dev.polite.PoliteInterceptor;
+import dev.polite.HeaderLines;
+import dev.polite.Polite;
 import dev.polite.RateLimitSignals;
 import dev.polite.RateLimitedException;
+import dev.polite.RequestView;
 import dev.polite.Sleeper;
 import dev.polite.Ticker;
+import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import okhttp3.Call;
-import okhttp3.OkHttpClient;
-import okhttp3.Request;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,20 +25,18 @@ import org.junit.jupiter.api.Test;
 class LongPauseTest {
   private static final long SECOND = 1_000_000_000L;
   private static final long MAX_WAIT = 60 * SECOND;
-  private static final CallContext CONTEXT = CallContext.of("k",
-      new Request.Builder().url("http://localhost/").build(), null, 1);
+  private static final CallContext CONTEXT = CallContext.of("k", RequestView.of("GET", URI.create("http://localhost/"), HeaderLines.empty()), 1);
 
   private final AtomicLong now = new AtomicLong(1_000 * SECOND);
   private final Ticker ticker = now::get;
   private final Sleeper sleeper = (deadline, stop) -> now.accumulateAndGet(deadline, Math::max);
-  private final Call call = new OkHttpClient().newCall(new Request.Builder().url("http://localhost/").build());
   private final KeyState state = new KeyState("k",
-      PoliteInterceptor.builder().clock(ticker, sleeper).cautiousStart(false)
+      Polite.builder().clock(ticker, sleeper).cautiousStart(false)
           .maxWait(Duration.ofNanos(MAX_WAIT)).build().config(),
       now.get());
 
   private Permit go() throws Exception {
-    return state.acquire(new Acquisition(CONTEXT, 1), new Patience(ticker, sleeper, call, Long.MAX_VALUE, MAX_WAIT));
+    return state.acquire(new Acquisition(CONTEXT, 1), new Patience(ticker, sleeper, () -> false, Long.MAX_VALUE, MAX_WAIT));
   }
 
   /** GitHub's answer to a spent quota: 403, remaining 0, the reset {@code reset} away. */
@@ -130,19 +128,19 @@ class LongPauseTest {
   @Test
   void aFleetsPauseOfAnHourFailsCallsAtOnceAndThisInstanceProbesOncePerMaxWait() throws Exception {
     PausedFleet fleet = new PausedFleet();
-    KeyState inFleet = new KeyState("k", PoliteInterceptor.builder().clock(ticker, sleeper).cautiousStart(false)
+    KeyState inFleet = new KeyState("k", Polite.builder().clock(ticker, sleeper).cautiousStart(false)
         .maxWait(Duration.ofNanos(MAX_WAIT)).sharedState(fleet).build().config(), now.get());
     fleet.until = now.get() + TimeUnit.HOURS.toNanos(1); // another instance's spent quota
     Acquisition first = new Acquisition(CONTEXT, 1);
     long before = now.get();
-    assertThatThrownBy(() -> inFleet.acquire(first, new Patience(ticker, sleeper, call, Long.MAX_VALUE, MAX_WAIT)))
+    assertThatThrownBy(() -> inFleet.acquire(first, new Patience(ticker, sleeper, () -> false, Long.MAX_VALUE, MAX_WAIT)))
         .isInstanceOfSatisfying(RateLimitedException.class,
             e -> assertThat(e.requestedDelay()).isEqualTo(Duration.ofHours(1)));
     assertThat(now.get()).isEqualTo(before);
 
     now.addAndGet(MAX_WAIT);
     Permit probe = inFleet.acquire(new Acquisition(CONTEXT, 1),
-        new Patience(ticker, sleeper, call, Long.MAX_VALUE, MAX_WAIT));
+        new Patience(ticker, sleeper, () -> false, Long.MAX_VALUE, MAX_WAIT));
     assertThat(now.get()).as("the probe went without waiting").isEqualTo(before + MAX_WAIT);
     inFleet.onAnswer(200, ok(4999, Duration.ofMinutes(59)), probe, CONTEXT);
     assertThat(fleet.until).as("the probe's success is told to the fleet").isZero();
@@ -184,15 +182,15 @@ class LongPauseTest {
       }
       clock.accumulateAndGet(deadline, Math::max);
     };
-    key[0] = new KeyState("k", PoliteInterceptor.builder().clock(clock::get, honest).cautiousStart(false)
+    key[0] = new KeyState("k", Polite.builder().clock(clock::get, honest).cautiousStart(false)
         .maxWait(Duration.ofNanos(MAX_WAIT)).build().config(), clock.get());
-    Patience patience = new Patience(clock::get, honest, call, Long.MAX_VALUE, MAX_WAIT);
+    Patience patience = new Patience(clock::get, honest, () -> false, Long.MAX_VALUE, MAX_WAIT);
     RateLimitSignals oneLeft = RateLimitSignals.builder().limit(10).remaining(1).window(Duration.ofSeconds(1))
         .reset(Duration.ofSeconds(1)).build();
     key[0].onAnswer(200, oneLeft, key[0].acquire(new Acquisition(CONTEXT, 1), patience), CONTEXT);
-    other[0] = key[0].acquire(new Acquisition(CONTEXT, 1), new Patience(clock::get, honest, call, Long.MAX_VALUE, MAX_WAIT));
+    other[0] = key[0].acquire(new Acquisition(CONTEXT, 1), new Patience(clock::get, honest, () -> false, Long.MAX_VALUE, MAX_WAIT));
     long before = clock.get();
-    key[0].acquire(new Acquisition(CONTEXT, 1), new Patience(clock::get, honest, call, Long.MAX_VALUE, MAX_WAIT));
+    key[0].acquire(new Acquisition(CONTEXT, 1), new Patience(clock::get, honest, () -> false, Long.MAX_VALUE, MAX_WAIT));
     assertThat(sleeps).as("asleep for its token, woken by the pause, then the pause").hasSize(2);
     assertThat(clock.get() - before).isBetween(5 * SECOND, 6 * SECOND);
   }

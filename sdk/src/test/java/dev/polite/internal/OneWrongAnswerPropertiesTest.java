@@ -3,12 +3,16 @@ package dev.polite.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.polite.CallContext;
+import dev.polite.HeaderLines;
+import dev.polite.Polite;
 import dev.polite.PoliteConfig;
-import dev.polite.PoliteInterceptor;
 import dev.polite.RateLimitHeaders;
 import dev.polite.RateLimitSignals;
 import dev.polite.RateLimitedException;
+import dev.polite.RequestView;
+import dev.polite.ResponseView;
 import dev.polite.Sleeper;
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,12 +22,6 @@ import java.util.function.IntPredicate;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
-import okhttp3.Call;
-import okhttp3.Headers;
-import okhttp3.OkHttpClient;
-import okhttp3.Protocol;
-import okhttp3.Request;
-import okhttp3.Response;
 
 /**
  * One bad answer costs at most one window, never a call: virtual callers take the real
@@ -42,7 +40,7 @@ class OneWrongAnswerPropertiesTest {
   private static final long JITTER = 30_000_000L;
   private static final int REQUESTS = 40;
   private static final long LIMIT = 10;
-  private static final Request REQUEST = new Request.Builder().url("http://wrong.test/api").build();
+  private static final RequestView REQUEST = RequestView.of("GET", URI.create("http://wrong.test/api"), HeaderLines.empty());
 
   enum Dialect { IETF, LEGACY, GITHUB }
 
@@ -90,7 +88,6 @@ class OneWrongAnswerPropertiesTest {
     private final long jitter;
     private final PriorityQueue<Event> events = new PriorityQueue<>();
     private final RateLimitHeaders parser = RateLimitHeaders.standard();
-    private final Call call = new OkHttpClient().newCall(REQUEST);
     private final PoliteConfig config;
     private final KeyState key;
     private final RetryRules rules;
@@ -115,7 +112,7 @@ class OneWrongAnswerPropertiesTest {
       this.concurrency = concurrency;
       this.latencies = new SplittableRandom(seed);
       this.jitter = jitter;
-      this.config = PoliteInterceptor.builder().clock(() -> now, Sleeper.system())
+      this.config = Polite.builder().clock(() -> now, Sleeper.system())
           .maxWait(Duration.ofSeconds(60)).random(new SplittableRandom(7)).build().config();
       this.key = new KeyState("wrong.test", config, now);
       this.rules = new RetryRules(config);
@@ -153,7 +150,7 @@ class OneWrongAnswerPropertiesTest {
 
     /** One call, stepping as PoliteCall steps: a task at the step's time, or at the key's signal. */
     private final class Caller {
-      private final Patience patience = new Patience(() -> now, Sleeper.system(), call, Long.MAX_VALUE,
+      private final Patience patience = new Patience(() -> now, Sleeper.system(), () -> false, Long.MAX_VALUE,
           60 * SECOND);
       private final RetryRules.CallRetries retries = rules.forCall(key.retryBudget());
       private Acquisition attempt;
@@ -166,7 +163,7 @@ class OneWrongAnswerPropertiesTest {
           waitingSince = -1;
         }
         if (attempt == null) {
-          attempt = new Acquisition(CallContext.of("wrong.test", REQUEST, null, 1), patience.waited());
+          attempt = new Acquisition(CallContext.of("wrong.test", REQUEST, 1), patience.waited());
         }
         int next = ++turn;
         try {
@@ -196,11 +193,10 @@ class OneWrongAnswerPropertiesTest {
         List<String> answer = answer();
         int status = Integer.parseInt(answer.remove(0));
         at(now + LATENCY + (jitter > 0 ? latencies.nextLong(jitter) : 0), () -> {
-          Headers headers = Headers.of(answer.toArray(new String[0]));
+          HeaderLines headers = HeaderLines.of(answer.toArray(new String[0]));
           RateLimitSignals signals = parser.parse(status, headers, EPOCH_MILLIS + (now - START) / 1_000_000);
-          key.onAnswer(status, signals, permit, CallContext.of("wrong.test", REQUEST, null, 1));
-          Response response = new Response.Builder().request(REQUEST).protocol(Protocol.HTTP_1_1)
-              .code(status).message("").headers(headers).build();
+          key.onAnswer(status, signals, permit, CallContext.of("wrong.test", REQUEST, 1));
+          ResponseView response = ResponseView.of(status, headers);
           Attempt judged = rules.judge(REQUEST, response, signals, now);
           long at = now;
           RetryRules.Next next = retries.next(judged, () -> key.waitEstimate(1, at),

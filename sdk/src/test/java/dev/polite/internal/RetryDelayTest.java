@@ -2,13 +2,14 @@ package dev.polite.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.polite.PoliteInterceptor;
+import dev.polite.HeaderLines;
+import dev.polite.Polite;
 import dev.polite.RateLimitSignals;
+import dev.polite.RequestView;
+import dev.polite.ResponseView;
+import java.net.URI;
 import java.time.Duration;
 import java.util.Random;
-import okhttp3.Protocol;
-import okhttp3.Request;
-import okhttp3.Response;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,13 +18,12 @@ import org.junit.jupiter.api.Test;
  */
 class RetryDelayTest {
   private static final long SECOND = 1_000_000_000L;
-  private final Request request = new Request.Builder().url("http://localhost/").build();
-  private final RetryRules rules = new RetryRules(PoliteInterceptor.builder().random(new Random(7))
+  private final RequestView request = RequestView.of("GET", URI.create("http://localhost/"), HeaderLines.empty());
+  private final RetryRules rules = new RetryRules(Polite.builder().random(new Random(7))
       .backoff(Duration.ofMillis(500), Duration.ofSeconds(30)).build().config());
 
   private Attempt refusedFor(Duration retryAfter) {
-    Response response = new Response.Builder().request(request).protocol(Protocol.HTTP_1_1)
-        .code(429).message("Too Many Requests").build();
+    ResponseView response = ResponseView.of(429, HeaderLines.empty());
     RateLimitSignals signals = RateLimitSignals.builder().rejection(true).retryAfter(retryAfter).build();
     return rules.judge(request, response, signals, 0);
   }

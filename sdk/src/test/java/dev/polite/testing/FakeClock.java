@@ -3,7 +3,6 @@ package dev.polite.testing;
 import dev.polite.Sleeper;
 import dev.polite.Ticker;
 import dev.polite.WallClock;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,26 +1,26 @@
 package dev.polite.twin;
 
 import dev.polite.Aimd;
+import dev.polite.HeaderLines;
+import dev.polite.Polite;
 import dev.polite.PoliteConfig;
-import dev.polite.PoliteInterceptor;
 import dev.polite.RateController;
 import dev.polite.RateLimitHeaders;
 import dev.polite.RateLimitSignals;
+import dev.polite.RequestView;
+import dev.polite.ResponseView;
 import dev.polite.Sleeper;
 import dev.polite.internal.Attempt;
 import dev.polite.internal.KeyModel;
 import dev.polite.internal.Permit;
 import dev.polite.internal.RetryRules;
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
-import okhttp3.Headers;
-import okhttp3.Protocol;
-import okhttp3.Request;
-import okhttp3.Response;
 
 /**
  * The server zoo's simulated twin: {@code concurrency} virtual callers make {@code requests} calls
@@ -37,7 +37,7 @@ final class ZooTwin {
   /** {@code -Dpolite.twin.trace=true} prints each answer: when, to what, and the key after it. */
   private static final boolean TRACE = Boolean.getBoolean("polite.twin.trace");
   private static final long EPOCH_MILLIS = 1_767_225_600_000L;
-  private static final Request REQUEST = new Request.Builder().url("http://twin.test/api").build();
+  private static final RequestView REQUEST = RequestView.of("GET", URI.create("http://twin.test/api"), HeaderLines.empty());
 
   /** What one cell did. */
   record Result(int requests, int ok, int gaveUp, long rejected, long sent, double seconds) {}
@@ -88,7 +88,7 @@ final class ZooTwin {
     this.requests = requests;
     this.concurrency = concurrency;
     this.latency = latency.toNanos();
-    PoliteConfig config = PoliteInterceptor.builder().clock(() -> 0L, Sleeper.system())
+    PoliteConfig config = Polite.builder().clock(() -> 0L, Sleeper.system())
         .rateController(controller).maxWait(Duration.ofNanos(maxWait))
         .random(new SplittableRandom(seed)).build().config();
     this.model = new KeyModel("twin", config, START);
@@ -244,7 +244,7 @@ final class ZooTwin {
     }
 
     private void onAnswer(long now, Permit permit, SimulatedLimiter.Answer answer) {
-      Headers headers = Headers.of(answer.headers().toArray(new String[0]));
+      HeaderLines headers = HeaderLines.of(answer.headers().toArray(new String[0]));
       long epochMillis = EPOCH_MILLIS + (now - START) / 1_000_000;
       RateLimitSignals signals = parser.parse(answer.status(), headers, epochMillis);
       model.onAnswer(answer.status(), signals, permit, now);
@@ -253,8 +253,7 @@ final class ZooTwin {
             answer.status(), model.pace(), model.pauseLeft(now) / 1e9);
       }
       wakeTheGate(now);
-      Response response = new Response.Builder().request(REQUEST).protocol(Protocol.HTTP_1_1)
-          .code(answer.status()).message("").headers(headers).build();
+      ResponseView response = ResponseView.of(answer.status(), headers);
       Attempt attempt = rules.judge(REQUEST, response, signals, now);
       RetryRules.Next next = retries.next(attempt, () -> model.waitEstimate(1, now), this::fits);
       if (next.finish()) {

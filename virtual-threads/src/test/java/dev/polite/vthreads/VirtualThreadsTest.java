@@ -2,9 +2,9 @@ package dev.polite.vthreads;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.polite.PoliteInterceptor;
 import dev.polite.demo.DemoServer;
 import dev.polite.demo.StatsSnapshot;
+import dev.polite.okhttp.PoliteInterceptor;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package dev.polite.examples.clients;
 
-import dev.polite.PoliteInterceptor;
 import dev.polite.PoliteListener;
 import dev.polite.adaptive.AdaptiveThrottle;
+import dev.polite.okhttp.PoliteInterceptor;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;

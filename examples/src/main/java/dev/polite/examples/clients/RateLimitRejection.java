@@ -1,6 +1,7 @@
 package dev.polite.examples.clients;
 
 import dev.polite.RateLimitHeaders;
+import dev.polite.okhttp.OkHttpResponseView;
 import okhttp3.Response;
 
 /**
@@ -21,6 +22,6 @@ final class RateLimitRejection {
     if (code == 429) {
       return true;
     }
-    return code == 403 && RateLimitHeaders.standard().parse(response).isRejection();
+    return code == 403 && RateLimitHeaders.standard().parse(OkHttpResponseView.of(response)).isRejection();
   }
 }

@@ -1,6 +1,6 @@
 package dev.polite.examples.fleet;
 
-import dev.polite.PoliteInterceptor;
+import dev.polite.okhttp.PoliteInterceptor;
 import dev.polite.redis.RedisSharedState;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;

@@ -2,10 +2,10 @@ package dev.polite.examples.lessons;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.polite.PoliteInterceptor;
 import dev.polite.RequestCost;
 import dev.polite.demo.DemoServer;
 import dev.polite.demo.HeaderStyle;
+import dev.polite.okhttp.PoliteInterceptor;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;

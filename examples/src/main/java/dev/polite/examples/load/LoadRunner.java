@@ -1,12 +1,12 @@
 package dev.polite.examples.load;
 
-import dev.polite.PoliteCallFactory;
 import dev.polite.PoliteListener;
 import dev.polite.adaptive.ThrottledLocallyException;
 import dev.polite.examples.ProgressLine;
 import dev.polite.examples.clients.AttemptCounter;
 import dev.polite.examples.clients.CallAttempts;
 import dev.polite.examples.clients.ClientKind;
+import dev.polite.okhttp.PoliteCallFactory;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;

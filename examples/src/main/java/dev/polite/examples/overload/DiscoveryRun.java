@@ -1,12 +1,12 @@
 package dev.polite.examples.overload;
 
-import dev.polite.PoliteInterceptor;
 import dev.polite.RateController;
 import dev.polite.RateLimitSignals;
 import dev.polite.Sleeper;
 import dev.polite.TokenBucket;
 import dev.polite.internal.KeyModel;
 import dev.polite.internal.Permit;
+import dev.polite.okhttp.PoliteInterceptor;
 import java.util.ArrayDeque;
 
 /**

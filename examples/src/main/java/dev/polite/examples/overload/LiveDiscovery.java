@@ -1,7 +1,6 @@
 package dev.polite.examples.overload;
 
 import dev.polite.Aimd;
-import dev.polite.PoliteInterceptor;
 import dev.polite.RateController;
 import dev.polite.RateLimitedException;
 import dev.polite.adaptive.Cubic;
@@ -11,6 +10,7 @@ import dev.polite.demo.HeaderStyle;
 import dev.polite.examples.ProgressLine;
 import dev.polite.examples.clients.AttemptCounter;
 import dev.polite.examples.clients.SentAttempt;
+import dev.polite.okhttp.PoliteInterceptor;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;

@@ -48,7 +48,7 @@ final class Zoo {
   /**
    * @param base as above
    * @param async whether polite's clients make their calls with {@code enqueue} through a
-   *     {@link dev.polite.PoliteCallFactory} (the peers always block)
+   *     {@link dev.polite.okhttp.PoliteCallFactory} (the peers always block)
    */
   public Zoo(OkHttpClient base, boolean async) {
     this.base = base;

@@ -1,9 +1,9 @@
 package dev.polite.internal.headers;
 
+import dev.polite.HeaderLines;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import okhttp3.Headers;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -23,7 +23,7 @@ final class ResponseHeaders {
     if (PREFIXES.length > 4) throw new IllegalStateException("a Prefix ordinal no longer fits two bits");
   }
 
-  private final Headers headers;
+  private final HeaderLines headers;
   /** Bit {@code f.ordinal()} is set for every field filed (Date and Age are kept apart). */
   private long present;
   /**
@@ -41,7 +41,7 @@ final class ResponseHeaders {
   private @Nullable String date;
   private @Nullable String age;
 
-  private ResponseHeaders(Headers headers) {
+  private ResponseHeaders(HeaderLines headers) {
     this.headers = headers;
   }
 
@@ -50,7 +50,7 @@ final class ResponseHeaders {
    * dialect (the most common response) unless {@code always}. Returning {@code null} rather than
    * an empty filing means a plain response allocates nothing, whatever the JIT inlines.
    */
-  static @Nullable ResponseHeaders of(Headers headers, boolean always) {
+  static @Nullable ResponseHeaders of(HeaderLines headers, boolean always) {
     ResponseHeaders h = always ? new ResponseHeaders(headers) : null;
     String date = null;
     String age = null;

@@ -44,9 +44,9 @@ public final class RetryAfter {
    * The server's explicit retry verdict in {@code headers}, read by the same rule as the signals:
    * {@code false} from either field wins; {@code null} when neither field says.
    */
-  public static @org.jspecify.annotations.Nullable Boolean shouldRetry(okhttp3.Headers headers) {
-    Boolean stripe = verdictOf(headers.get(Field.STRIPE_SHOULD_RETRY.wireName));
-    Boolean openAi = verdictOf(headers.get(Field.X_SHOULD_RETRY.wireName));
+  public static @org.jspecify.annotations.Nullable Boolean shouldRetry(dev.polite.HeaderLines headers) {
+    Boolean stripe = verdictOf(headers.first(Field.STRIPE_SHOULD_RETRY.wireName));
+    Boolean openAi = verdictOf(headers.first(Field.X_SHOULD_RETRY.wireName));
     if (stripe == null) return openAi;
     return openAi == null ? stripe : stripe && openAi;
   }

@@ -1,5 +1,6 @@
 package dev.polite.internal.headers;
 
+import dev.polite.HeaderLines;
 import dev.polite.RateLimitDialect;
 import dev.polite.RateLimitPolicy;
 import dev.polite.RateLimitSignals;
@@ -8,7 +9,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import okhttp3.Headers;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -77,7 +77,7 @@ public final class SignalsReader {
    * @param headers all of the response's headers
    * @param nowEpochMillis our wall clock, used only when the response has no usable {@code Date}
    */
-  public RateLimitSignals parse(int status, Headers headers, long nowEpochMillis) {
+  public RateLimitSignals parse(int status, HeaderLines headers, long nowEpochMillis) {
     try {
       return readUnguarded(status, headers, nowEpochMillis);
     } catch (RuntimeException | StackOverflowError bug) {
@@ -130,7 +130,7 @@ public final class SignalsReader {
    * {@link #parse} without its guard, so that tests see a parser bug the guard would turn into
    * {@link RateLimitSignals#none()}.
    */
-  RateLimitSignals readUnguarded(int status, Headers headers, long nowEpochMillis) {
+  RateLimitSignals readUnguarded(int status, HeaderLines headers, long nowEpochMillis) {
     ResponseHeaders h = ResponseHeaders.of(headers, dialects.length > 0);
     if (h == null) { // no rate-limit line at all, and no custom dialect to ask
       return status == 429 ? REJECTED : RateLimitSignals.none();
@@ -179,7 +179,7 @@ public final class SignalsReader {
     return retryAfter || (governing != null && governing.isSpent());
   }
 
-  private static RateLimitSignals custom(RateLimitDialect d, int status, Headers headers, Reading r, RateLimitSignals signals) {
+  private static RateLimitSignals custom(RateLimitDialect d, int status, HeaderLines headers, Reading r, RateLimitSignals signals) {
     try {
       RateLimitSignals.Builder b = signals.toBuilder();
       if (!d.read(status, headers, r.baseMillis(), b)) return signals;

@@ -2,6 +2,7 @@ package dev.polite.internal.headers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.polite.HeaderLines;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -9,7 +10,6 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import okhttp3.Headers;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -66,8 +66,8 @@ class CommonRateLimitTest {
   }
 
   private static Reading reading(String field, String policy) {
-    Headers headers = policy.isEmpty() ? Headers.of("RateLimit", field)
-        : Headers.of("RateLimit", field, "RateLimit-Policy", policy);
+    HeaderLines headers = policy.isEmpty() ? HeaderLines.of("RateLimit", field)
+        : HeaderLines.of("RateLimit", field, "RateLimit-Policy", policy);
     return new Reading(ResponseHeaders.of(headers, true), NOW);
   }
 

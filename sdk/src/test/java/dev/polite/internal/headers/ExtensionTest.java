@@ -7,11 +7,11 @@ import static java.time.Duration.ofMillis;
 import static java.time.Duration.ofSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.polite.HeaderLines;
 import dev.polite.RateLimitDialect;
 import dev.polite.RateLimitSignals;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
-import okhttp3.Headers;
 import org.junit.jupiter.api.Test;
 
 /** A user's own dialect, and the opt-in JSON body hint. */
@@ -23,8 +23,8 @@ class ExtensionTest {
     }
 
     @Override
-    public boolean read(int status, Headers headers, long responseEpochMillis, RateLimitSignals.Builder signals) {
-      String left = headers.get("Acme-Calls-Left");
+    public boolean read(int status, HeaderLines headers, long responseEpochMillis, RateLimitSignals.Builder signals) {
+      String left = headers.first("Acme-Calls-Left");
       if (left == null) return false;
       signals.remaining(Long.parseLong(left.trim())).limit(100).window(Duration.ofMinutes(1));
       return true;
@@ -51,7 +51,7 @@ class ExtensionTest {
   @Test
   void userDialectThatDoesNotRecogniseOrThrowsChangesNothing() {
     SignalsReader parser = SignalsReader.standard().with(ACME);
-    Headers h = headers("Retry-After", "3", "Acme-Calls-Left", "lots");
+    HeaderLines h = headers("Retry-After", "3", "Acme-Calls-Left", "lots");
     assertThat(parser.parse(429, h, NOW)).isEqualTo(SignalsReader.standard().parse(429, h, NOW));
     assertThat(parser.parse(200, headers("Content-Type", "x"), NOW)).isEqualTo(RateLimitSignals.none());
   }
@@ -66,7 +66,7 @@ class ExtensionTest {
       }
 
       @Override
-      public boolean read(int status, Headers headers, long responseEpochMillis, RateLimitSignals.Builder signals) {
+      public boolean read(int status, HeaderLines headers, long responseEpochMillis, RateLimitSignals.Builder signals) {
         seen.set(responseEpochMillis);
         signals.remaining(-5); // invalid: the builder throws, the reading is discarded
         return true;

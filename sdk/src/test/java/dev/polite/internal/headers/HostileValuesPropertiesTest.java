@@ -2,6 +2,7 @@ package dev.polite.internal.headers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.polite.HeaderLines;
 import dev.polite.RateLimitSignals;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -15,7 +16,6 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import okhttp3.Headers;
 
 /**
  * No single header value can make the parser report an absurd number. Real header sets from the
@@ -216,9 +216,7 @@ class HostileValuesPropertiesTest {
         .format(Instant.ofEpochSecond(epochSecond));
   }
 
-  private static Headers headers(String[] namesAndValues) {
-    Headers.Builder b = new Headers.Builder();
-    for (int i = 0; i < namesAndValues.length; i += 2) b.addUnsafeNonAscii(namesAndValues[i], namesAndValues[i + 1]);
-    return b.build();
+  private static HeaderLines headers(String[] namesAndValues) {
+    return HeaderLines.of(namesAndValues);
   }
 }

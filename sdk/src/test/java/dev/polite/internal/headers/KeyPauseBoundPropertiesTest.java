@@ -2,8 +2,8 @@ package dev.polite.internal.headers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.polite.Polite;
 import dev.polite.PoliteConfig;
-import dev.polite.PoliteInterceptor;
 import dev.polite.RateLimitSignals;
 import dev.polite.Sleeper;
 import dev.polite.internal.KeyModel;
@@ -27,7 +27,7 @@ class KeyPauseBoundPropertiesTest {
   private static final SignalsReader PARSER = SignalsReader.standard();
   private static final long MS = 1_000_000L;
   private static final long MAX_WAIT = 60_000 * MS;
-  private static final PoliteConfig CONFIG = PoliteInterceptor.builder()
+  private static final PoliteConfig CONFIG = Polite.builder()
       .clock(() -> 0L, Sleeper.system()).maxWait(Duration.ofNanos(MAX_WAIT)).build().config();
   private static final long T0 = 1_000_000_000_000L;
 

@@ -1,7 +1,7 @@
 package dev.polite.internal.headers;
 
+import dev.polite.HeaderLines;
 import dev.polite.RateLimitSignals;
-import okhttp3.Headers;
 
 /** Builds test responses: header name/value pairs, parsed with a fixed wall clock. */
 final class Responses {
@@ -10,12 +10,8 @@ final class Responses {
 
   private Responses() {}
 
-  static Headers headers(String... namesAndValues) {
-    Headers.Builder b = new Headers.Builder();
-    for (int i = 0; i < namesAndValues.length; i += 2) {
-      b.addUnsafeNonAscii(namesAndValues[i], namesAndValues[i + 1]);
-    }
-    return b.build();
+  static HeaderLines headers(String... namesAndValues) {
+    return HeaderLines.of(namesAndValues);
   }
 
   static RateLimitSignals parse(int status, String... namesAndValues) {

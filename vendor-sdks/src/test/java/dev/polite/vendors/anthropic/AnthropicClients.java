@@ -56,12 +56,12 @@ enum AnthropicClients {
     switch (this) {
       case ALONE -> { }
       case POLITE -> b.addInterceptor(PoliteAnthropicInterceptor.builder()
-          .tokens(dev.polite.PoliteInterceptor.builder(), AnthropicScenarioTest.WINDOW).build());
+          .tokens(dev.polite.okhttp.PoliteInterceptor.builder(), AnthropicScenarioTest.WINDOW).build());
       case POLITE_SDK_RETRIES_OFF -> b.maxRetries(0).addInterceptor(PoliteAnthropicInterceptor.builder()
-          .tokens(dev.polite.PoliteInterceptor.builder(), AnthropicScenarioTest.WINDOW).build());
+          .tokens(dev.polite.okhttp.PoliteInterceptor.builder(), AnthropicScenarioTest.WINDOW).build());
       case POLITE_PACES_ONLY -> b.addInterceptor(PoliteAnthropicInterceptor.builder()
-          .requests(dev.polite.PoliteInterceptor.builder().maxRateLimitRetries(0))
-          .tokens(dev.polite.PoliteInterceptor.builder(), AnthropicScenarioTest.WINDOW)
+          .requests(dev.polite.okhttp.PoliteInterceptor.builder().maxRateLimitRetries(0))
+          .tokens(dev.polite.okhttp.PoliteInterceptor.builder(), AnthropicScenarioTest.WINDOW)
           .sdkRetriesRefusals(true).build());
     }
     return b.build();

@@ -2,7 +2,7 @@ package dev.polite.vendors.anthropic;
 
 import com.anthropic.core.http.HttpClient;
 import com.anthropic.core.http.Interceptor;
-import dev.polite.PoliteInterceptor;
+import dev.polite.okhttp.PoliteInterceptor;
 import java.time.Duration;
 import java.util.Objects;
 import okhttp3.OkHttpClient;

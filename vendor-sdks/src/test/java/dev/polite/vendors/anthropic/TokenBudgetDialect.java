@@ -1,5 +1,6 @@
 package dev.polite.vendors.anthropic;
 
+import dev.polite.HeaderLines;
 import dev.polite.RateLimitDialect;
 import dev.polite.RateLimitPolicy;
 import dev.polite.RateLimitSignals;
@@ -8,7 +9,6 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
-import okhttp3.Headers;
 
 /**
  * Makes Anthropic's token budget the budget of a polite key of its own, counted in tokens: the
@@ -46,17 +46,17 @@ public final class TokenBudgetDialect implements RateLimitDialect {
   }
 
   @Override
-  public boolean read(int status, Headers headers, long responseEpochMillis,
+  public boolean read(int status, HeaderLines headers, long responseEpochMillis,
       RateLimitSignals.Builder signals) {
-    long limit = count(headers.get("anthropic-ratelimit-tokens-limit"));
+    long limit = count(headers.first("anthropic-ratelimit-tokens-limit"));
     if (limit <= 0) {
       return false;
     }
     RateLimitPolicy.Builder budget = RateLimitPolicy.builder("tokens").quota(limit).window(window);
-    long remaining = count(headers.get("anthropic-ratelimit-tokens-remaining"));
+    long remaining = count(headers.first("anthropic-ratelimit-tokens-remaining"));
     if (remaining >= 0 && remaining <= limit && !seeded.getAndSet(true)) {
       budget.remaining(remaining);
-      Duration reset = resetOf(headers.get("anthropic-ratelimit-tokens-reset"), responseEpochMillis);
+      Duration reset = resetOf(headers.first("anthropic-ratelimit-tokens-reset"), responseEpochMillis);
       if (reset != null) {
         budget.reset(reset);
       }

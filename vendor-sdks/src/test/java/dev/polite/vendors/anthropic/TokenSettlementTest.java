@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.anthropic.client.AnthropicClient;
 import com.anthropic.client.okhttp.AnthropicOkHttpClient;
-import dev.polite.PoliteInterceptor;
+import dev.polite.okhttp.PoliteInterceptor;
 import dev.polite.testing.FakeClock;
 import dev.polite.vendors.LoopbackServer;
 import org.junit.jupiter.api.BeforeAll;

@@ -1,6 +1,6 @@
 package dev.polite.vendors.github;
 
-import dev.polite.PoliteInterceptor;
+import dev.polite.okhttp.PoliteInterceptor;
 import java.io.IOException;
 import okhttp3.OkHttpClient;
 import org.kohsuke.github.GitHub;

@@ -1,0 +1,450 @@
+package dev.polite.jdk;
+
+import dev.polite.AsyncExchange;
+import dev.polite.Exchange;
+import dev.polite.KeySnapshot;
+import dev.polite.Polite;
+import dev.polite.PoliteBuilder;
+import dev.polite.PoliteConfig;
+import dev.polite.Scheduler;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.net.Authenticator;
+import java.net.CookieHandler;
+import java.net.ProxySelector;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandler;
+import java.net.http.HttpResponse.BodySubscribers;
+import java.net.http.HttpResponse.PushPromiseHandler;
+import java.net.http.WebSocket;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Makes the JDK's {@link HttpClient} a polite caller of rate-limited APIs: an {@code HttpClient}
+ * that wraps yours, to pass wherever one is taken. It paces calls per key, learns each key's
+ * limit from the server's headers, pauses a key the server asked to wait, and retries what is
+ * safe to retry, never sooner than the server asked. What it decides is polite's core
+ * ({@link Polite}, the same on every engine); this class only carries the JDK's calls to it.
+ *
+ * <pre>{@code
+ * HttpClient client = PoliteHttpClient.wrap(HttpClient.newHttpClient());
+ * HttpResponse<String> r = client.send(request, BodyHandlers.ofString());
+ * }</pre>
+ *
+ * <h2>send and sendAsync</h2>
+ * {@code send} waits on the calling thread (a virtual thread is welcome: polite parks, never
+ * pins). {@code sendAsync} waits without a thread: its waits are tasks on a {@link Scheduler},
+ * and each attempt goes to the wrapped client only when its turn has come. Cancelling its future
+ * ends the wait at once, or cancels the attempt on the wire.
+ *
+ * <h2>Bodies</h2>
+ * polite decides from an answer's status and headers, in the body handler, before any body is
+ * read: an answer it retries is discarded unread, and the answer it returns goes to your body
+ * handler as usual. A request whose body cannot be sent twice (see {@link JdkRequestView}) is
+ * sent once. The body of a refusal is not read for hints ({@code readRetryHintsFromBody} reads
+ * headers only here: the JDK reads a body once, and it is yours).
+ *
+ * <h2>The JDK client's conventions</h2>
+ * The request's {@link HttpRequest#timeout()} bounds the whole call, its waits and attempts
+ * together: a wait that would not fit fails at once with {@link dev.polite.RateLimitedException}
+ * (an {@link IOException}), and each attempt is sent with the time left as its timeout, so the
+ * JDK throws its {@link java.net.http.HttpTimeoutException} when the time runs out on the wire.
+ * An interrupted {@code send} throws {@link InterruptedException}. Redirects, authentication,
+ * cookies and HTTP/2 are the wrapped client's, which handles them inside each attempt: polite
+ * sees the answer it would have returned.
+ *
+ * <p>Thread-safe: share one, as you share the client it wraps.
+ */
+public final class PoliteHttpClient extends HttpClient {
+  private final HttpClient client;
+  private final Polite polite;
+  private final Scheduler scheduler;
+  private final Executor executor;
+
+  private PoliteHttpClient(HttpClient client, Polite polite, Scheduler scheduler) {
+    this.client = client;
+    this.polite = polite;
+    this.scheduler = scheduler;
+    this.executor = client.executor().orElseGet(ForkJoinPool::commonPool);
+  }
+
+  /**
+   * {@code client}, made polite with every default: told nothing about the server.
+   *
+   * <pre>{@code HttpClient client = PoliteHttpClient.wrap(HttpClient.newHttpClient());}</pre>
+   */
+  public static PoliteHttpClient wrap(HttpClient client) {
+    return builder(client).build();
+  }
+
+  /**
+   * {@code client}, made polite by {@code polite}, sharing its keys with every other adapter over
+   * it (an OkHttp client's, say).
+   *
+   * <pre>{@code PoliteHttpClient.wrap(HttpClient.newHttpClient(), polite)}</pre>
+   */
+  public static PoliteHttpClient wrap(HttpClient client, Polite polite) {
+    return new PoliteHttpClient(Objects.requireNonNull(client, "client"),
+        Objects.requireNonNull(polite, "polite"), Scheduler.system());
+  }
+
+  /**
+   * Starts a configuration of polite over {@code client}; every option has a default.
+   *
+   * <pre>{@code PoliteHttpClient.builder(HttpClient.newHttpClient()).maxWait(Duration.ofSeconds(10)).build()}</pre>
+   */
+  public static Builder builder(HttpClient client) {
+    return new Builder(Objects.requireNonNull(client, "client"));
+  }
+
+  /** The client this one sends through. */
+  public HttpClient client() {
+    return client;
+  }
+
+  /** The polite caller this client carries its calls to; its keys are this client's. */
+  public Polite polite() {
+    return polite;
+  }
+
+  /** This client's configuration of polite, read-only. */
+  public PoliteConfig config() {
+    return polite.config();
+  }
+
+  /** What polite knows about {@code key} now, if it holds the key. */
+  public Optional<KeySnapshot> snapshot(String key) {
+    return polite.snapshot(key);
+  }
+
+  /** What polite knows about every key it holds now, in no particular order. */
+  public List<KeySnapshot> snapshots() {
+    return polite.snapshots();
+  }
+
+  @Override
+  public <T> HttpResponse<T> send(HttpRequest request, BodyHandler<T> handler)
+      throws IOException, InterruptedException {
+    Objects.requireNonNull(handler, "handler");
+    BlockingAttempts<T> attempts = new BlockingAttempts<>(request, handler);
+    try {
+      return polite.call(JdkRequestView.of(request), attempts.timeoutNanos, () -> false,
+          attempts);
+    } catch (InterruptedIOException e) {
+      // The JDK's way: an interrupted send throws InterruptedException, the interrupt taken.
+      boolean taken = Thread.interrupted();
+      if (e instanceof Interrupted || taken) {
+        InterruptedException interrupted = new InterruptedException(e.getMessage());
+        interrupted.initCause(e);
+        throw interrupted;
+      }
+      throw e;
+    }
+  }
+
+  @Override
+  public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request,
+      BodyHandler<T> handler) {
+    return sendAsync(request, handler, null);
+  }
+
+  @Override
+  public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request,
+      BodyHandler<T> handler, @Nullable PushPromiseHandler<T> pushPromises) {
+    Objects.requireNonNull(handler, "handler");
+    AsyncAttempts<T> attempts = new AsyncAttempts<>(request, handler, pushPromises);
+    return polite.callAsync(JdkRequestView.of(request), attempts.timeoutNanos, attempts,
+        scheduler, executor);
+  }
+
+  /**
+   * One call's attempts through the wrapped client, each with the call's time left as its
+   * timeout, and a body handler that asks polite's judge first: an answer polite keeps goes to
+   * the caller's handler, one it does not is discarded unread.
+   */
+  private abstract class Attempts<T> {
+    final HttpRequest request;
+    final BodyHandler<T> handler;
+    final @Nullable PushPromiseHandler<T> pushPromises;
+    /** The request's timeout in nanoseconds, {@link Long#MAX_VALUE} for none. */
+    final long timeoutNanos;
+    /** When the call began, on {@link System#nanoTime()}, for the time left to each attempt. */
+    private final long began;
+
+    Attempts(HttpRequest request, BodyHandler<T> handler,
+        @Nullable PushPromiseHandler<T> pushPromises) {
+      this.request = Objects.requireNonNull(request, "request");
+      this.handler = handler;
+      this.pushPromises = pushPromises;
+      Optional<Duration> timeout = request.timeout();
+      this.timeoutNanos = timeout.isPresent() ? nanos(timeout.get()) : Long.MAX_VALUE;
+      this.began = timeout.isPresent() ? System.nanoTime() : 0;
+    }
+
+    /** An answer polite does not return: its body handler discarded the body already. */
+    public void discard(HttpResponse<T> response) {
+      // nothing is held
+    }
+
+    /** The caller's handler, behind polite's verdict on the answer's status and headers. */
+    BodyHandler<T> judged(Exchange.Judge judge) {
+      return info -> judge.keep(JdkResponseView.of(info))
+          ? handler.apply(info) : BodySubscribers.<T>replacing(null);
+    }
+
+    /** The request, with the call's time left as its timeout once some of it has gone. */
+    HttpRequest attempt() {
+      if (timeoutNanos == Long.MAX_VALUE) {
+        return request;
+      }
+      long left = timeoutNanos - (System.nanoTime() - began);
+      if (timeoutNanos - left < 1_000_000) {
+        return request; // within a millisecond of the start: the request's own timeout
+      }
+      return HttpRequest.newBuilder(request, (name, value) -> true)
+          .timeout(Duration.ofNanos(Math.max(1_000_000, left))).build();
+    }
+  }
+
+  /** {@code send}'s attempts: each blocks the calling thread. */
+  private final class BlockingAttempts<T> extends Attempts<T>
+      implements Exchange<HttpResponse<T>> {
+    BlockingAttempts(HttpRequest request, BodyHandler<T> handler) {
+      super(request, handler, null);
+    }
+
+    @Override
+    public HttpResponse<T> send(Judge judge) throws IOException {
+      try {
+        return client.send(attempt(), judged(judge));
+      } catch (InterruptedException e) {
+        throw new Interrupted(e); // turned back into an InterruptedException by send
+      }
+    }
+  }
+
+  /** {@code sendAsync}'s attempts: each a future of the wrapped client's. */
+  private final class AsyncAttempts<T> extends Attempts<T>
+      implements AsyncExchange<HttpResponse<T>> {
+    AsyncAttempts(HttpRequest request, BodyHandler<T> handler,
+        @Nullable PushPromiseHandler<T> pushPromises) {
+      super(request, handler, pushPromises);
+    }
+
+    @Override
+    public CompletableFuture<HttpResponse<T>> send(Exchange.Judge judge) {
+      return client.sendAsync(attempt(), judged(judge), pushPromises);
+    }
+  }
+
+  /** {@code d} in nanoseconds, saturated: a timeout of centuries is no timeout. */
+  private static long nanos(Duration d) {
+    try {
+      return d.toNanos();
+    } catch (ArithmeticException e) {
+      return Long.MAX_VALUE;
+    }
+  }
+
+  /** An interrupted attempt, carried through polite's core as an I/O interruption. */
+  private static final class Interrupted extends InterruptedIOException {
+    private static final long serialVersionUID = 1L;
+
+    Interrupted(InterruptedException cause) {
+      super("interrupted");
+      initCause(cause);
+    }
+  }
+
+  // Everything else is the wrapped client's.
+
+  @Override
+  public Optional<CookieHandler> cookieHandler() {
+    return client.cookieHandler();
+  }
+
+  @Override
+  public Optional<Duration> connectTimeout() {
+    return client.connectTimeout();
+  }
+
+  @Override
+  public Redirect followRedirects() {
+    return client.followRedirects();
+  }
+
+  @Override
+  public Optional<ProxySelector> proxy() {
+    return client.proxy();
+  }
+
+  @Override
+  public SSLContext sslContext() {
+    return client.sslContext();
+  }
+
+  @Override
+  public SSLParameters sslParameters() {
+    return client.sslParameters();
+  }
+
+  @Override
+  public Optional<Authenticator> authenticator() {
+    return client.authenticator();
+  }
+
+  @Override
+  public Version version() {
+    return client.version();
+  }
+
+  @Override
+  public Optional<Executor> executor() {
+    return client.executor();
+  }
+
+  /** WebSockets are the wrapped client's: polite paces HTTP calls, not messages. */
+  @Override
+  public WebSocket.Builder newWebSocketBuilder() {
+    return client.newWebSocketBuilder();
+  }
+
+  // Java 21's additions to HttpClient (no @Override, so that polite still compiles for Java 17),
+  // passed on to the wrapped client where it has them.
+
+  /** Shuts the wrapped client down (Java 21). */
+  public void shutdown() {
+    Lifecycle.run(Lifecycle.SHUTDOWN, client);
+  }
+
+  /** Shuts the wrapped client down at once (Java 21). */
+  public void shutdownNow() {
+    Lifecycle.run(Lifecycle.SHUTDOWN_NOW, client);
+  }
+
+  /** Whether the wrapped client has terminated (Java 21); false before Java 21. */
+  public boolean isTerminated() {
+    return Lifecycle.ask(Lifecycle.IS_TERMINATED, client);
+  }
+
+  /** Waits for the wrapped client to terminate (Java 21); true at once before Java 21. */
+  public boolean awaitTermination(Duration duration) throws InterruptedException {
+    Objects.requireNonNull(duration, "duration");
+    return Lifecycle.await(client, duration);
+  }
+
+  /** Closes the wrapped client (Java 21). */
+  public void close() {
+    Lifecycle.run(Lifecycle.CLOSE, client);
+  }
+
+  @Override
+  public String toString() {
+    return "PoliteHttpClient{" + client + ", " + polite.config() + '}';
+  }
+
+  /** The wrapped client's Java 21 lifecycle methods, found once; null before Java 21. */
+  private static final class Lifecycle {
+    static final @Nullable MethodHandle SHUTDOWN = find("shutdown", MethodType.methodType(void.class));
+    static final @Nullable MethodHandle SHUTDOWN_NOW = find("shutdownNow", MethodType.methodType(void.class));
+    static final @Nullable MethodHandle CLOSE = find("close", MethodType.methodType(void.class));
+    static final @Nullable MethodHandle IS_TERMINATED = find("isTerminated", MethodType.methodType(boolean.class));
+    static final @Nullable MethodHandle AWAIT = find("awaitTermination",
+        MethodType.methodType(boolean.class, Duration.class));
+
+    private static @Nullable MethodHandle find(String name, MethodType type) {
+      try {
+        return MethodHandles.publicLookup().findVirtual(HttpClient.class, name, type);
+      } catch (NoSuchMethodException | IllegalAccessException java17) {
+        return null;
+      }
+    }
+
+    static void run(@Nullable MethodHandle method, HttpClient client) {
+      if (method == null) {
+        return;
+      }
+      try {
+        method.invoke(client);
+      } catch (RuntimeException | Error e) {
+        throw e;
+      } catch (Throwable e) {
+        throw new IllegalStateException(e);
+      }
+    }
+
+    static boolean ask(@Nullable MethodHandle method, HttpClient client) {
+      if (method == null) {
+        return false;
+      }
+      try {
+        return (boolean) method.invoke(client);
+      } catch (RuntimeException | Error e) {
+        throw e;
+      } catch (Throwable e) {
+        throw new IllegalStateException(e);
+      }
+    }
+
+    static boolean await(HttpClient client, Duration duration) throws InterruptedException {
+      if (AWAIT == null) {
+        return true;
+      }
+      try {
+        return (boolean) AWAIT.invoke(client, duration);
+      } catch (RuntimeException | Error | InterruptedException e) {
+        throw e;
+      } catch (Throwable e) {
+        throw new IllegalStateException(e);
+      }
+    }
+  }
+
+  /**
+   * Configures polite over a JDK client: every option of {@link PoliteBuilder}, and the
+   * scheduler {@code sendAsync} waits on. Not thread-safe; the client it builds is.
+   *
+   * <pre>{@code
+   * HttpClient client = PoliteHttpClient.builder(HttpClient.newHttpClient())
+   *     .key(RateLimitKey.header("X-Api-Key"))
+   *     .maxWait(Duration.ofSeconds(10))
+   *     .build();
+   * }</pre>
+   */
+  public static final class Builder extends PoliteBuilder<Builder> {
+    private final HttpClient client;
+    private Scheduler scheduler = Scheduler.system();
+
+    private Builder(HttpClient client) {
+      this.client = client;
+    }
+
+    /**
+     * What runs {@code sendAsync}'s calls when their waits end; it must read polite's ticker.
+     * Default {@link Scheduler#system()}; tests pass one on a fake clock.
+     */
+    public Builder scheduler(Scheduler scheduler) {
+      this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+      return this;
+    }
+
+    /** The polite client; each has its own keys, and its own copy of this configuration. */
+    public PoliteHttpClient build() {
+      return new PoliteHttpClient(client, buildPolite(), scheduler);
+    }
+  }
+}

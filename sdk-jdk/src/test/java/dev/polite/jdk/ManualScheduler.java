@@ -1,0 +1,68 @@
+package dev.polite.jdk;
+
+import dev.polite.Scheduler;
+import dev.polite.testing.FakeClock;
+import java.time.Duration;
+import java.util.PriorityQueue;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A {@link Scheduler} on a {@link FakeClock} that runs nothing by itself: tasks wait in a queue
+ * until the test runs them ({@link #runNext}), moving the clock to each one's time. What the
+ * calls wait for is then exactly the schedule polite made, and while nothing runs, a call that
+ * waits holds no thread at all.
+ */
+final class ManualScheduler implements Scheduler {
+  private final FakeClock clock;
+  private final PriorityQueue<Task> tasks = new PriorityQueue<>();
+  private long sequence;
+
+  ManualScheduler(FakeClock clock) {
+    this.clock = clock;
+  }
+
+  @Override
+  public synchronized Scheduled runAt(long deadline, Runnable task) {
+    Task t = new Task(deadline, sequence++, task);
+    tasks.add(t);
+    return () -> {
+      synchronized (ManualScheduler.this) {
+        tasks.remove(t);
+      }
+    };
+  }
+
+  /** Tasks waiting to run. */
+  synchronized int pending() {
+    return tasks.size();
+  }
+
+  /**
+   * Runs the earliest task, first moving the clock to its time if it is not due yet; false when
+   * none waits.
+   */
+  boolean runNext() {
+    Task next = poll();
+    if (next == null) {
+      return false;
+    }
+    long ahead = next.deadline - clock.read();
+    if (ahead > 0) {
+      clock.advance(Duration.ofNanos(ahead));
+    }
+    next.task.run();
+    return true;
+  }
+
+  private synchronized @Nullable Task poll() {
+    return tasks.poll();
+  }
+
+  private record Task(long deadline, long sequence, Runnable task) implements Comparable<Task> {
+    @Override
+    public int compareTo(Task o) {
+      int byTime = Long.compare(deadline, o.deadline);
+      return byTime != 0 ? byTime : Long.compare(sequence, o.sequence);
+    }
+  }
+}
