@@ -30,18 +30,16 @@ import org.jspecify.annotations.Nullable;
  * <p>Confined to one call: its thread, or its {@link AsyncRun}'s turns. The judge may run on the
  * engine's thread while the call's own thread waits for the attempt, never beside it.
  */
-final class CallRun implements BooleanSupplier, Exchange.Judge {
+final class CallRun extends Patience implements BooleanSupplier, Exchange.Judge {
   /** What {@link #afterAnswer} answers when the answer is the call's: hand it over. */
   static final long RETURN = -1;
 
   private static final int BODY_PEEK_BYTES = 16 * 1024;
 
   private final Polite polite;
-  private final PoliteConfig config;
   private final CallContext call;
-  private final BooleanSupplier canceled;
-  private final Patience patience;
-  private final RetryRules.CallRetries retries;
+  /** The call's retries, made at its first answer worth one: most calls never need them. */
+  private RetryRules.@Nullable CallRetries retries;
   private final boolean observing;
   private KeyState state;
 
@@ -51,6 +49,7 @@ final class CallRun implements BooleanSupplier, Exchange.Judge {
   private boolean judged;
   private boolean kept;
   private boolean learnt;
+  /** The attempt's outcome when it is worth a retry, or failed; null for an answer to return. */
   private @Nullable Attempt attempt;
   private RetryRules.@Nullable Next next;
   private @Nullable Throwable broken;
@@ -60,15 +59,13 @@ final class CallRun implements BooleanSupplier, Exchange.Judge {
    * ticker time {@code deadline} ({@link Long#MAX_VALUE} for none).
    */
   CallRun(Polite polite, CallContext call, BooleanSupplier canceled, long deadline) {
+    // The run is its own patience: one object for the call, not two.
+    super(polite.config().ticker(), polite.config().sleeper(), canceled, deadline,
+        Nanos.of(polite.config().maxWait()));
     this.polite = polite;
-    this.config = polite.config();
     this.call = call;
-    this.canceled = canceled;
     this.state = polite.stateOf(call);
-    this.patience = new Patience(config.ticker(), config.sleeper(), canceled, deadline,
-        Nanos.of(config.maxWait()));
-    this.retries = polite.retryRules().forCall(state.retryBudget());
-    this.observing = config.observeOnly();
+    this.observing = polite.config().observeOnly();
   }
 
   CallContext call() {
@@ -81,7 +78,7 @@ final class CallRun implements BooleanSupplier, Exchange.Judge {
   }
 
   Patience patience() {
-    return patience;
+    return this;
   }
 
   boolean observing() {
@@ -102,14 +99,16 @@ final class CallRun implements BooleanSupplier, Exchange.Judge {
       KeyState sendThrough;
       Permit granted;
       if (observing) {
-        while ((granted = state.observe(call, patience)) == null) {
+        while ((granted = state.observe(call, this)) == null) {
           restate(); // forgotten as the call came: the key's state now
         }
         sendThrough = state;
       } else {
         sendThrough = state;
-        granted = sendThrough.acquire(new Acquisition(call, patience.waited()).movedWhen(this),
-            patience);
+        granted = sendThrough.acquireNow(call, polite.config().ticker().read());
+        if (granted == null) {
+          granted = sendThrough.acquire(new Acquisition(call, waited()).movedWhen(this), this);
+        }
         if (movedAfter(granted, sendThrough)) {
           continue; // an answer showed, while it waited, that the route spends another budget
         }
@@ -121,7 +120,7 @@ final class CallRun implements BooleanSupplier, Exchange.Judge {
         response = exchange.send(this);
       } catch (IOException e) {
         after = afterFailure(e);
-        patience.sleep(after, attemptAt());
+        sleep(after, attemptAt());
         continue;
       } catch (RuntimeException | Error e) {
         sendFailed();
@@ -137,7 +136,7 @@ final class CallRun implements BooleanSupplier, Exchange.Judge {
         return response;
       }
       exchange.discard(response);
-      patience.sleep(after, attemptAt());
+      sleep(after, attemptAt());
     }
   }
 
@@ -204,11 +203,17 @@ final class CallRun implements BooleanSupplier, Exchange.Judge {
     judged = true;
     try {
       Attempt answered = learn(response);
-      attempt = answered;
-      if (observing) {
+      if (answered == null) {
+        // The answer to return: its budget earns its share, and nothing is made to weigh a retry.
+        Objects.requireNonNull(sentThrough).retryBudget().onSuccess();
+        next = RetryRules.Next.DONE;
+        kept = true;
+      } else if (observing) {
+        attempt = answered;
         reportWouldFollow(answered);
         kept = true;
       } else {
+        attempt = answered;
         RetryRules.Next then = next(answered);
         next = then;
         kept = then.finish() && !throwsFor(answered, then);
@@ -228,7 +233,8 @@ final class CallRun implements BooleanSupplier, Exchange.Judge {
 
   /** Whether giving up after {@code attempt} throws rather than returns it. */
   private boolean throwsFor(Attempt attempt, RetryRules.Next then) {
-    return then.gaveUp() != null && attempt.rateLimited() && config.throwWhenRateLimited();
+    return then.gaveUp() != null && attempt.rateLimited()
+        && polite.config().throwWhenRateLimited();
   }
 
   /**
@@ -254,11 +260,11 @@ final class CallRun implements BooleanSupplier, Exchange.Judge {
       throw new IOException("polite: learning from " + RequestView.redacted(call.request())
           + "'s answer failed: " + failed, failed);
     }
-    if (observing) {
+    Attempt answered = attempt;
+    if (observing || answered == null) {
       return RETURN;
     }
     RetryRules.Next then = Objects.requireNonNull(next);
-    Attempt answered = Objects.requireNonNull(attempt);
     if (!then.finish()) {
       return then.delay().toNanos();
     }
@@ -284,7 +290,7 @@ final class CallRun implements BooleanSupplier, Exchange.Judge {
     judged = true;
     Objects.requireNonNull(sentThrough).onFailure();
     Attempt failed = polite.retryRules().judge(call.request(), failure,
-        canceled.getAsBoolean(), config.ticker().read());
+        canceled(), polite.config().ticker().read());
     if (!failed.retryable()) {
       throw failure;
     }
@@ -309,20 +315,24 @@ final class CallRun implements BooleanSupplier, Exchange.Judge {
     }
   }
 
-  /** Learns from an answer to the attempt on the wire, and judges it for the retry rules. */
-  private Attempt learn(ResponseView response) {
+  /**
+   * Learns from an answer to the attempt on the wire, and judges it for the retry rules: its
+   * outcome when it is worth a retry; null when it is the answer to return.
+   */
+  private @Nullable Attempt learn(ResponseView response) {
     KeyState through = Objects.requireNonNull(sentThrough);
     Permit granted = Objects.requireNonNull(permit);
     int status = response.status();
     RateLimitSignals signals = response.fromServer()
-        ? polite.headers().parse(status, response.headers(), config.wallClock().millis())
+        ? polite.headers().parse(status, response.headers(),
+            polite.config().wallClock().millis())
         : RateLimitSignals.none();
     KeyState owner = polite.ownerOf(through, call, signals);
     long at = owner == through ? through.onAnswer(status, signals, granted, call)
         : owner.onAnswerSentThrough(through, status, signals, granted, call,
             call.reservation() == null);
     learnt = true;
-    if (config.readRetryHintsFromBody() && signals.isRejection()) {
+    if (polite.config().readRetryHintsFromBody() && signals.isRejection()) {
       // After the headers are learnt, so that a body slow to come holds no permit or gate.
       RateLimitSignals withBody = polite.headers().withBody(signals,
           response.header("Content-Type"), response.bodyPrefix(BODY_PEEK_BYTES));
@@ -331,7 +341,21 @@ final class CallRun implements BooleanSupplier, Exchange.Judge {
       }
       signals = withBody;
     }
-    return polite.retryRules().judge(call.request(), response, signals, at);
+    return polite.retryRules().retryable(call.request(), response, signals)
+        ? new Attempt(response, null, signals, true, at) : null;
+  }
+
+  /**
+   * The call's retries, made when first asked (at its first answer worth a retry), on the retry
+   * budget of the key's budget the call spends then.
+   */
+  private RetryRules.CallRetries retries() {
+    RetryRules.CallRetries made = retries;
+    if (made == null) {
+      made = polite.retryRules().forCall(state.retryBudget());
+      retries = made;
+    }
+    return made;
   }
 
   /**
@@ -340,14 +364,14 @@ final class CallRun implements BooleanSupplier, Exchange.Judge {
    */
   private RetryRules.Next next(Attempt attempt) {
     if (!attempt.retryable()) {
-      return retries.done(); // most answers: no retry to weigh, so nothing to ask the key
+      return retries().done();
     }
     KeyState answered = restate();
     long at = attempt.at();
-    RetryRules.Next then = retries.next(attempt, () -> answered.waitEstimate(call.cost(), at),
-        needed -> patience.allows(needed, at));
+    RetryRules.Next then = retries().next(attempt, () -> answered.waitEstimate(call.cost(), at),
+        needed -> allows(needed, at));
     if (!then.finish()) {
-      config.listener().retryScheduled(call, then.attempts(), then.delay());
+      polite.config().listener().retryScheduled(call, then.attempts(), then.delay());
     }
     return then;
   }
@@ -358,18 +382,18 @@ final class CallRun implements BooleanSupplier, Exchange.Judge {
    */
   private void reportWouldFollow(Attempt attempt) {
     if (!attempt.retryable()) {
-      retries.done();
+      retries().done();
       return;
     }
     KeyState answered = restate();
     long at = attempt.at();
-    RetryRules.Next then = retries.next(attempt, () -> answered.waitEstimate(call.cost(), at),
-        needed -> patience.allows(needed, at));
+    RetryRules.Next then = retries().next(attempt, () -> answered.waitEstimate(call.cost(), at),
+        needed -> allows(needed, at));
     if (!then.finish()) {
-      config.listener().wouldRetry(call, then.attempts(), then.delay());
+      polite.config().listener().wouldRetry(call, then.attempts(), then.delay());
     } else if (then.gaveUp() != null) {
       Duration asked = attempt.signals().retryAfter();
-      config.listener().wouldGiveUp(call, then.gaveUp(), asked != null ? asked : then.delay());
+      polite.config().listener().wouldGiveUp(call, then.gaveUp(), asked != null ? asked : then.delay());
     }
   }
 
@@ -382,7 +406,7 @@ final class CallRun implements BooleanSupplier, Exchange.Judge {
     if (reason != null) {
       Duration asked = attempt.signals().retryAfter() != null
           ? attempt.signals().retryAfter() : then.delay();
-      config.listener().gaveUp(call, reason, asked);
+      polite.config().listener().gaveUp(call, reason, asked);
     }
     IOException failure = attempt.failure();
     if (failure != null) {

@@ -45,6 +45,34 @@ public interface HeaderLines {
     return null;
   }
 
+  /**
+   * Whether the lines are at hand by index, cheaply (true by default): polite then reads them by
+   * index. A view whose engine keeps its headers otherwise (a map of names, as the JDK's) answers
+   * false, and polite reads them once each through {@link #forEachLine}, so that they need not be
+   * laid out one by one.
+   */
+  default boolean indexed() {
+    return true;
+  }
+
+  /**
+   * Hands every line to {@code reader}, in order, with the index {@link #name} and {@link #value}
+   * answer for it. The default walks the indices; a view that is not {@link #indexed} walks what
+   * its engine holds instead.
+   */
+  default void forEachLine(LineReader reader) {
+    for (int i = 0, n = size(); i < n; i++) {
+      reader.line(i, name(i), value(i));
+    }
+  }
+
+  /** What reads the lines {@link #forEachLine} hands it. */
+  @FunctionalInterface
+  interface LineReader {
+    /** Line {@code index}: its name, as it came, and its value. */
+    void line(int index, String name, String value);
+  }
+
   /** The values of every line named {@code name} (any case), in order; empty when none. */
   default List<String> values(String name) {
     List<String> values = null;

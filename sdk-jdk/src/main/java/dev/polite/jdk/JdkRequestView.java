@@ -22,53 +22,48 @@ import org.jspecify.annotations.Nullable;
  *
  * <pre>{@code String key = RateLimitKey.host().keyOf(JdkRequestView.of(request));}</pre>
  *
- * <p>Immutable.
+ * <p>Immutable. Not to be extended outside this package (its constructor is the package's):
+ * {@link PoliteHttpClient}'s own view of a call is one, so that a call makes one object, not two.
  */
-public final class JdkRequestView implements RequestView {
+public abstract class JdkRequestView implements RequestView {
   /** The JDK's publishers (jdk.internal.net.http.RequestPublishers) that can be read again. */
   private static final Set<String> REPEATABLE = Set.of("ByteArrayPublisher", "StringPublisher",
       "EmptyPublisher", "FilePublisher", "IterablePublisher");
   private static final String JDK_PUBLISHERS = "jdk.internal.net.http.RequestPublishers$";
 
-  private final HttpRequest request;
-
-  private JdkRequestView(HttpRequest request) {
-    this.request = request;
-  }
+  JdkRequestView() {}
 
   /** The view of {@code request}. */
   public static JdkRequestView of(HttpRequest request) {
-    return new JdkRequestView(Objects.requireNonNull(request, "request"));
+    return new Plain(Objects.requireNonNull(request, "request"));
   }
 
   /** The JDK request behind this view. */
-  public HttpRequest request() {
-    return request;
+  public abstract HttpRequest request();
+
+  @Override
+  public final String method() {
+    return request().method();
   }
 
   @Override
-  public String method() {
-    return request.method();
+  public final URI uri() {
+    return request().uri();
   }
 
   @Override
-  public URI uri() {
-    return request.uri();
+  public final @Nullable String header(String name) {
+    return request().headers().firstValue(name).orElse(null);
   }
 
   @Override
-  public @Nullable String header(String name) {
-    return request.headers().firstValue(name).orElse(null);
+  public final <T> @Nullable T tag(Class<? extends T> type) {
+    return request() instanceof HintedRequest hinted ? hinted.hint(type) : null;
   }
 
   @Override
-  public <T> @Nullable T tag(Class<? extends T> type) {
-    return request instanceof HintedRequest hinted ? hinted.hint(type) : null;
-  }
-
-  @Override
-  public boolean bodyRepeatable() {
-    Optional<BodyPublisher> body = request.bodyPublisher();
+  public final boolean bodyRepeatable() {
+    Optional<BodyPublisher> body = request().bodyPublisher();
     return body.isEmpty() || repeatable(body.get());
   }
 
@@ -80,12 +75,26 @@ public final class JdkRequestView implements RequestView {
   }
 
   @Override
-  public <T> @Nullable T unwrap(Class<T> type) {
-    return type.isInstance(request) ? type.cast(request) : null;
+  public final <T> @Nullable T unwrap(Class<T> type) {
+    return type.isInstance(request()) ? type.cast(request()) : null;
   }
 
   @Override
-  public String toString() {
+  public final String toString() {
     return RequestView.redacted(this);
+  }
+
+  /** A view holding its request. */
+  private static final class Plain extends JdkRequestView {
+    private final HttpRequest request;
+
+    Plain(HttpRequest request) {
+      this.request = request;
+    }
+
+    @Override
+    public HttpRequest request() {
+      return request;
+    }
   }
 }

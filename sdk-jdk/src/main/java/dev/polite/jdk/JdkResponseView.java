@@ -2,11 +2,13 @@ package dev.polite.jdk;
 
 import dev.polite.HeaderLines;
 import dev.polite.ResponseView;
+import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
+import java.net.http.HttpResponse;
 import java.net.http.HttpResponse.ResponseInfo;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
+import java.util.function.BiConsumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -16,35 +18,51 @@ import org.jspecify.annotations.Nullable;
  *
  * <pre>{@code RateLimitSignals s = RateLimitHeaders.standard().parse(JdkResponseView.of(response));}</pre>
  *
- * <p>Immutable; the lines are laid out once, when first read.
+ * <p>polite reads the lines once each, walking the JDK's map as it is
+ * ({@link #forEachLine}); they are laid out one by one only when asked by index. Read by one
+ * thread at a time.
  */
-public final class JdkResponseView implements ResponseView, HeaderLines {
-  private final int status;
-  private final HttpHeaders headers;
-  private final @Nullable ResponseInfo info;
+public final class JdkResponseView
+    implements ResponseView, HeaderLines, BiConsumer<String, List<String>> {
+  private final ResponseInfo info;
   private String @Nullable [] lines;
+  // The walk in progress: who reads, and the next line's index.
+  private @Nullable LineReader reader;
+  private int walked;
 
-  private JdkResponseView(int status, HttpHeaders headers, @Nullable ResponseInfo info) {
-    this.status = status;
-    this.headers = headers;
+  private JdkResponseView(ResponseInfo info) {
     this.info = info;
   }
 
   /** The view of the answer {@code info} describes. */
   public static JdkResponseView of(ResponseInfo info) {
-    Objects.requireNonNull(info, "info");
-    return new JdkResponseView(info.statusCode(), info.headers(), info);
+    return new JdkResponseView(Objects.requireNonNull(info, "info"));
   }
 
   /** The view of {@code response}. */
-  public static JdkResponseView of(java.net.http.HttpResponse<?> response) {
+  public static JdkResponseView of(HttpResponse<?> response) {
     Objects.requireNonNull(response, "response");
-    return new JdkResponseView(response.statusCode(), response.headers(), null);
+    return new JdkResponseView(new ResponseInfo() {
+      @Override
+      public int statusCode() {
+        return response.statusCode();
+      }
+
+      @Override
+      public HttpHeaders headers() {
+        return response.headers();
+      }
+
+      @Override
+      public HttpClient.Version version() {
+        return response.version();
+      }
+    });
   }
 
   @Override
   public int status() {
-    return status;
+    return info.statusCode();
   }
 
   @Override
@@ -54,17 +72,49 @@ public final class JdkResponseView implements ResponseView, HeaderLines {
 
   @Override
   public @Nullable String header(String name) {
-    return headers.firstValue(name).orElse(null);
+    return info.headers().firstValue(name).orElse(null);
   }
 
   @Override
   public @Nullable String first(String name) {
-    return headers.firstValue(name).orElse(null);
+    return info.headers().firstValue(name).orElse(null);
   }
 
   @Override
   public List<String> values(String name) {
-    return headers.allValues(name);
+    return info.headers().allValues(name);
+  }
+
+  /**
+   * Hands each line to {@code reader} as the JDK's map holds them (names in order, each name's
+   * values in the order they came), with the index {@link #name} and {@link #value} give it.
+   * {@code forEach}, which the JDK's read-only map hands straight to the map under it: iterating
+   * instead would make iterators, and wrap each entry, on every answer.
+   */
+  /** Not by index: the JDK keeps headers as a map of names. */
+  @Override
+  public boolean indexed() {
+    return false;
+  }
+
+  @Override
+  public void forEachLine(LineReader reader) {
+    this.reader = reader;
+    walked = 0;
+    try {
+      info.headers().map().forEach(this);
+    } finally {
+      this.reader = null;
+    }
+  }
+
+  /** One name of the walk: its lines, to the reader. */
+  @Override
+  public void accept(String name, List<String> values) {
+    LineReader to = Objects.requireNonNull(reader);
+    for (int i = 0, n = values.size(); i < n; i++) {
+      to.line(walked++, name, values.get(i));
+    }
   }
 
   @Override
@@ -82,23 +132,20 @@ public final class JdkResponseView implements ResponseView, HeaderLines {
     return lines()[2 * index + 1];
   }
 
-  /** Names and values in pairs, laid out at the first read. */
+  /** Names and values in pairs, laid out at the first read by index. */
   private String[] lines() {
     String[] laid = lines;
     if (laid == null) {
       int count = 0;
-      for (List<String> values : headers.map().values()) {
+      for (List<String> values : info.headers().map().values()) {
         count += values.size();
       }
-      laid = new String[2 * count];
-      int i = 0;
-      for (Map.Entry<String, List<String>> field : headers.map().entrySet()) {
-        for (String value : field.getValue()) {
-          laid[i++] = field.getKey();
-          laid[i++] = value;
-        }
-      }
-      lines = laid;
+      String[] out = new String[2 * count];
+      forEachLine((index, name, value) -> {
+        out[2 * index] = name;
+        out[2 * index + 1] = value;
+      });
+      lines = laid = out;
     }
     return laid;
   }
@@ -110,6 +157,6 @@ public final class JdkResponseView implements ResponseView, HeaderLines {
 
   @Override
   public String toString() {
-    return "JdkResponseView{" + status + '}';
+    return "JdkResponseView{" + info.statusCode() + '}';
   }
 }

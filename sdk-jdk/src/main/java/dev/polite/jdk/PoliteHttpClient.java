@@ -19,8 +19,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpResponse.BodyHandler;
+import java.net.http.HttpResponse.BodySubscriber;
 import java.net.http.HttpResponse.BodySubscribers;
 import java.net.http.HttpResponse.PushPromiseHandler;
+import java.net.http.HttpResponse.ResponseInfo;
 import java.net.http.WebSocket;
 import java.time.Duration;
 import java.util.List;
@@ -142,8 +144,7 @@ public final class PoliteHttpClient extends HttpClient {
     Objects.requireNonNull(handler, "handler");
     BlockingAttempts<T> attempts = new BlockingAttempts<>(request, handler);
     try {
-      return polite.call(JdkRequestView.of(request), attempts.timeoutNanos, () -> false,
-          attempts);
+      return polite.call(attempts, attempts.timeoutNanos(), () -> false, attempts);
     } catch (InterruptedIOException e) {
       // The JDK's way: an interrupted send throws InterruptedException, the interrupt taken.
       boolean taken = Thread.interrupted();
@@ -167,32 +168,42 @@ public final class PoliteHttpClient extends HttpClient {
       BodyHandler<T> handler, @Nullable PushPromiseHandler<T> pushPromises) {
     Objects.requireNonNull(handler, "handler");
     AsyncAttempts<T> attempts = new AsyncAttempts<>(request, handler, pushPromises);
-    return polite.callAsync(JdkRequestView.of(request), attempts.timeoutNanos, attempts,
-        scheduler, executor);
+    return polite.callAsync(attempts, attempts.timeoutNanos(), attempts, scheduler, executor);
   }
 
   /**
-   * One call's attempts through the wrapped client, each with the call's time left as its
-   * timeout, and a body handler that asks polite's judge first: an answer polite keeps goes to
-   * the caller's handler, one it does not is discarded unread.
+   * One call as polite sees it (its request's view), and its attempts through the wrapped client,
+   * each with the call's time left as its timeout and this as its body handler, which asks
+   * polite's judge first: an answer polite keeps goes to the caller's handler, one it does not is
+   * discarded unread. One object per call; one attempt at a time.
    */
-  private abstract class Attempts<T> {
-    final HttpRequest request;
-    final BodyHandler<T> handler;
-    final @Nullable PushPromiseHandler<T> pushPromises;
-    /** The request's timeout in nanoseconds, {@link Long#MAX_VALUE} for none. */
-    final long timeoutNanos;
-    /** When the call began, on {@link System#nanoTime()}, for the time left to each attempt. */
-    private final long began;
+  private abstract class Attempts<T> extends JdkRequestView implements BodyHandler<T> {
+    private final HttpRequest request;
+    private final BodyHandler<T> handler;
+    /** The judge of the attempt on the wire: set as it is sent, read as its answer comes. */
+    private volatile Exchange.@Nullable Judge judge;
+    /**
+     * When the call's timeout ends, on {@link System#nanoTime()}; {@link Long#MAX_VALUE} for a
+     * request without one.
+     */
+    private final long deadline;
 
-    Attempts(HttpRequest request, BodyHandler<T> handler,
-        @Nullable PushPromiseHandler<T> pushPromises) {
+    Attempts(HttpRequest request, BodyHandler<T> handler) {
       this.request = Objects.requireNonNull(request, "request");
       this.handler = handler;
-      this.pushPromises = pushPromises;
       Optional<Duration> timeout = request.timeout();
-      this.timeoutNanos = timeout.isPresent() ? nanos(timeout.get()) : Long.MAX_VALUE;
-      this.began = timeout.isPresent() ? System.nanoTime() : 0;
+      this.deadline = timeout.isPresent()
+          ? saturated(System.nanoTime(), nanos(timeout.get())) : Long.MAX_VALUE;
+    }
+
+    /** The call's time left, in nanoseconds; {@link Long#MAX_VALUE} for a request without one. */
+    long timeoutNanos() {
+      return deadline == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(0, deadline - System.nanoTime());
+    }
+
+    @Override
+    public HttpRequest request() {
+      return request;
     }
 
     /** An answer polite does not return: its body handler discarded the body already. */
@@ -200,19 +211,26 @@ public final class PoliteHttpClient extends HttpClient {
       // nothing is held
     }
 
+    /** This call's body handler for an attempt that {@code judge} judges. */
+    BodyHandler<T> judgedBy(Exchange.Judge judge) {
+      this.judge = judge;
+      return this;
+    }
+
     /** The caller's handler, behind polite's verdict on the answer's status and headers. */
-    BodyHandler<T> judged(Exchange.Judge judge) {
-      return info -> judge.keep(JdkResponseView.of(info))
+    @Override
+    public BodySubscriber<T> apply(ResponseInfo info) {
+      return Objects.requireNonNull(judge).keep(JdkResponseView.of(info))
           ? handler.apply(info) : BodySubscribers.<T>replacing(null);
     }
 
     /** The request, with the call's time left as its timeout once some of it has gone. */
     HttpRequest attempt() {
-      if (timeoutNanos == Long.MAX_VALUE) {
+      if (deadline == Long.MAX_VALUE) {
         return request;
       }
-      long left = timeoutNanos - (System.nanoTime() - began);
-      if (timeoutNanos - left < 1_000_000) {
+      long left = timeoutNanos();
+      if (nanos(request.timeout().orElseThrow()) - left < 1_000_000) {
         return request; // within a millisecond of the start: the request's own timeout
       }
       return HttpRequest.newBuilder(request, (name, value) -> true)
@@ -224,13 +242,13 @@ public final class PoliteHttpClient extends HttpClient {
   private final class BlockingAttempts<T> extends Attempts<T>
       implements Exchange<HttpResponse<T>> {
     BlockingAttempts(HttpRequest request, BodyHandler<T> handler) {
-      super(request, handler, null);
+      super(request, handler);
     }
 
     @Override
     public HttpResponse<T> send(Judge judge) throws IOException {
       try {
-        return client.send(attempt(), judged(judge));
+        return client.send(attempt(), judgedBy(judge));
       } catch (InterruptedException e) {
         throw new Interrupted(e); // turned back into an InterruptedException by send
       }
@@ -240,15 +258,24 @@ public final class PoliteHttpClient extends HttpClient {
   /** {@code sendAsync}'s attempts: each a future of the wrapped client's. */
   private final class AsyncAttempts<T> extends Attempts<T>
       implements AsyncExchange<HttpResponse<T>> {
+    private final @Nullable PushPromiseHandler<T> pushPromises;
+
     AsyncAttempts(HttpRequest request, BodyHandler<T> handler,
         @Nullable PushPromiseHandler<T> pushPromises) {
-      super(request, handler, pushPromises);
+      super(request, handler);
+      this.pushPromises = pushPromises;
     }
 
     @Override
     public CompletableFuture<HttpResponse<T>> send(Exchange.Judge judge) {
-      return client.sendAsync(attempt(), judged(judge), pushPromises);
+      return client.sendAsync(attempt(), judgedBy(judge), pushPromises);
     }
+  }
+
+  /** {@code now + nanos}, or {@link Long#MAX_VALUE} when it overflows (a timeout of centuries). */
+  private static long saturated(long now, long nanos) {
+    long sum = now + nanos;
+    return nanos == Long.MAX_VALUE || ((now ^ sum) & (nanos ^ sum)) < 0 ? Long.MAX_VALUE : sum;
   }
 
   /** {@code d} in nanoseconds, saturated: a timeout of centuries is no timeout. */

@@ -15,78 +15,88 @@ import org.jspecify.annotations.Nullable;
  *
  * <pre>{@code String key = RateLimitKey.host().keyOf(OkHttpRequestView.of(request));}</pre>
  *
- * <p>Immutable.
+ * <p>Immutable. Not to be extended outside this package (its constructor is the package's): the
+ * interceptor's own view of a call is one, reading its request from the chain, so that a call
+ * makes one object, not two, on a path every call takes.
  */
-public final class OkHttpRequestView implements RequestView {
-  private final Request request;
-
-  private OkHttpRequestView(Request request) {
-    this.request = request;
-  }
+public abstract class OkHttpRequestView implements RequestView {
+  OkHttpRequestView() {}
 
   /** The view of {@code request}. */
   public static OkHttpRequestView of(Request request) {
-    return new OkHttpRequestView(Objects.requireNonNull(request, "request"));
+    return new Plain(Objects.requireNonNull(request, "request"));
   }
 
   /** The OkHttp request behind this view. */
-  public Request request() {
-    return request;
+  public abstract Request request();
+
+  @Override
+  public final String method() {
+    return request().method();
   }
 
   @Override
-  public String method() {
-    return request.method();
+  public final URI uri() {
+    return request().url().uri();
   }
 
   @Override
-  public URI uri() {
-    return request.url().uri();
+  public final String scheme() {
+    return request().url().scheme();
   }
 
   @Override
-  public String scheme() {
-    return request.url().scheme();
+  public final String host() {
+    return request().url().host();
   }
 
   @Override
-  public String host() {
-    return request.url().host();
+  public final int port() {
+    return request().url().port();
   }
 
   @Override
-  public int port() {
-    return request.url().port();
+  public final String encodedPath() {
+    return request().url().encodedPath();
   }
 
   @Override
-  public String encodedPath() {
-    return request.url().encodedPath();
+  public final @Nullable String header(String name) {
+    return request().header(name);
   }
 
   @Override
-  public @Nullable String header(String name) {
-    return request.header(name);
+  public final <T> @Nullable T tag(Class<? extends T> type) {
+    return request().tag(type);
   }
 
   @Override
-  public <T> @Nullable T tag(Class<? extends T> type) {
-    return request.tag(type);
-  }
-
-  @Override
-  public boolean bodyRepeatable() {
-    RequestBody body = request.body();
+  public final boolean bodyRepeatable() {
+    RequestBody body = request().body();
     return body == null || !body.isOneShot();
   }
 
   @Override
-  public <T> @Nullable T unwrap(Class<T> type) {
-    return type.isInstance(request) ? type.cast(request) : null;
+  public final <T> @Nullable T unwrap(Class<T> type) {
+    return type.isInstance(request()) ? type.cast(request()) : null;
   }
 
   @Override
-  public String toString() {
-    return request.method() + " " + request.url().redact();
+  public final String toString() {
+    return request().method() + " " + request().url().redact();
+  }
+
+  /** A view holding its request. */
+  private static final class Plain extends OkHttpRequestView {
+    private final Request request;
+
+    Plain(Request request) {
+      this.request = request;
+    }
+
+    @Override
+    public Request request() {
+      return request;
+    }
   }
 }

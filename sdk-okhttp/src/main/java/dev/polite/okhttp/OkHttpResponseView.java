@@ -28,11 +28,9 @@ public final class OkHttpResponseView implements ResponseView, HeaderLines {
   private static final long BODY_PEEK_NANOS = 1_000_000_000L;
 
   private final Response response;
-  private final Headers headers;
 
   private OkHttpResponseView(Response response) {
     this.response = response;
-    this.headers = response.headers();
   }
 
   /** The view of {@code response}. */
@@ -52,21 +50,22 @@ public final class OkHttpResponseView implements ResponseView, HeaderLines {
 
   @Override
   public int size() {
-    return headers.size();
+    return response.headers().size();
   }
 
   @Override
   public String name(int index) {
-    return headers.name(index);
+    return response.headers().name(index);
   }
 
   @Override
   public String value(int index) {
-    return headers.value(index);
+    return response.headers().value(index);
   }
 
   @Override
   public @Nullable String first(String name) {
+    Headers headers = response.headers();
     for (int i = 0, n = headers.size(); i < n; i++) {
       if (headers.name(i).equalsIgnoreCase(name)) {
         return headers.value(i);

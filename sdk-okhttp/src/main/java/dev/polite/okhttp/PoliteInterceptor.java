@@ -111,9 +111,8 @@ public final class PoliteInterceptor implements Interceptor {
     if (servesFactory && request.tag(Handoff.class) != null) {
       return chain.proceed(request);
     }
-    ChainAttempts attempts = new ChainAttempts(chain, request);
-    return polite.call(OkHttpRequestView.of(request), timeoutLeft(chain.call()), attempts,
-        attempts);
+    ChainAttempts attempts = new ChainAttempts(chain);
+    return polite.call(attempts, timeoutLeft(chain.call()), attempts, attempts);
   }
 
   /**
@@ -168,21 +167,26 @@ public final class PoliteInterceptor implements Interceptor {
   }
 
   /**
-   * A call's attempts down the rest of OkHttp's chain, each judged as it comes back and closed
-   * when polite does not keep it; and whether the call was cancelled. One object per call.
+   * A call as polite sees it (its request's view), its attempts down the rest of OkHttp's chain,
+   * each judged as it comes back and closed when polite does not keep it, and whether the call
+   * was cancelled: one object per call, the interceptor's only one.
    */
-  private static final class ChainAttempts implements Exchange<Response>, BooleanSupplier {
+  private static final class ChainAttempts extends OkHttpRequestView
+      implements Exchange<Response>, BooleanSupplier {
     private final Chain chain;
-    private final Request request;
 
-    ChainAttempts(Chain chain, Request request) {
+    ChainAttempts(Chain chain) {
       this.chain = chain;
-      this.request = request;
+    }
+
+    @Override
+    public Request request() {
+      return chain.request();
     }
 
     @Override
     public Response send(Judge judge) throws IOException {
-      Response response = chain.proceed(request);
+      Response response = chain.proceed(chain.request());
       judge.keep(OkHttpResponseView.of(response));
       return response;
     }

@@ -10,6 +10,7 @@ import dev.polite.SharedState;
 import dev.polite.TokenBucket;
 import java.time.Duration;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -300,14 +301,35 @@ public final class KeyModel {
 
   /** The call holding {@code reservation} (not stale) goes at {@code at}. */
   public Permit grant(long at, Reservation reservation) {
-    int others = ledger.send(reservation.cost());
+    return grant(at, reservation.ticket(), reservation.alone(), reservation.cost());
+  }
+
+  /**
+   * The permit of a call of {@code cost} whose tokens the pace holds now, reserved and granted
+   * at once, as {@link #reserve} then {@link #grant} would, with no reservation made between: the
+   * uncontended call's path, which the key's shell takes when nothing holds the call back. Null,
+   * with nothing taken, when the call would wait for its tokens (or the key paces by a window
+   * the server showed: such calls always reserve).
+   */
+  public @Nullable Permit grantIfDue(double cost, long now) {
+    if (shownWindow.believed() || bucket.waitFor(cost, now) > 0) {
+      return null;
+    }
+    weighted |= cost != 1;
+    bucket.reserve(cost, now); // due now: it takes the tokens, and waits for none
+    long ticket = ledger.reserve(cost);
+    return grant(now, ticket, ledger.inFlight() == 1, cost);
+  }
+
+  private Permit grant(long at, long ticket, boolean alone, double cost) {
+    int others = ledger.send(cost);
     lastGrantAt = at;
     if (shownWindow.believed()) {
       shownWindow.sent(at);
     }
     sendRate.recordSend(at);
     discovered.firstSend(at);
-    return new Permit(at, reservation.ticket(), reservation.alone(), others);
+    return new Permit(at, ticket, alone, others);
   }
 
   /**

@@ -8,6 +8,7 @@ import dev.polite.PoliteListener;
 import dev.polite.RateLimitSignals;
 import dev.polite.RateLimitedException;
 import dev.polite.SharedKey;
+import dev.polite.SharedState;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -67,6 +68,8 @@ public final class KeyState {
   /** The model's epoch as last seen under the lock, for sleepers to read without it. */
   private volatile long epoch;
   private final boolean heard;
+  /** Whether the key has no fleet to ask: its own pace is the whole decision. */
+  private final boolean alone;
   private final long maxWaitNanos;
   private volatile long lastUsed;
   private final KeyBudgets budgets;
@@ -78,6 +81,7 @@ public final class KeyState {
     this.shared = config.sharedState().join(key, config.ticker(), this::sharedNews);
     this.model = new KeyModel(key, config, shared, now);
     this.heard = config.listener() != PoliteListener.none();
+    this.alone = config.sharedState() == SharedState.none();
     this.maxWaitNanos = Nanos.of(config.maxWait());
     this.lastUsed = now;
     this.budgets = new KeyBudgets(key);
@@ -198,6 +202,28 @@ public final class KeyState {
         abandon(attempt); // nothing to do once granted
       }
     }
+  }
+
+  /**
+   * The permit at once, when nothing holds the call back: the key alone (no fleet), not paused,
+   * its gate open, and its pace holding the call's tokens now. Else null, having taken nothing:
+   * the caller then waits for its permit ({@link #acquire}, {@link #step}). The same decision as
+   * their first step, with no {@link Acquisition} or reservation made for a call that never
+   * waits (most calls, where a limit is far).
+   */
+  public synchronized @Nullable Permit acquireNow(CallContext call, long now) {
+    if (retired || !alone) {
+      return null;
+    }
+    lastUsed = now;
+    if (model.pauseLeft(now) > 0 || model.gateClosed()) {
+      return null;
+    }
+    Permit permit = model.grantIfDue(call.cost(), now);
+    if (permit != null && heard) {
+      model.notify(l -> l.sending(call, Duration.ZERO));
+    }
+    return permit;
   }
 
   /**

@@ -17,9 +17,11 @@ import java.util.function.BooleanSupplier;
  * cancelled or the thread interrupted, with an {@link InterruptedIOException}, as OkHttp itself
  * throws (each engine's adapter turns it into its own way of saying so).
  *
- * <p>Confined to the calling thread, or to one asynchronous call's lock.
+ * <p>Confined to the calling thread, or to one asynchronous call's lock. Open to extension only
+ * so that a call's run can be its own patience (one object per call, not two, on a path every
+ * call takes); nothing overrides its methods.
  */
-public final class Patience {
+public class Patience {
   private static final long SIGNAL_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(Sleeper.POLL_MILLIS);
 
   private final Ticker ticker;
@@ -42,23 +44,28 @@ public final class Patience {
     this.waitLeft = maxWaitNanos;
   }
 
+  /** Whether the caller gave the call up. */
+  public final boolean canceled() {
+    return canceled.getAsBoolean();
+  }
+
   /** Whether a wait of {@code nanos} starting {@code now} fits both limits. */
-  public boolean allows(long nanos, long now) {
+  public final boolean allows(long nanos, long now) {
     return nanos <= waitLeft && nanos <= deadline - now;
   }
 
   /** The longest wait from {@code now} that fits both limits; 0 when patience is spent. */
-  public long left(long now) {
+  public final long left(long now) {
     return Math.max(0, Math.min(waitLeft, deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - now));
   }
 
   /** Nanoseconds from {@code now} to the call's deadline; {@link Long#MAX_VALUE} for none. */
-  public long deadlineLeft(long now) {
+  public final long deadlineLeft(long now) {
     return deadline == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(0, deadline - now);
   }
 
   /** Nanoseconds this call has spent waiting so far. */
-  public long waited() {
+  public final long waited() {
     return waited;
   }
 
@@ -66,7 +73,7 @@ public final class Patience {
    * Sleeps for {@code nanos} from {@code from}, the ticker reading the wait was computed at
    * (the caller checked it with {@link #allows}).
    */
-  public void sleep(long nanos, long from) throws InterruptedIOException {
+  public final void sleep(long nanos, long from) throws InterruptedIOException {
     block(() -> sleeper.sleepUntil(Nanos.add(from, nanos), canceled));
   }
 
@@ -74,7 +81,7 @@ public final class Patience {
    * As {@link #sleep(long, long)}, ending early too once {@code moot} answers true (what the
    * sleep waited for was voided); the caller then re-checks its condition.
    */
-  public void sleep(long nanos, long from, BooleanSupplier moot) throws InterruptedIOException {
+  public final void sleep(long nanos, long from, BooleanSupplier moot) throws InterruptedIOException {
     block(() -> sleeper.sleepUntil(Nanos.add(from, nanos), () -> canceled.getAsBoolean() || moot.getAsBoolean()));
   }
 
@@ -86,7 +93,7 @@ public final class Patience {
    *
    * @return false when patience ran out, so the caller should give up
    */
-  public boolean awaitSignal() throws InterruptedIOException {
+  public final boolean awaitSignal() throws InterruptedIOException {
     checkNotCanceled();
     long now = ticker.read();
     if (waitLeft <= 0 || deadline - now <= 0) {
@@ -116,7 +123,7 @@ public final class Patience {
   }
 
   /** Throws if the call was cancelled or the thread interrupted. */
-  public void checkNotCanceled() throws InterruptedIOException {
+  public final void checkNotCanceled() throws InterruptedIOException {
     if (canceled.getAsBoolean()) {
       throw new InterruptedIOException("Canceled");
     }
@@ -128,7 +135,7 @@ public final class Patience {
   /**
    * Counts a wait that a scheduler, not this thread, sat out: from {@code start} to {@code now}.
    */
-  public void waited(long start, long now) {
+  public final void waited(long start, long now) {
     long spent = Math.max(0, now - start);
     waited += spent;
     waitLeft -= spent;

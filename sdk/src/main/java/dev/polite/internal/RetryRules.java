@@ -95,9 +95,16 @@ public final class RetryRules {
 
   /** Judges an answer known at {@code at}. */
   public Attempt judge(RequestView request, ResponseView response, RateLimitSignals signals, long at) {
-    boolean retryable = request.bodyRepeatable() && (Attempt.isRefusal(response, signals)
+    return new Attempt(response, null, signals, retryable(request, response, signals), at);
+  }
+
+  /**
+   * Whether an answer is worth a retry: a refusal, or a failure the policy handles that the
+   * request may be repeated after; never for a body that cannot be sent again.
+   */
+  public boolean retryable(RequestView request, ResponseView response, RateLimitSignals signals) {
+    return request.bodyRepeatable() && (Attempt.isRefusal(response, signals)
         || (isFailure(response, null) && (response.status() == 503 || mayRepeat(request))));
-    return new Attempt(response, null, signals, retryable, at);
   }
 
   /** Judges an I/O error known at {@code at}; {@code canceled} calls are never retried. */
@@ -214,7 +221,8 @@ public final class RetryRules {
    * @param attempts the retries of this kind so far (refusals, or failed attempts)
    */
   public record Next(boolean finish, @Nullable GiveUpReason gaveUp, Duration delay, int attempts) {
-    static final Next DONE = new Next(true, null, Duration.ZERO, 0);
+    /** The answer is the call's: no retry, no give-up. */
+    public static final Next DONE = new Next(true, null, Duration.ZERO, 0);
   }
 
   private Duration serverDelayOr(Attempt attempt, LongSupplier keyWaitNanos,

@@ -42,6 +42,29 @@ class KeyStateTest {
   }
 
   @Test
+  void aCallNothingHoldsBackIsGrantedAtOnceAndOneThatWouldWaitTakesNothing() throws Exception {
+    state.onAnswer(200, tenPerSecond(1), go(), CONTEXT);
+    Permit atOnce = state.acquireNow(CONTEXT, now.get());
+    assertThat(atOnce).as("its token is there: granted without a reservation").isNotNull();
+    assertThat(state.acquireNow(CONTEXT, now.get())).as("none left: it would wait").isNull();
+    assertThat(state.snapshot().inFlight()).as("the refused try took no place").isEqualTo(1);
+
+    state.onAnswer(429, RateLimitSignals.builder().rejection(true).retryAfter(Duration.ofSeconds(5))
+        .build(), atOnce, CONTEXT);
+    now.addAndGet(TimeUnit.SECONDS.toNanos(1));
+    assertThat(state.acquireNow(CONTEXT, now.get())).as("paused: it would wait").isNull();
+  }
+
+  @Test
+  void aKeysFirstCallIsGrantedAtOnceAndTheNextWaitsAtTheGate() {
+    KeyState fresh = new KeyState("k", Polite.builder().clock(ticker, sleeper).build().config(),
+        now.get());
+    assertThat(fresh.acquireNow(CONTEXT, now.get())).isNotNull();
+    assertThat(fresh.acquireNow(CONTEXT, now.get())).as("one in flight until the first answer")
+        .isNull();
+  }
+
+  @Test
   void aCallAloneFromGrantToAnswerReportsTheExactCount() throws Exception {
     state.onAnswer(200, tenPerSecond(9), go(), CONTEXT);
     assertThat(hasTokens(9)).isTrue();

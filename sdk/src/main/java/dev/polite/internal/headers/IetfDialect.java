@@ -169,7 +169,8 @@ final class IetfDialect {
 
   /** The quotas a named policy field states, before any item reports on them. */
   private static List<Quota> policyQuotas(Reading r, @Nullable List<SfMember> policies) {
-    List<Quota> quotas = new ArrayList<>(4);
+    // As many as the policies name (most answers: one), room for one more a report may add.
+    List<Quota> quotas = new ArrayList<>(policies == null ? 1 : Math.min(policies.size(), 16) + 1);
     if (policies != null) {
       for (int k = 0, n = policies.size(); k < n; k++) {
         SfMember p = policies.get(k);

@@ -32,6 +32,12 @@ final class ResponseHeaders {
    * by every Field was 224 bytes per parse). Allocated at the first rate-limit line.
    */
   private String @Nullable [] values;
+  /**
+   * The ordinals of the first eight fields filed, a byte each, in a long: a response rarely
+   * files more, and this way it makes no array for them (a parse happens on every answer).
+   */
+  private long packedOrdinals;
+  /** Every field's ordinal, once more than eight are filed. */
   private byte @Nullable [] ordinals;
   private int filed;
   private @Nullable List<String> @Nullable [] more;
@@ -51,6 +57,11 @@ final class ResponseHeaders {
    * an empty filing means a plain response allocates nothing, whatever the JIT inlines.
    */
   static @Nullable ResponseHeaders of(HeaderLines headers, boolean always) {
+    if (!headers.indexed()) {
+      Filing filing = new Filing(headers, always);
+      headers.forEachLine(filing);
+      return filing.done();
+    }
     ResponseHeaders h = always ? new ResponseHeaders(headers) : null;
     String date = null;
     String age = null;
@@ -72,6 +83,48 @@ final class ResponseHeaders {
       h.age = age;
     }
     return h;
+  }
+
+  /**
+   * The same pass as {@link #of}'s, over lines handed over one by one ({@link
+   * HeaderLines#forEachLine}) by a view that does not hold them by index: each line a dialect
+   * cares about is filed, made at the first such line.
+   */
+  private static final class Filing implements HeaderLines.LineReader {
+    private final HeaderLines headers;
+    @Nullable ResponseHeaders filed;
+    @Nullable String date;
+    @Nullable String age;
+
+    Filing(HeaderLines headers, boolean always) {
+      this.headers = headers;
+      this.filed = always ? new ResponseHeaders(headers) : null;
+    }
+
+    @Override
+    public void line(int index, String name, String value) {
+      int kind = kindOf(name);
+      if (kind < 0) return;
+      if (kind == DATE) {
+        if (date == null) date = value;
+      } else if (kind == AGE) {
+        if (age == null) age = value;
+      } else {
+        ResponseHeaders h = filed;
+        if (h == null) filed = h = new ResponseHeaders(headers);
+        if (kind >= PREFIXED) h.addPrefixed(index, kind - PREFIXED);
+        else h.add(FIELDS[kind], value);
+      }
+    }
+
+    @Nullable ResponseHeaders done() {
+      ResponseHeaders h = filed;
+      if (h != null) {
+        h.date = date;
+        h.age = age;
+      }
+      return h;
+    }
   }
 
   private static final Field[] FIELDS = Field.values();
@@ -106,14 +159,25 @@ final class ResponseHeaders {
 
   private void addFirst(Field f, String value) {
     if (values == null) {
-      values = new String[8];
-      ordinals = new byte[8];
+      // Four: a response rarely carries more rate-limit lines (an IETF pair, a Retry-After), and
+      // the array grows for one that does.
+      values = new String[4];
     } else if (filed == values.length) {
       values = Arrays.copyOf(values, filed * 2);
-      ordinals = Arrays.copyOf(ordinals, filed * 2);
     }
     values[filed] = value;
-    ordinals[filed++] = (byte) f.ordinal();
+    if (filed < Long.BYTES) {
+      packedOrdinals |= (long) f.ordinal() << (Byte.SIZE * filed);
+    } else {
+      if (ordinals == null) {
+        ordinals = new byte[2 * Long.BYTES];
+        for (int j = 0; j < Long.BYTES; j++) ordinals[j] = (byte) ordinalAt(j);
+      } else if (filed == ordinals.length) {
+        ordinals = Arrays.copyOf(ordinals, filed * 2);
+      }
+      ordinals[filed] = (byte) f.ordinal();
+    }
+    filed++;
     present |= 1L << f.ordinal();
   }
 
@@ -126,10 +190,15 @@ final class ResponseHeaders {
     rest.add(value);
   }
 
+  /** The ordinal of the {@code j}th field filed. */
+  private int ordinalAt(int j) {
+    return j < Long.BYTES ? (int) (packedOrdinals >>> (Byte.SIZE * j)) & 0xFF : ordinals[j];
+  }
+
   /** The first line of a field known to be present. */
   private String firstOf(int ordinal) {
     int j = 0;
-    while (ordinals[j] != ordinal) j++;
+    while (ordinalAt(j) != ordinal) j++;
     return values[j];
   }
 

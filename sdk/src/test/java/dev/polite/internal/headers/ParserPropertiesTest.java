@@ -81,6 +81,20 @@ class ParserPropertiesTest {
     assertSane(parse(status, lines));
   }
 
+  @Property(tries = 5_000)
+  void linesHandedOverOneByOneReadAsLinesReadByIndex(
+      @ForAll("generatedResponses") List<Tuple2<String, String>> lines, @ForAll("statuses") int status) {
+    HeaderLines indexed = lines(lines);
+    HeaderLines walked = new HeaderLines() { // as the JDK client's view: a walk, not an index
+      @Override public int size() { return indexed.size(); }
+      @Override public String name(int index) { return indexed.name(index); }
+      @Override public String value(int index) { return indexed.value(index); }
+      @Override public boolean indexed() { return false; }
+    };
+    assertThat(PARSER.readUnguarded(status, walked, Responses.NOW))
+        .isEqualTo(PARSER.readUnguarded(status, indexed, Responses.NOW));
+  }
+
   @Property(tries = 20_000)
   void numbersAreReadExactlyOrDropped(@ForAll("numericFields") String name, @ForAll("numbers") String value) {
     RateLimitSignals s = parse(200, List.of(Tuple.of(name, value)));
@@ -237,12 +251,16 @@ class ParserPropertiesTest {
   // ---- checks
 
   private static RateLimitSignals parse(int status, List<Tuple2<String, String>> lines) {
+    return PARSER.readUnguarded(status, lines(lines), Responses.NOW); // parse() would hide a bug as none()
+  }
+
+  private static HeaderLines lines(List<Tuple2<String, String>> lines) {
     List<String> h = new java.util.ArrayList<>();
     for (Tuple2<String, String> l : lines) {
       h.add(l.get1());
       h.add(l.get2());
     }
-    return PARSER.readUnguarded(status, HeaderLines.of(h.toArray(new String[0])), Responses.NOW); // parse() would hide a bug as none()
+    return HeaderLines.of(h.toArray(new String[0]));
   }
 
   static void assertSane(RateLimitSignals s) {
