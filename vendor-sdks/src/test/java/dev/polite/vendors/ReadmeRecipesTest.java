@@ -16,7 +16,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * vendor-sdks/README.md's two recipes are {@code src/test/java/PoliteGitHubExample.java} and
+ * vendor-sdks/README.md's recipes are {@code src/test/java/PoliteGitHubExample.java} (github-api
+ * on OkHttp), {@code PoliteGitHubJdkExample.java} (on its default JDK connector) and
  * {@code PoliteAnthropicExample.java}, word for word: so they compile against the SDKs and
  * polite, and they run, each against its stand-in.
  */
@@ -24,7 +25,8 @@ class ReadmeRecipesTest {
   private static final Pattern JAVA_BLOCK = Pattern.compile("```java\n(.*?)```", Pattern.DOTALL);
 
   @ParameterizedTest
-  @ValueSource(strings = {"PoliteGitHubExample", "PoliteAnthropicExample"})
+  @ValueSource(strings = {
+      "PoliteGitHubExample", "PoliteGitHubJdkExample", "PoliteAnthropicExample"})
   void theReadmeRecipeIsTheCompiledOne(String name) throws Exception {
     String readme = Files.readString(Path.of(System.getProperty("polite.readme")));
     String source = Files.readString(Path.of(System.getProperty("polite.recipes"), name + ".java"));
@@ -55,9 +57,10 @@ class ReadmeRecipesTest {
     return printed.toString(StandardCharsets.UTF_8).strip();
   }
 
-  @Test
-  void theGitHubRecipeReadsARepository() throws Exception {
-    assertThat(run("PoliteGitHubExample", GitHubApi.scaledDown())).isEqualTo("octo/hello");
+  @ParameterizedTest
+  @ValueSource(strings = {"PoliteGitHubExample", "PoliteGitHubJdkExample"})
+  void theGitHubRecipesReadARepository(String name) throws Exception {
+    assertThat(run(name, GitHubApi.scaledDown())).isEqualTo("octo/hello");
   }
 
   @Test

@@ -21,7 +21,12 @@ public final class StalledCall {
 
   /** Prints one line of a spent-budget test: the way, how its call ended, the requests sent. */
   public static void report(String way, String outcome, int sent) {
-    System.out.printf("%-44s %-66s sent %d%n", way, outcome, sent);
+    report(44, way, outcome, sent);
+  }
+
+  /** {@link #report(String, String, int)}, the way's column {@code wayWidth} wide. */
+  public static void report(int wayWidth, String way, String outcome, int sent) {
+    System.out.printf("%-" + wayWidth + "s %-66s sent %d%n", way, outcome, sent);
   }
 
   /**

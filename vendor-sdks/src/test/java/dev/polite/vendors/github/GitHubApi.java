@@ -6,6 +6,8 @@ import dev.polite.vendors.LoopbackServer.Reply;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -36,6 +38,7 @@ public final class GitHubApi implements Api {
   private final AtomicInteger admitted = new AtomicInteger();
   private final AtomicInteger primaryRefusals = new AtomicInteger();
   private final AtomicInteger secondaryRefusals = new AtomicInteger();
+  private final Set<String> userAgents = ConcurrentHashMap.newKeySet();
 
   private GitHubApi(FixedWindow core, FixedWindow search, int maxInFlight, Duration serviceTime,
       boolean spentQuota) {
@@ -60,6 +63,7 @@ public final class GitHubApi implements Api {
 
   @Override
   public Reply answer(Exchange request) throws InterruptedException {
+    userAgents.add(String.valueOf(request.header("user-agent")));
     if (request.path().equals("/rate_limit")) {
       return Reply.json(200, Map.of(), rateLimitBody()); // GitHub: /rate_limit costs nothing
     }
@@ -115,6 +119,11 @@ public final class GitHubApi implements Api {
 
   public int secondaryRefusals() {
     return secondaryRefusals.get();
+  }
+
+  /** Every {@code User-Agent} the requests came with ("null" for none): which client sent them. */
+  public Set<String> userAgents() {
+    return Set.copyOf(userAgents);
   }
 
   /** Headers of a quota, ordered as GitHub sends them. */
