@@ -75,8 +75,23 @@ final class AsyncRun<R> {
     this.ticker = polite.config().ticker();
   }
 
-  /** Takes the first step on the calling thread; the future is the call's. */
+  /**
+   * Takes the first step on the calling thread, once the load shedder let the call go; the future
+   * is the call's.
+   */
   CompletableFuture<R> start() {
+    LoadShedder shedder = run.config().loadShedder();
+    if (shedder != LoadShedder.none()) {
+      LoadShedder.Admitted admitted;
+      try {
+        admitted = shedder.admit(run.call());
+      } catch (IOException dropped) {
+        return CompletableFuture.failedFuture(dropped);
+      }
+      outcome.whenComplete((answer, thrown) -> CallRun.ended(admitted,
+          thrown == null ? run.lastAnswer() : null,
+          thrown instanceof CancellationException || canceled));
+    }
     step(0);
     return outcome;
   }

@@ -72,6 +72,10 @@ final class CallRun extends Patience implements BooleanSupplier, Exchange.Judge 
     return call;
   }
 
+  PoliteConfig config() {
+    return polite.config();
+  }
+
   /** The state of the budget the call spends, as last looked up. */
   KeyState state() {
     return state;
@@ -91,10 +95,48 @@ final class CallRun extends Patience implements BooleanSupplier, Exchange.Judge 
   }
 
   /**
-   * The call, to its end, on this thread: waits for each attempt's permit, sends it through
-   * {@code exchange}, and sleeps out the delay before a retry.
+   * The call, to its end, on this thread, once the load shedder let it go: waits for each
+   * attempt's permit, sends it through {@code exchange}, and sleeps out the delay before a retry.
    */
   <R> R block(Exchange<R> exchange) throws IOException {
+    LoadShedder.Admitted admitted = polite.config().loadShedder().admit(call);
+    R response;
+    try {
+      response = attempts(exchange);
+    } catch (IOException e) {
+      ended(admitted, null, canceled());
+      throw e;
+    } catch (RuntimeException | Error e) {
+      ended(admitted, null, true);
+      throw e;
+    }
+    ended(admitted, lastAnswer(), false);
+    return response;
+  }
+
+  /**
+   * Tells the load shedder how the call ended. What it throws is ignored: hearing an end must not
+   * change it.
+   */
+  static void ended(LoadShedder.Admitted admitted, @Nullable ResponseView answer, boolean silent) {
+    try {
+      admitted.ended(answer, silent);
+    } catch (RuntimeException ignored) {
+      // a shedder's bug is its own; the call has its answer
+    }
+  }
+
+  /**
+   * The answer the call ends with, for the load shedder; null when it ended without one. Known
+   * only where a shedder hears it (the run keeps the answers it returns only then).
+   */
+  @Nullable ResponseView lastAnswer() {
+    Attempt last = attempt;
+    return last == null ? null : last.response();
+  }
+
+  /** The call's attempts, each on its permit, until one ends it. */
+  private <R> R attempts(Exchange<R> exchange) throws IOException {
     while (true) {
       KeyState sendThrough;
       Permit granted;
@@ -204,10 +246,14 @@ final class CallRun extends Patience implements BooleanSupplier, Exchange.Judge 
     try {
       Attempt answered = learn(response);
       if (answered == null) {
-        // The answer to return: its budget earns its share, and nothing is made to weigh a retry.
+        // The answer to return: its budget earns its share, and nothing is made to weigh a retry
+        // (but for a load shedder, which hears what the call ended with).
         Objects.requireNonNull(sentThrough).retryBudget().onSuccess();
         next = RetryRules.Next.DONE;
         kept = true;
+        if (polite.config().loadShedder() != LoadShedder.none()) {
+          attempt = new Attempt(response, null, RateLimitSignals.none(), false, 0);
+        }
       } else if (observing) {
         attempt = answered;
         reportWouldFollow(answered);

@@ -268,6 +268,19 @@ public abstract class PoliteBuilder<B extends PoliteBuilder<B>> {
     return self();
   }
 
+  /**
+   * Drops calls on the client before polite waits for them, while the server is overloaded
+   * (sdk-adaptive's {@code AdaptiveThrottle}); a dropped call fails at once with the shedder's
+   * {@link java.io.IOException}, never sent. It hears each call's end once, by its final answer,
+   * after polite's retries. Default {@link LoadShedder#none()}.
+   *
+   * <pre>{@code builder.loadShedder(AdaptiveThrottle.create())}</pre>
+   */
+  public B loadShedder(LoadShedder loadShedder) {
+    draft.loadShedder = Objects.requireNonNull(loadShedder, "loadShedder");
+    return self();
+  }
+
   /** The clock polite reads and sleeps on; tests pass a fake. Default the system's. */
   public B clock(Ticker ticker, Sleeper sleeper) {
     draft.ticker = Objects.requireNonNull(ticker, "ticker");

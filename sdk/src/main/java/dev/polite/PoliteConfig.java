@@ -47,6 +47,7 @@ public final class PoliteConfig {
   List<RateLimitDialect> dialects = List.of();
   boolean readRetryHintsFromBody;
   SharedState sharedState = SharedState.none();
+  LoadShedder loadShedder = LoadShedder.none();
   boolean observeOnly;
 
   /** The default cost function: the request's {@link RequestCost} tag, or 1. */
@@ -81,6 +82,7 @@ public final class PoliteConfig {
     dialects = c.dialects;
     readRetryHintsFromBody = c.readRetryHintsFromBody;
     sharedState = c.sharedState;
+    loadShedder = c.loadShedder;
     observeOnly = c.observeOnly;
   }
 
@@ -210,6 +212,11 @@ public final class PoliteConfig {
     return sharedState;
   }
 
+  /** What may drop a call on the client before polite waits; {@link LoadShedder#none()} for none. */
+  public LoadShedder loadShedder() {
+    return loadShedder;
+  }
+
   /** Whether rejections' JSON bodies are read for a retry hint. */
   public boolean readRetryHintsFromBody() {
     return readRetryHintsFromBody;
@@ -232,6 +239,7 @@ public final class PoliteConfig {
         + " cautiousStart=" + cautiousStart + " controller=" + rateController
         + (Double.isInfinite(startingRate) ? "" : " startingRate=" + startingRate + " burst=" + startingBurst)
         + (sharedState == SharedState.none() ? "" : " sharedState=" + sharedState)
+        + (loadShedder == LoadShedder.none() ? "" : " loadShedder=" + loadShedder)
         + (observeOnly ? " observeOnly" : "");
   }
 }

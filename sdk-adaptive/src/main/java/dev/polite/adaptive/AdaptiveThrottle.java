@@ -1,10 +1,11 @@
 package dev.polite.adaptive;
 
+import dev.polite.CallContext;
+import dev.polite.LoadShedder;
 import dev.polite.RateLimitHeaders;
 import dev.polite.RateLimitKey;
+import dev.polite.ResponseView;
 import dev.polite.Ticker;
-import dev.polite.okhttp.OkHttpRequestView;
-import dev.polite.okhttp.OkHttpResponseView;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Locale;
@@ -13,9 +14,6 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 import java.util.random.RandomGenerator;
-import okhttp3.Interceptor;
-import okhttp3.Request;
-import okhttp3.Response;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -25,9 +23,10 @@ import org.jspecify.annotations.Nullable;
  *
  * <pre>{@code
  * OkHttpClient client = new OkHttpClient.Builder()
- *     .addInterceptor(AdaptiveThrottle.create())     // before polite: it sees each call once
- *     .addInterceptor(PoliteInterceptor.create())
+ *     .addInterceptor(PoliteInterceptor.builder().loadShedder(AdaptiveThrottle.create()).build())
  *     .build();
+ * HttpClient jdk = PoliteHttpClient.builder(HttpClient.newHttpClient())
+ *     .loadShedder(AdaptiveThrottle.create()).build();   // the same on every engine
  * }</pre>
  *
  * <h2>The rule</h2>
@@ -86,16 +85,17 @@ import org.jspecify.annotations.Nullable;
  * --sweep}), are in sdk-adaptive/README.md, "The sweep behind the throttle's defaults".
  *
  * <h2>Where it goes</h2>
- * Add it as an application interceptor <em>before</em> {@link dev.polite.okhttp.PoliteInterceptor}: it
- * then counts each call once, by its final answer, and a call it drops never waits for polite's
- * pace. polite's retries happen inside it, bounded by polite's own retry budget: the book keeps
- * retry control separate from first-try throttling, and a throttle placed after polite would
- * turn its local drops into I/O errors that polite may retry.
+ * It is polite's {@link LoadShedder} ({@code builder.loadShedder(throttle)}), on any engine:
+ * polite asks it before the call waits for anything, so a call it drops never waits for polite's
+ * pace, and tells it each call's end once, by its final answer. polite's retries happen inside it,
+ * bounded by polite's own retry budget: the book keeps retry control separate from first-try
+ * throttling, and a throttle after polite would turn its local drops into I/O errors that polite
+ * may retry.
  *
  * <p>Immutable and thread-safe; keys are shared by every call through one instance. Idle keys are
  * forgotten past {@code maxKeys}.
  */
-public final class AdaptiveThrottle implements Interceptor {
+public final class AdaptiveThrottle implements LoadShedder {
   private final RateLimitKey key;
   private final double multiplier;
   private final Duration window;
@@ -104,7 +104,7 @@ public final class AdaptiveThrottle implements Interceptor {
   private final double maxProbability;
   private final boolean countLocalDrops;
   private final Duration probeInterval;
-  private final Predicate<Response> overload;
+  private final Predicate<ResponseView> overload;
   private final Ticker ticker;
   private final @Nullable RandomGenerator random;
   private final int maxKeys;
@@ -159,14 +159,13 @@ public final class AdaptiveThrottle implements Interceptor {
   }
 
   /**
-   * A fresh throttler with this configuration, not registered under any key: for simulations
-   * and transports other than OkHttp.
+   * A fresh throttler with this configuration, not registered under any key: for simulations.
    */
   public AdaptiveThrottler newThrottler(String key) {
     return new AdaptiveThrottler(key, this, random);
   }
 
-  /** The throttler for {@code key} this interceptor uses, made if new. */
+  /** The throttler for {@code key} this throttle uses, made if new. */
   public AdaptiveThrottler throttler(String key) {
     AdaptiveThrottler t = throttlers.get(key);
     if (t != null) {
@@ -178,29 +177,26 @@ public final class AdaptiveThrottle implements Interceptor {
     return throttlers.computeIfAbsent(key, this::newThrottler);
   }
 
+  /**
+   * Admits {@code call} or drops it ({@link ThrottledLocallyException}, never sent); an admitted
+   * call's end is counted as an accept unless its answer is an overload or rate-limit refusal
+   * ({@link Builder#overload}), or it ended without one: a failure to get any answer is the
+   * server not accepting, unless its end says nothing of the server (the caller cancelled).
+   */
   @Override
-  public Response intercept(Chain chain) throws IOException {
-    Request request = chain.request();
-    String k = Objects.requireNonNull(key.keyOf(OkHttpRequestView.of(request)), "key function returned null");
-    Criticality criticality = Criticality.of(request);
+  public Admitted admit(CallContext call) throws IOException {
+    String k = key.keyOf(call.request());
+    if (k == null) {
+      throw new IOException("the adaptive throttle's key function answered null for " + call);
+    }
+    Criticality criticality = Criticality.of(call.request());
     AdaptiveThrottler throttler = throttler(k);
     Admission admission = throttler.admit(ticker.read(), criticality);
     if (!admission.allowed()) {
       throw new ThrottledLocallyException(k, criticality, admission.probability());
     }
-    Response response;
-    try {
-      response = chain.proceed(request);
-    } catch (IOException e) {
-      // A failure to get any answer is the server not accepting, unless the caller cancelled.
-      throttler.record(ticker.read(), chain.call().isCanceled());
-      throw e;
-    } catch (RuntimeException | Error e) {
-      throttler.record(ticker.read(), true); // a bug on our side says nothing about the server
-      throw e;
-    }
-    throttler.record(ticker.read(), !overload.test(response));
-    return response;
+    return (answer, silent) -> throttler.record(ticker.read(),
+        answer != null ? !overload.test(answer) : silent);
   }
 
   /**
@@ -211,12 +207,12 @@ public final class AdaptiveThrottle implements Interceptor {
    * in any dialect). Any other answer, 500 included, is the server doing work and counts as an
    * accept.
    */
-  public static boolean overloadOrRateLimited(Response response) {
-    int code = response.code();
+  public static boolean overloadOrRateLimited(ResponseView response) {
+    int code = response.status();
     if (code == 429 || code == 502 || code == 503 || code == 504) {
       return true;
     }
-    return code == 403 && RateLimitHeaders.standard().parse(OkHttpResponseView.of(response)).isRejection();
+    return code == 403 && RateLimitHeaders.standard().parse(response).isRejection();
   }
 
   private void forgetIdle(long now) {
@@ -283,7 +279,7 @@ public final class AdaptiveThrottle implements Interceptor {
     private double maxProbability = 0.9;
     private boolean countLocalDrops = true;
     private Duration probeInterval = Duration.ZERO;
-    private Predicate<Response> overload = AdaptiveThrottle::overloadOrRateLimited;
+    private Predicate<ResponseView> overload = AdaptiveThrottle::overloadOrRateLimited;
     private Ticker ticker = Ticker.system();
     private @Nullable RandomGenerator random;
     private int maxKeys = 10_000;
@@ -375,7 +371,7 @@ public final class AdaptiveThrottle implements Interceptor {
     /**
      * Which answers are refusals (not accepts). Default {@link #overloadOrRateLimited}.
      */
-    public Builder overload(Predicate<Response> overload) {
+    public Builder overload(Predicate<ResponseView> overload) {
       this.overload = Objects.requireNonNull(overload, "overload");
       return this;
     }

@@ -1,6 +1,6 @@
 package dev.polite.adaptive;
 
-import okhttp3.Request;
+import dev.polite.RequestView;
 
 /**
  * How much a request matters when its server is overloaded: the SRE book's four levels. Tag a
@@ -16,6 +16,7 @@ import okhttp3.Request;
  *
  * <pre>{@code
  * Request prefetch = new Request.Builder().url(url).tag(Criticality.class, Criticality.SHEDDABLE).build();
+ * HttpRequest jdkPrefetch = HintedRequest.of(HttpRequest.newBuilder(uri).build(), Criticality.SHEDDABLE);
  * }</pre>
  */
 public enum Criticality {
@@ -39,8 +40,8 @@ public enum Criticality {
     return 1 + (k - 1) * share;
   }
 
-  /** The level tagged on {@code request}, or {@link #CRITICAL}. */
-  public static Criticality of(Request request) {
+  /** The level attached to {@code request} (a tag, a hint), or {@link #CRITICAL}. */
+  public static Criticality of(RequestView request) {
     Criticality tagged = request.tag(Criticality.class);
     return tagged == null ? CRITICAL : tagged;
   }

@@ -7,7 +7,7 @@ import java.io.IOException;
  * the server has lately been refusing more than the throttle lets through. Retrying it at once
  * is pointless; the throttle lets requests through again as the server accepts them.
  *
- * <p>It is an {@link IOException} so that it travels through OkHttp's synchronous and
+ * <p>It is an {@link IOException} so that it travels through every engine's synchronous and
  * asynchronous paths like any failure (anything else would crash OkHttp's async callbacks); tell
  * it apart from a network failure by its type. Its message never carries credentials.
  *

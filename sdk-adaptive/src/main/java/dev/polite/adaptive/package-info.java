@@ -1,12 +1,15 @@
 /**
- * polite's adaptive part: client-side adaptive throttling (Google SRE, "Handling Overload") and
- * CUBIC rate discovery (as the AWS SDKs' adaptive retry mode), both composing with
- * {@link dev.polite.okhttp.PoliteInterceptor} on one OkHttp client.
+ * polite's adaptive part: client-side adaptive throttling (Google SRE, "Handling Overload"), a
+ * {@link dev.polite.LoadShedder}, and CUBIC rate discovery (as the AWS SDKs' adaptive retry mode),
+ * a {@link dev.polite.RateController}: both polite options, on every engine. It reads no HTTP
+ * engine.
  *
  * <pre>{@code
  * OkHttpClient client = new OkHttpClient.Builder()
- *     .addInterceptor(AdaptiveThrottle.create())                                   // first
- *     .addInterceptor(PoliteInterceptor.builder().rateController(Cubic.defaults()).build())
+ *     .addInterceptor(PoliteInterceptor.builder()
+ *         .loadShedder(AdaptiveThrottle.create())
+ *         .rateController(Cubic.defaults())
+ *         .build())
  *     .build();
  * }</pre>
  *

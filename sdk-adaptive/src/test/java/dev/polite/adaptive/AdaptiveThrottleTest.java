@@ -3,6 +3,9 @@ package dev.polite.adaptive;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.polite.HeaderLines;
+import dev.polite.RateController;
+import dev.polite.ResponseView;
 import dev.polite.okhttp.PoliteInterceptor;
 import java.io.IOException;
 import java.time.Duration;
@@ -11,7 +14,6 @@ import java.util.Random;
 import java.util.random.RandomGenerator;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
-import okhttp3.Interceptor;
 import okhttp3.OkHttpClient;
 import okhttp3.Protocol;
 import okhttp3.Request;
@@ -40,14 +42,18 @@ class AdaptiveThrottleTest {
     server.close();
   }
 
-  private OkHttpClient client(Interceptor... interceptors) {
-    OkHttpClient.Builder b = new OkHttpClient.Builder()
+  /** The throttle before a polite that neither retries nor paces: the throttle's own judgment. */
+  private OkHttpClient client(AdaptiveThrottle throttle) {
+    return client(throttle, PoliteInterceptor.builder().clock(clock, clock).random(new Random(1))
+        .maxAttempts(1).maxRateLimitRetries(0).rateController(RateController.none()));
+  }
+
+  private OkHttpClient client(AdaptiveThrottle throttle, PoliteInterceptor.Builder polite) {
+    return new OkHttpClient.Builder()
         .protocols(List.of(Protocol.H2_PRIOR_KNOWLEDGE))
-        .readTimeout(Duration.ofSeconds(5));
-    for (Interceptor i : interceptors) {
-      b.addInterceptor(i);
-    }
-    return b.build();
+        .readTimeout(Duration.ofSeconds(5))
+        .addInterceptor(polite.loadShedder(throttle).build())
+        .build();
   }
 
   private Request get(Criticality criticality) {
@@ -98,15 +104,14 @@ class AdaptiveThrottleTest {
   }
 
   /**
-   * The documented order: the throttle first, then polite. polite's retries happen inside the
-   * throttle, so it counts each call once, by its final answer.
+   * polite asks the throttle before anything else, and tells it each call's end after its own
+   * retries, so it counts each call once, by its final answer.
    */
   @Test
-  void beforePoliteItCountsEachCallOnceByItsFinalAnswer() throws IOException {
+  void itCountsEachCallOnceByItsFinalAnswerAfterPolitesRetries() throws IOException {
     AdaptiveThrottle throttle = AdaptiveThrottle.builder().ticker(clock).random(NEVER).build();
-    PoliteInterceptor polite = PoliteInterceptor.builder().clock(clock, clock)
-        .random(new Random(1)).maxAttempts(3).build();
-    OkHttpClient client = client(throttle, polite);
+    OkHttpClient client = client(throttle, PoliteInterceptor.builder().clock(clock, clock)
+        .random(new Random(1)).maxAttempts(3));
     String key = "http://" + server.getHostName() + ":" + server.getPort();
 
     server.enqueue(status(503));
@@ -127,11 +132,10 @@ class AdaptiveThrottleTest {
   }
 
   @Test
-  void aDropBeforePoliteIsNeitherPacedNorRetried() throws IOException {
+  void aDropIsNeitherPacedNorRetried() throws IOException {
     AdaptiveThrottle throttle = AdaptiveThrottle.builder().ticker(clock).random(ALWAYS).build();
-    PoliteInterceptor polite = PoliteInterceptor.builder().clock(clock, clock)
-        .random(new Random(1)).maxAttempts(1).maxRateLimitRetries(0).build();
-    OkHttpClient client = client(throttle, polite);
+    OkHttpClient client = client(throttle, PoliteInterceptor.builder().clock(clock, clock)
+        .random(new Random(1)).maxAttempts(1).maxRateLimitRetries(0));
     server.enqueue(status(429));
     assertThat(call(client, get(Criticality.CRITICAL))).isEqualTo(429);
     long before = clock.read();
@@ -188,14 +192,6 @@ class AdaptiveThrottleTest {
   }
 
   private static boolean overload(int code, String... header) {
-    Response.Builder b = new Response.Builder()
-        .request(new Request.Builder().url("https://api.example.com/").build())
-        .protocol(Protocol.HTTP_2).code(code).message("");
-    if (header.length == 2) {
-      b.header(header[0], header[1]);
-    }
-    try (Response r = b.build()) {
-      return AdaptiveThrottle.overloadOrRateLimited(r);
-    }
+    return AdaptiveThrottle.overloadOrRateLimited(ResponseView.of(code, HeaderLines.of(header)));
   }
 }

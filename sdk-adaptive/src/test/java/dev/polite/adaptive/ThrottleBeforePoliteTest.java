@@ -26,8 +26,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The documented composition on real threads and the real clock: {@link AdaptiveThrottle} before
- * {@link PoliteInterceptor}, against a server that paces its clients through IETF draft-11
+ * The documented composition on real threads and the real clock: {@link AdaptiveThrottle} as
+ * {@link PoliteInterceptor}'s load shedder, against a server that paces its clients through IETF draft-11
  * headers (a token bucket of 10 refilling 10 per second, as the demo server's: its burst is the
  * quota it advertises, so a client believing the headers is never refused). polite makes 30 of
  * the 40 calls wait in its pace, up to 1.6 s and several at once; the throttle must not read
@@ -61,8 +61,7 @@ class ThrottleBeforePoliteTest {
         .protocols(List.of(Protocol.H2_PRIOR_KNOWLEDGE))
         .dispatcher(dispatcher)
         .readTimeout(Duration.ofSeconds(10))
-        .addInterceptor(AdaptiveThrottle.create())
-        .addInterceptor(PoliteInterceptor.create())
+        .addInterceptor(PoliteInterceptor.builder().loadShedder(AdaptiveThrottle.create()).build())
         .build();
     Request request = new Request.Builder().url(server.url("/api/items")).build();
     AtomicInteger next = new AtomicInteger();

@@ -40,12 +40,12 @@ public enum ClientKind {
   POLITE("polite", "polite",
       "PoliteInterceptor.create(), told nothing: learns the limit from the first answer's headers and rides it."),
   /**
-   * {@link AdaptiveThrottle#create()} then {@link PoliteInterceptor#create()} on one client, the
+   * {@link AdaptiveThrottle#create()} as {@link PoliteInterceptor}'s load shedder, the
    * composition sdk-adaptive documents: the throttle sheds load locally (a dropped call throws
    * {@link dev.polite.adaptive.ThrottledLocallyException} and is never sent), polite paces.
    */
   POLITE_ADAPTIVE("polite-adaptive", "polite + adaptive throttling",
-      "AdaptiveThrottle.create() before PoliteInterceptor.create(): the throttle drops calls locally only "
+      "PoliteInterceptor with AdaptiveThrottle.create() as its load shedder: the throttle drops calls locally only "
           + "while the server refuses many; against a limit polite already rides it should never drop one.");
 
   /** Attempts in all for the two retrying peers: a first try and five retries, a common choice. */
@@ -105,8 +105,8 @@ public enum ClientKind {
    */
   public List<Interceptor> interceptors(double pacedRate, double pacedBurst, PoliteListener listener,
       boolean observeOnly) {
-    PoliteInterceptor polite = PoliteInterceptor.builder().addListener(listener)
-        .observeOnly(observeOnly).build();
+    PoliteInterceptor.Builder politeBuilder = PoliteInterceptor.builder().addListener(listener)
+        .observeOnly(observeOnly);
     switch (this) {
       case NAIVE:
         return List.of(new RetryAtOnceInterceptor(PEER_ATTEMPTS));
@@ -117,12 +117,12 @@ public enum ClientKind {
       case FAILSAFE:
         return List.of(FailsafeInterceptor.perSecond(pacedRate));
       case POLITE_ADAPTIVE:
-        // sdk-adaptive's documented order: the throttle first, so it judges each call once by its
-        // final answer and a drop never waits for polite's pace.
-        return List.of(AdaptiveThrottle.create(), polite);
+        // sdk-adaptive's documented composition: the throttle is polite's load shedder, so it
+        // judges each call once by its final answer and a drop never waits for polite's pace.
+        return List.of(politeBuilder.loadShedder(AdaptiveThrottle.create()).build());
       case POLITE:
       default:
-        return List.of(polite);
+        return List.of(politeBuilder.build());
     }
   }
 

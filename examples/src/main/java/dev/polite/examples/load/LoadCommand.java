@@ -74,7 +74,7 @@ public final class LoadCommand implements Callable<Integer> {
       description = "polite (the interceptor's defaults, told nothing), naive (retry at once, 6 attempts), "
           + "retry-after (Retry-After plus jitter, 6 attempts), paced (client-side bucket; see --rate, --burst), "
           + "failsafe (Failsafe 3 by hand: RetryPolicy honouring Retry-After, 6 attempts, behind a smooth "
-          + "RateLimiter at --rate) or polite-adaptive (AdaptiveThrottle.create() before PoliteInterceptor.create()). "
+          + "RateLimiter at --rate) or polite-adaptive (PoliteInterceptor with AdaptiveThrottle.create() as its load shedder). "
           + "Default: ${DEFAULT-VALUE}.")
   ClientKind client;
 
