@@ -7,7 +7,8 @@ import java.util.concurrent.CompletableFuture;
 import okhttp3.HttpUrl;
 
 /**
- * One client under load, made for one run on its engine ({@link OkHttpLoadClient}): it sends the run's GETs, blocking or not, counts each call's attempts
+ * One client under load, made for one run on its engine ({@link OkHttpLoadClient},
+ * {@link JdkLoadClient}): it sends the run's GETs, blocking or not, counts each call's attempts
  * into the call's {@link CallAttempts}, and counts what reached the server ({@link #wire()}). {@link LoadRunner}
  * drives it and tallies what its calls came to; everything engine-specific is here.
  *

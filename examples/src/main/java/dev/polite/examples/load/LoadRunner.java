@@ -8,6 +8,7 @@ import dev.polite.examples.clients.ClientKind;
 import dev.polite.examples.clients.WireCount;
 import dev.polite.okhttp.PoliteCallFactory;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
@@ -38,7 +39,7 @@ import org.jspecify.annotations.Nullable;
  * application would share it: a client's state (polite's learned limit, the paced bucket) is per
  * client, not per call. It counts each of its own attempts into the call's {@link CallAttempts}
  * (so that its retries are counted as its own, and an engine's silent re-sends are not), and what
- * really reached the server ({@link OkHttpLoadClient} says how). A call
+ * really reached the server ({@link OkHttpLoadClient}, {@link JdkLoadClient} say how). A call
  * ends in one of four ways: an answer (2xx is a success), a local drop by an adaptive throttle
  * ({@link ThrottledLocallyException}: never sent), a failure (any other exception), or "the
  * server is not there at all", which stops the run.
@@ -62,7 +63,8 @@ public final class LoadRunner {
   private volatile @Nullable LoadClient running;
 
   /**
-   * @param base the OkHttp client to derive from (its connection pool is shared)
+   * @param base the OkHttp client to derive from (its connection pool is shared); the kinds on
+   *     another engine make their own
    * @param kind the client to measure
    * @param pacedRate the paced client's rate per second
    * @param pacedBurst the paced client's burst
@@ -100,7 +102,7 @@ public final class LoadRunner {
   /**
    * As {@link #run(HttpUrl, int, int, ProgressLine)}, or, when {@code async}, without a thread per
    * call: up to {@code concurrency} calls outstanding, through {@code enqueue} on a
-   * {@link PoliteCallFactory} over the OkHttp client.
+   * {@link PoliteCallFactory} over an OkHttp client, or {@code sendAsync} on the JDK's.
    * {@code async} needs a kind with polite in it.
    */
   public RunResult run(HttpUrl url, int requests, int concurrency, @Nullable ProgressLine progress,
@@ -123,7 +125,7 @@ public final class LoadRunner {
     long start = System.nanoTime();
     Targets targets = new Targets(urls, start);
     Tally tally = new Tally();
-    try (LoadClient client = open(concurrency, async, start)) {
+    try (LoadClient client = open(urls, concurrency, async, start)) {
       running = client;
       if (cut) {
         client.cut();
@@ -178,9 +180,20 @@ public final class LoadRunner {
     return cut;
   }
 
-  /** A fresh client of the kind, for one run. */
-  private LoadClient open(int concurrency, boolean async, long start) {
-    return new OkHttpLoadClient(base, kind, pacedRate, pacedBurst, listener, observeOnly, concurrency, async, start);
+  /** A fresh client of the kind, on its engine, for one run. */
+  private LoadClient open(List<HttpUrl> urls, int concurrency, boolean async, long start) {
+    switch (kind.engine()) {
+      case JDK:
+        try {
+          return JdkLoadClient.open(urls, listener, observeOnly, start);
+        } catch (IOException e) {
+          throw new UncheckedIOException("the relay that counts the JDK client's attempts cannot start", e);
+        }
+      case OKHTTP:
+      default:
+        return new OkHttpLoadClient(base, kind, pacedRate, pacedBurst, listener, observeOnly, concurrency, async,
+            start);
+    }
   }
 
   private static void sendAll(LoadClient client, Targets targets, int requests, int concurrency, Tally tally)

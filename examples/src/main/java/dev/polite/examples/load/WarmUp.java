@@ -8,7 +8,7 @@ import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
 
 /**
- * Loads and JITs every client's classes (OkHttp, the demo server, polite and
+ * Loads and JITs every client's classes (OkHttp or the JDK's client, the demo server, polite and
  * Failsafe, the adaptive throttle, the peers, the counters) on a throwaway server's unlimited
  * {@code /health}, through the {@link LoadRunner} the measured runs use, so that no measured run
  * pays the JVM's first-use cost (class loading and the first compilations) and the rows compare

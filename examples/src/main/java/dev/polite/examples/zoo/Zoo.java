@@ -24,7 +24,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * Runs zoo cells one after another, never two at once, so that every cell has the machine to
  * itself and its time is honest. Each cell gets a fresh limiter, a fresh client (its own
- * connection pool and fresh interceptors, through {@link LoadRunner}) and a
+ * connection pool and fresh interceptors, or a fresh JDK client, through {@link LoadRunner}) and a
  * time limit of {@link #CUT_FLOORS} floors (at least {@link #CUT_MIN_SECONDS} s), past which the
  * runner is {@link LoadRunner#cut() cut}: its unfinished calls are cancelled and count as lost.
  * One stuck cell (a client waiting out a date a minute ahead, say) must not stall the zoo or CI.
@@ -48,8 +48,9 @@ final class Zoo {
 
   /**
    * @param base as above
-   * @param async whether polite's clients make their calls with {@code enqueue} through a
-   *     {@link dev.polite.okhttp.PoliteCallFactory} (the peers always block)
+   * @param async whether polite's clients make their calls without a thread each ({@code enqueue}
+   *     through a {@link dev.polite.okhttp.PoliteCallFactory}, or the JDK client's
+   *     {@code sendAsync}); the peers always block
    */
   public Zoo(OkHttpClient base, boolean async) {
     this.base = base;

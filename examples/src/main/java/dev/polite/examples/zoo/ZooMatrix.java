@@ -28,7 +28,7 @@ import java.util.Set;
  * {@code x-ratelimit-resource}; 3 calls in 4 go to core, 1 in 4 to search, and the floor is the
  * larger of the two budgets' floors for their shares).
  *
- * <p>polite and polite-adaptive run every cell. A peer runs only where its input differs, since
+ * <p>polite, polite-jdk and polite-adaptive run every cell. A peer runs only where its input differs, since
  * the rest would repeat a row: {@code naive} and {@code paced} read no header, so they run one row
  * per algorithm; {@code retry-after} and {@code failsafe} read only Retry-After, so they run the
  * token bucket's rows whose Retry-After differs (seconds, a date, none) plus one row per other
@@ -299,9 +299,10 @@ final class ZooMatrix {
     return quick;
   }
 
-  /** polite and polite-adaptive first (the subjects), then the peers in the table's usual order. */
+  /** polite, polite-jdk and polite-adaptive first (the subjects), then the peers in the table's usual order. */
   static List<ClientKind> defaultClients() {
-    List<ClientKind> clients = new ArrayList<>(List.of(ClientKind.POLITE, ClientKind.POLITE_ADAPTIVE));
+    List<ClientKind> clients = new ArrayList<>(List.of(ClientKind.POLITE, ClientKind.POLITE_JDK,
+        ClientKind.POLITE_ADAPTIVE));
     for (ClientKind kind : ClientKind.values()) {
       if (!clients.contains(kind)) {
         clients.add(kind);

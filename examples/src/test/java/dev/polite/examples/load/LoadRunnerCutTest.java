@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class LoadRunnerCutTest {
   @ParameterizedTest
-  @CsvSource({"polite, false", "polite, true"})
+  @CsvSource({"polite, false", "polite, true", "polite-jdk, false", "polite-jdk, true"})
   void aCutEndsEveryCallInFlightAndFailsTheRest(String client, boolean async) throws Exception {
     ExecutorService threads = Executors.newCachedThreadPool();
     try (SilentServer server = SilentServer.start(threads)) {
