@@ -90,7 +90,7 @@ final class ZooMatrix {
   public static final String HAPROXY_MISSING =
       "haproxy is not on the PATH: its rows are skipped (apt-get install haproxy to run them)";
 
-  /** The quick zoo's cells for polite: limiter and concurrency. */
+  /** The quick zoo's cells for polite and polite-jdk: limiter and concurrency. */
   private static final List<Spot> QUICK = List.of(
       new Spot("token-bucket/none", 16), new Spot("token-bucket/none", 64),
       new Spot("token-bucket/legacy", 16), new Spot("token-bucket/legacy", 64),
@@ -183,17 +183,19 @@ final class ZooMatrix {
   }
 
   /**
-   * The quick zoo: polite on the cells that matter most (the token bucket with no headers, the
-   * legacy and GitHub dialects and a Retry-After date from a clock a minute ahead, at 16 and 64
-   * callers; IETF at 64; a fixed window with no headers at 16; HAProxy at 4 and 16; a fixed window
-   * with a wrong reset now and then, at 16; two budgets on one host at 16), and polite-adaptive on one of them;
-   * with {@code --clients}, each named client on polite's cells.
+   * The quick zoo: polite, then polite-jdk, on the cells that matter most (the token bucket with
+   * no headers, the legacy and GitHub dialects and a Retry-After date from a clock a minute ahead,
+   * at 16 and 64 callers; IETF at 64; a fixed window with no headers at 16; HAProxy at 4 and 16; a
+   * fixed window with a wrong reset now and then, at 16; two budgets on one host at 16 and 64; the
+   * spent quota at 4 and 16; the caps), and polite-adaptive on one of them; with
+   * {@code --clients}, each named client on those cells.
    */
   public static ZooMatrix quick(Selection selection, Optional<Path> haproxy) {
     List<ZooServer> servers = servers(haproxy);
     List<ZooCell> cells = new ArrayList<>();
     if (selection.clients().isEmpty()) {
       addSpots(cells, ClientKind.POLITE, QUICK, servers, selection);
+      addSpots(cells, ClientKind.POLITE_JDK, QUICK, servers, selection);
       addSpots(cells, ClientKind.POLITE_ADAPTIVE, List.of(QUICK_ADAPTIVE), servers, selection);
     } else {
       for (ClientKind client : selection.clients()) {

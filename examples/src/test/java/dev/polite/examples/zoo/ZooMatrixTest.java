@@ -165,7 +165,7 @@ class ZooMatrixTest {
   }
 
   @Test
-  void quickIsPoliteOnTheCellsThatMatterMostAndAdaptiveOnOne() {
+  void quickIsPoliteOnBothEnginesOnTheCellsThatMatterMostAndAdaptiveOnOne() {
     ZooMatrix quick = ZooMatrix.quick(ZooMatrix.Selection.DEFAULT, HAPROXY);
 
     assertThat(quick.quick()).isTrue();
@@ -178,10 +178,12 @@ class ZooMatrixTest {
         "fixed-window/none@16", "haproxy@4", "haproxy@16", "fixed-window/wrong-reset@16",
         "budgets/x-ratelimit@16", "budgets/x-ratelimit@64", "quota/spent@4", "quota/spent@16",
         "concurrency/x-ratelimit@4", "concurrency/github-403@16");
+    assertThat(cellsOf(quick, ClientKind.POLITE_JDK)).as("the JDK's client on the very same cells")
+        .extracting(cell -> cell.server().name() + "@" + cell.concurrency()).containsExactlyElementsOf(polite);
     assertThat(cellsOf(quick, ClientKind.POLITE_ADAPTIVE)).hasSize(1);
-    assertThat(quick.cells()).hasSize(20);
+    assertThat(quick.cells()).hasSize(19 + 19 + 1);
     assertThat(quick.cells()).extracting(ZooCell::client)
-        .containsOnly(ClientKind.POLITE, ClientKind.POLITE_ADAPTIVE);
+        .containsOnly(ClientKind.POLITE, ClientKind.POLITE_JDK, ClientKind.POLITE_ADAPTIVE);
   }
 
   @Test
