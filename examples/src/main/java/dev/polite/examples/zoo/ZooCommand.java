@@ -49,7 +49,7 @@ import picocli.CommandLine.Spec;
             + "time <= 1.3 x floor (the spent quota: exactly its 20 succeeded, <= 2 rejections, <= 3 s). "
             + "Writes an HTML report.",
         "With --quick: polite, on OkHttp and on the JDK's HttpClient, on the cells that matter most, in about "
-            + "four minutes; exits 1 when a cell of either "
+            + "three minutes; exits 1 when a cell of either "
             + "loses a call, is refused too often or takes over 2 x its floor."},
     usageHelpAutoWidth = true, sortOptions = false)
 public final class ZooCommand implements Callable<Integer> {
