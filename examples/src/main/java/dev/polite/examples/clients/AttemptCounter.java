@@ -42,7 +42,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Usage: {@code AttemptCounter counter = new AttemptCounter(System.nanoTime()); counter.addTo(builder); ... counter.sent();}
  */
-public final class AttemptCounter {
+public final class AttemptCounter implements WireCount {
   private final long startNanos;
   private final List<SentAttempt> attempts = new ArrayList<>();
   private final AtomicLong sent = new AtomicLong();
@@ -70,11 +70,13 @@ public final class AttemptCounter {
    * Attempts that reached the server: every exchange answered (any status), and every failed
    * one OkHttp did not send again (the failure its call saw).
    */
+  @Override
   public long sent() {
     return sent.get();
   }
 
   /** Rate-limit rejections received so far. */
+  @Override
   public long rejected() {
     return rejected.get();
   }
@@ -83,11 +85,13 @@ public final class AttemptCounter {
    * Exchanges that failed before an answer and that OkHttp then sent again on a new connection by
    * itself: not in {@link #sent()}, and no retry of the client's.
    */
+  @Override
   public long connectionRetries() {
     return connectionRetries.get();
   }
 
   /** Every attempt counted in {@link #sent()}, in the order they were sent. */
+  @Override
   public List<SentAttempt> attempts() {
     synchronized (attempts) {
       List<SentAttempt> copy = new ArrayList<>(attempts);

@@ -13,9 +13,10 @@ import okhttp3.Interceptor;
 /**
  * The clients the demo measures: three peers written the way people write them by hand, the
  * do-it-yourself peer a competent user builds from Failsafe, polite with the defaults a new user
- * gets, and polite behind sdk-adaptive's throttle. The order is the order of
- * {@code load --client}'s list; {@code compare} runs its own five (see
- * {@code CompareCommand.CLIENTS}).
+ * gets, polite behind sdk-adaptive's throttle, and polite on the JDK's {@code HttpClient}. Each
+ * is built on an {@link Engine}: every kind but {@code polite-jdk} is a chain of OkHttp
+ * interceptors. The order is the order of {@code load --client}'s list; {@code compare} runs its
+ * own five (see {@code CompareCommand.CLIENTS}).
  *
  * <p>Usage: {@code List<Interceptor> chain = ClientKind.parse("paced").interceptors(4.5, 5);}
  */
@@ -46,18 +47,39 @@ public enum ClientKind {
    */
   POLITE_ADAPTIVE("polite-adaptive", "polite + adaptive throttling",
       "PoliteInterceptor with AdaptiveThrottle.create() as its load shedder: the throttle drops calls locally only "
-          + "while the server refuses many; against a limit polite already rides it should never drop one.");
+          + "while the server refuses many; against a limit polite already rides it should never drop one."),
+  /**
+   * {@code PoliteHttpClient.wrap(HttpClient)} over the JDK's client (HTTP/1.1), told nothing: the
+   * same core as {@link #POLITE}, carried by another engine. It has no interceptors.
+   */
+  POLITE_JDK("polite-jdk", "polite on the JDK's HttpClient", Engine.JDK,
+      "PoliteHttpClient.wrap(HttpClient), told nothing: polite's core on the JDK's own client, which has no "
+          + "interceptors; a relay on loopback counts what it puts on the wire.");
+
+  /** The HTTP client a kind is built on. */
+  public enum Engine {
+    /** OkHttp: the kind is a chain of application interceptors ({@link #interceptors}). */
+    OKHTTP,
+    /** The JDK's {@code java.net.http.HttpClient}, wrapped by polite-jdk's {@code PoliteHttpClient}. */
+    JDK
+  }
 
   /** Attempts in all for the two retrying peers: a first try and five retries, a common choice. */
   public static final int PEER_ATTEMPTS = 6;
 
   private final String cliName;
   private final String label;
+  private final Engine engine;
   private final String story;
 
   ClientKind(String cliName, String label, String story) {
+    this(cliName, label, Engine.OKHTTP, story);
+  }
+
+  ClientKind(String cliName, String label, Engine engine, String story) {
     this.cliName = cliName;
     this.label = label;
+    this.engine = engine;
     this.story = story;
   }
 
@@ -76,9 +98,14 @@ public enum ClientKind {
     return story;
   }
 
-  /** Whether the kind's chain has a {@link PoliteInterceptor} (so it can make async calls). */
+  /** The HTTP client it is built on. */
+  public Engine engine() {
+    return engine;
+  }
+
+  /** Whether polite makes its calls (so they can be made async, metered, observed only). */
   public boolean hasPolite() {
-    return this == POLITE || this == POLITE_ADAPTIVE;
+    return this == POLITE || this == POLITE_ADAPTIVE || this == POLITE_JDK;
   }
 
   /**
@@ -102,9 +129,14 @@ public enum ClientKind {
    * As above; when {@code observeOnly}, polite's interceptor only observes
    * ({@link PoliteInterceptor.Builder#observeOnly}): it sends every call at once and tells
    * {@code listener} what it would have done.
+   *
+   * @throws IllegalStateException for a kind not built on OkHttp
    */
   public List<Interceptor> interceptors(double pacedRate, double pacedBurst, PoliteListener listener,
       boolean observeOnly) {
+    if (engine != Engine.OKHTTP) {
+      throw new IllegalStateException(cliName + " is not built on OkHttp: it has no interceptors");
+    }
     PoliteInterceptor.Builder politeBuilder = PoliteInterceptor.builder().addListener(listener)
         .observeOnly(observeOnly);
     switch (this) {
@@ -141,7 +173,7 @@ public enum ClientKind {
     throw new IllegalArgumentException("unknown client '" + name + "', expected one of " + names());
   }
 
-  /** The accepted names, {@code naive|retry-after|paced|failsafe|polite|polite-adaptive}. */
+  /** The accepted names, {@code naive|retry-after|paced|failsafe|polite|polite-adaptive|polite-jdk}. */
   public static String names() {
     return Arrays.stream(values()).map(ClientKind::cliName).collect(Collectors.joining("|"));
   }

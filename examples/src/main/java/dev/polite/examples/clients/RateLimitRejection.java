@@ -1,6 +1,7 @@
 package dev.polite.examples.clients;
 
 import dev.polite.RateLimitHeaders;
+import dev.polite.ResponseView;
 import dev.polite.okhttp.OkHttpResponseView;
 import okhttp3.Response;
 
@@ -18,10 +19,15 @@ final class RateLimitRejection {
 
   /** Whether {@code response} refuses the request because a rate limit is spent. */
   public static boolean is(Response response) {
-    int code = response.code();
+    return is(OkHttpResponseView.of(response));
+  }
+
+  /** As above, for an answer as any engine shows it (or as a relay read it off the wire). */
+  public static boolean is(ResponseView response) {
+    int code = response.status();
     if (code == 429) {
       return true;
     }
-    return code == 403 && RateLimitHeaders.standard().parse(OkHttpResponseView.of(response)).isRejection();
+    return code == 403 && RateLimitHeaders.standard().parse(response).isRejection();
   }
 }

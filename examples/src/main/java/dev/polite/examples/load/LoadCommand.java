@@ -44,7 +44,8 @@ import picocli.CommandLine.Spec;
             + "(and local_drops when an adaptive throttle dropped calls on the client), threads_peak "
             + "(the most live threads in this JVM during the run) and, with --async, async: true. "
             + "sent counts the attempts that reached the server (each one answered, and each one that failed "
-            + "and was not sent again), retries the client's own attempts beyond each call's first; "
+            + "and was not sent again; for polite-jdk every request a relay on loopback forwarded, the JDK client's "
+            + "own re-sends included), retries the client's own attempts beyond each call's first; "
             + "connection_retries (only when non-zero) counts the attempts OkHttp itself sent again on a new "
             + "connection after the one it picked failed before any answer (a pooled connection the server had "
             + "closed, as an HTTP/1.0 server does after each answer), in neither; "
@@ -74,8 +75,9 @@ public final class LoadCommand implements Callable<Integer> {
       description = "polite (the interceptor's defaults, told nothing), naive (retry at once, 6 attempts), "
           + "retry-after (Retry-After plus jitter, 6 attempts), paced (client-side bucket; see --rate, --burst), "
           + "failsafe (Failsafe 3 by hand: RetryPolicy honouring Retry-After, 6 attempts, behind a smooth "
-          + "RateLimiter at --rate) or polite-adaptive (PoliteInterceptor with AdaptiveThrottle.create() as its load shedder). "
-          + "Default: ${DEFAULT-VALUE}.")
+          + "RateLimiter at --rate), polite-adaptive (PoliteInterceptor with AdaptiveThrottle.create() as its load "
+          + "shedder) or polite-jdk (PoliteHttpClient.wrap over the JDK's HttpClient, HTTP/1.1, told nothing; http URLs "
+          + "only, since a relay on loopback counts what it sends). Default: ${DEFAULT-VALUE}.")
   ClientKind client;
 
   @Option(names = "--rate", paramLabel = "R", defaultValue = "4.5",
@@ -86,9 +88,9 @@ public final class LoadCommand implements Callable<Integer> {
       description = "The paced client's burst (default: ${DEFAULT-VALUE}).")
   double burst;
 
-  @Option(names = "--async", description = "Make the calls with enqueue, through a PoliteCallFactory "
-      + "over the client (polite clients only): a call waits for its pace without holding a thread. "
-      + "Default: execute, one worker thread per call in flight.")
+  @Option(names = "--async", description = "Make the calls without a thread each (polite clients only): "
+      + "enqueue through a PoliteCallFactory over the OkHttp client, or polite-jdk's sendAsync; a call waits "
+      + "for its pace without holding a thread. Default: execute (send), one worker thread per call in flight.")
   boolean async;
 
   @Option(names = "--metrics", description = "Record polite's meters (polite-micrometer) in Micrometer's "
@@ -175,7 +177,15 @@ public final class LoadCommand implements Callable<Integer> {
     if ((async || metrics || observeOnly) && !client.hasPolite()) {
       throw new ParameterException(spec.commandLine(),
           (async ? "--async" : metrics ? "--metrics" : "--observe-only")
-          + " needs a client with polite in it (polite or polite-adaptive), not " + client.cliName());
+          + " needs a client with polite in it (polite, polite-adaptive or polite-jdk), not " + client.cliName());
+    }
+    if (client.engine() == ClientKind.Engine.JDK) {
+      for (HttpUrl url : urls) {
+        if (!"http".equals(url.scheme())) {
+          throw new ParameterException(spec.commandLine(), client.cliName() + " takes http URLs only: a relay "
+              + "on loopback counts what it sends, and cannot read TLS; not " + url);
+        }
+      }
     }
     if (!(burst >= 1) || Double.isInfinite(burst)) {
       throw new ParameterException(spec.commandLine(), "--burst must be at least 1, was " + burst);

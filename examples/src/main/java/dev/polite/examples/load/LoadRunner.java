@@ -3,11 +3,12 @@ package dev.polite.examples.load;
 import dev.polite.PoliteListener;
 import dev.polite.adaptive.ThrottledLocallyException;
 import dev.polite.examples.ProgressLine;
-import dev.polite.examples.clients.AttemptCounter;
 import dev.polite.examples.clients.CallAttempts;
 import dev.polite.examples.clients.ClientKind;
+import dev.polite.examples.clients.WireCount;
 import dev.polite.okhttp.PoliteCallFactory;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
@@ -17,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -27,26 +29,20 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import okhttp3.Call;
-import okhttp3.Callback;
-import okhttp3.Dispatcher;
 import okhttp3.HttpUrl;
-import okhttp3.Interceptor;
 import okhttp3.OkHttpClient;
-import okhttp3.Request;
-import okhttp3.Response;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Sends N GETs through one client, C at a time, and counts what happened. One OkHttpClient is
- * shared by every worker, with the chosen kind's interceptors, as an application would share
- * them: a client's state (polite's learned limit, the paced bucket) is per client, not per call.
- * An {@link AttemptCounter} counts what really reached the server on the network side, and,
- * below the kind's interceptors, each attempt of the client's into the call's own
- * {@link CallAttempts}, so that its retries are counted as its own and OkHttp's silent re-sends on
- * a new connection are neither sent nor retries. A call ends in one of four ways: an answer (2xx is a success), a local drop by an adaptive
- * throttle ({@link ThrottledLocallyException}: never sent), a failure (any other exception), or
- * "the server is not there at all", which stops the run.
+ * Sends N GETs through one client, C at a time, and counts what happened. The client is made
+ * fresh for each run on its kind's engine, a {@link LoadClient} shared by every worker as an
+ * application would share it: a client's state (polite's learned limit, the paced bucket) is per
+ * client, not per call. It counts each of its own attempts into the call's {@link CallAttempts}
+ * (so that its retries are counted as its own, and an engine's silent re-sends are not), and what
+ * really reached the server ({@link OkHttpLoadClient}, {@link JdkLoadClient} say how). A call
+ * ends in one of four ways: an answer (2xx is a success), a local drop by an adaptive throttle
+ * ({@link ThrottledLocallyException}: never sent), a failure (any other exception), or "the
+ * server is not there at all", which stops the run.
  *
  * <p>Given several URLs, call {@code i} goes to URL {@code i mod n}, round robin, so the mix is
  * the same in every run ({@code A, A, A, B} sends three calls in four to A); the result then
@@ -63,9 +59,12 @@ public final class LoadRunner {
   private final double pacedBurst;
   private final PoliteListener listener;
   private final boolean observeOnly;
+  private volatile boolean cut;
+  private volatile @Nullable LoadClient running;
 
   /**
-   * @param base the client to derive from (its connection pool is shared)
+   * @param base the OkHttp client to derive from (its connection pool is shared); the kinds on
+   *     another engine make their own
    * @param kind the client to measure
    * @param pacedRate the paced client's rate per second
    * @param pacedBurst the paced client's burst
@@ -101,9 +100,10 @@ public final class LoadRunner {
   }
 
   /**
-   * As {@link #run(HttpUrl, int, int, ProgressLine)}, or, when {@code async}, through
-   * {@code enqueue} on a {@link PoliteCallFactory} over the client: up to {@code concurrency}
-   * calls outstanding, and no thread per call. {@code async} needs a kind with polite in its chain.
+   * As {@link #run(HttpUrl, int, int, ProgressLine)}, or, when {@code async}, without a thread per
+   * call: up to {@code concurrency} calls outstanding, through {@code enqueue} on a
+   * {@link PoliteCallFactory} over an OkHttp client, or {@code sendAsync} on the JDK's.
+   * {@code async} needs a kind with polite in it.
    */
   public RunResult run(HttpUrl url, int requests, int concurrency, @Nullable ProgressLine progress,
       boolean async) throws UnreachableException, InterruptedException {
@@ -123,65 +123,91 @@ public final class LoadRunner {
       throw new IllegalArgumentException("urls: at least one is needed");
     }
     long start = System.nanoTime();
-    AttemptCounter counter = new AttemptCounter(start);
-    Dispatcher dispatcher = new Dispatcher();
-    if (!async) {
-      // Blocking calls run on the workers' threads; the dispatcher only counts them.
-      dispatcher.setMaxRequests(Math.max(64, concurrency));
-      dispatcher.setMaxRequestsPerHost(Math.max(5, concurrency));
-    } // async: OkHttp's defaults (64, 5 per host) are the threads a user's enqueue gets
-    OkHttpClient.Builder builder = base.newBuilder().dispatcher(dispatcher);
-    for (Interceptor interceptor : kind.interceptors(pacedRate, pacedBurst, listener, observeOnly)) {
-      builder.addInterceptor(interceptor);
-    }
-    OkHttpClient client = counter.addTo(builder).build(); // after the kind's: it counts their attempts
     Targets targets = new Targets(urls, start);
     Tally tally = new Tally();
-
-    ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(daemon("load-progress"));
-    if (progress != null) {
-      ticker.scheduleAtFixedRate(() -> progress.update(live(tally.done.get(), requests,
-          tally.succeeded.get(), counter, start)), 0, PROGRESS_MILLIS, TimeUnit.MILLISECONDS);
-    }
-    try {
-      if (async) {
-        enqueueAll(PoliteCallFactory.create(client), targets, requests, concurrency, tally);
-      } else {
-        executeAll(client, targets, requests, concurrency, tally);
+    try (LoadClient client = open(urls, concurrency, async, start)) {
+      running = client;
+      if (cut) {
+        client.cut();
       }
-    } finally {
-      ticker.shutdownNow();
-      ticker.awaitTermination(1, TimeUnit.SECONDS);
+      ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(daemon("load-progress"));
       if (progress != null) {
-        progress.clear();
+        ticker.scheduleAtFixedRate(() -> progress.update(live(tally.done.get(), requests,
+            tally.succeeded.get(), client, start)), 0, PROGRESS_MILLIS, TimeUnit.MILLISECONDS);
       }
+      try {
+        if (async) {
+          sendAllAsync(client, targets, requests, concurrency, tally);
+        } else {
+          sendAll(client, targets, requests, concurrency, tally);
+        }
+      } finally {
+        ticker.shutdownNow();
+        ticker.awaitTermination(1, TimeUnit.SECONDS);
+        if (progress != null) {
+          progress.clear();
+        }
+      }
+      double seconds = (System.nanoTime() - start) / 1e9;
+      IOException cause = tally.unreachable.get();
+      if (cause != null) {
+        throw new UnreachableException(String.valueOf(tally.unreachableUrl.get()), cause);
+      }
+      WireCount wire = client.wire();
+      return new RunResult(kind.cliName(), requests, tally.succeeded.get(), wire.rejected(), wire.sent(),
+          tally.retries.get(), tally.failed.get(), tally.dropped.get(), seconds, wire.attempts(), targets.results(),
+          wire.connectionRetries());
+    } finally {
+      running = null;
     }
-    double seconds = (System.nanoTime() - start) / 1e9;
-    IOException cause = tally.unreachable.get();
-    if (cause != null) {
-      throw new UnreachableException(String.valueOf(tally.unreachableUrl.get()), cause);
-    }
-    return new RunResult(kind.cliName(), requests, tally.succeeded.get(), counter.rejected(),
-        counter.sent(), tally.retries.get(), tally.failed.get(), tally.dropped.get(), seconds,
-        counter.attempts(), targets.results(), counter.connectionRetries());
   }
 
-  private static void executeAll(OkHttpClient client, Targets targets, int requests,
-      int concurrency, Tally tally) throws InterruptedException {
+  /**
+   * Cancels the calls of the run under way and fails every later call at once, this run's and
+   * any later run's: the last resort of a run that must end (a zoo cell past its time). The calls
+   * it ends count as failed. Callable from any thread.
+   */
+  public void cut() {
+    cut = true;
+    LoadClient client = running;
+    if (client != null) {
+      client.cut();
+    }
+  }
+
+  /** Whether {@link #cut()} was called. */
+  public boolean wasCut() {
+    return cut;
+  }
+
+  /** A fresh client of the kind, on its engine, for one run. */
+  private LoadClient open(List<HttpUrl> urls, int concurrency, boolean async, long start) {
+    switch (kind.engine()) {
+      case JDK:
+        try {
+          return JdkLoadClient.open(urls, listener, observeOnly, start);
+        } catch (IOException e) {
+          throw new UncheckedIOException("the relay that counts the JDK client's attempts cannot start", e);
+        }
+      case OKHTTP:
+      default:
+        return new OkHttpLoadClient(base, kind, pacedRate, pacedBurst, listener, observeOnly, concurrency, async,
+            start);
+    }
+  }
+
+  private static void sendAll(LoadClient client, Targets targets, int requests, int concurrency, Tally tally)
+      throws InterruptedException {
     AtomicInteger next = new AtomicInteger();
     Runnable worker = () -> {
       int i;
       while (tally.unreachable.get() == null && (i = next.getAndIncrement()) < requests) {
         Target target = targets.of(i);
         CallAttempts attempts = new CallAttempts();
-        try (Response response = client.newCall(CallAttempts.tag(target.request, attempts)).execute()) {
-          tally.answered(response, target);
-        } catch (IOException e) {
+        try {
+          tally.answered(client.send(target.url, attempts), target);
+        } catch (IOException | RuntimeException e) { // a RuntimeException: an interceptor broke OkHttp's rule
           tally.failed(e, target);
-        } catch (RuntimeException e) {
-          // an interceptor broke OkHttp's rule; the call failed all the same
-          tally.failed.incrementAndGet();
-          target.failed.incrementAndGet();
         } finally {
           tally.ended(attempts, target);
         }
@@ -203,31 +229,23 @@ public final class LoadRunner {
     }
   }
 
-  /** Keeps {@code concurrency} calls enqueued until all are made; this thread only enqueues. */
-  private static void enqueueAll(Call.Factory calls, Targets targets, int requests,
-      int concurrency, Tally tally) throws InterruptedException {
+  /** Keeps {@code concurrency} calls outstanding until all are made; this thread only makes them. */
+  private static void sendAllAsync(LoadClient client, Targets targets, int requests, int concurrency, Tally tally)
+      throws InterruptedException {
     Semaphore outstanding = new Semaphore(concurrency);
-    int made = 0;
-    for (; made < requests && tally.unreachable.get() == null; made++) {
+    for (int made = 0; made < requests && tally.unreachable.get() == null; made++) {
       outstanding.acquire();
       Target target = targets.of(made);
       CallAttempts attempts = new CallAttempts();
-      calls.newCall(CallAttempts.tag(target.request, attempts)).enqueue(new Callback() {
-        @Override
-        public void onResponse(Call call, Response response) {
-          try (response) {
-            tally.answered(response, target);
-          } catch (IOException e) {
-            tally.failed(e, target);
-          } finally {
-            tally.ended(attempts, target);
-            outstanding.release();
+      client.sendAsync(target.url, attempts).whenComplete((status, failure) -> {
+        try {
+          if (failure == null) {
+            tally.answered(status, target);
+          } else {
+            tally.failed(failure instanceof CompletionException && failure.getCause() != null
+                ? failure.getCause() : failure, target);
           }
-        }
-
-        @Override
-        public void onFailure(Call call, IOException e) {
-          tally.failed(e, target);
+        } finally {
           tally.ended(attempts, target);
           outstanding.release();
         }
@@ -242,7 +260,6 @@ public final class LoadRunner {
    */
   private static final class Target {
     final HttpUrl url;
-    final Request request;
     final AtomicInteger calls = new AtomicInteger();
     final AtomicInteger succeeded = new AtomicInteger();
     final AtomicInteger failed = new AtomicInteger();
@@ -252,7 +269,6 @@ public final class LoadRunner {
 
     Target(HttpUrl url) {
       this.url = url;
-      this.request = new Request.Builder().url(url).get().build();
     }
   }
 
@@ -302,20 +318,20 @@ public final class LoadRunner {
     final AtomicReference<IOException> unreachable = new AtomicReference<>();
     final AtomicReference<HttpUrl> unreachableUrl = new AtomicReference<>();
 
-    void answered(Response response, Target target) throws IOException {
-      response.body().bytes(); // read it all, so the connection goes back to the pool
-      if (response.isSuccessful()) {
+    void answered(int status, Target target) {
+      if (status >= 200 && status < 300) {
         succeeded.incrementAndGet();
         target.succeeded.incrementAndGet();
       }
     }
 
-    void failed(IOException e, Target target) {
+    /** A call that ended in {@code e} instead of an answer: a local drop, the server not there, or a failure. */
+    void failed(Throwable e, Target target) {
       if (e instanceof ThrottledLocallyException) {
         dropped.incrementAndGet(); // refused on our side: never sent, not the server's answer
         target.dropped.incrementAndGet();
-      } else if (isUnreachable(e)) {
-        if (unreachable.compareAndSet(null, e)) {
+      } else if (e instanceof IOException io && isUnreachable(io)) {
+        if (unreachable.compareAndSet(null, io)) {
           unreachableUrl.set(target.url);
         }
       } else {
@@ -333,9 +349,9 @@ public final class LoadRunner {
     }
   }
 
-  private String live(int done, int requests, int succeeded, AttemptCounter counter, long start) {
+  private String live(int done, int requests, int succeeded, LoadClient client, long start) {
     return String.format(Locale.ROOT, "  %-20s %3d/%d done  %3d ok  %4d rejected  %4d sent  %5.1f s",
-        kind.cliName(), done, requests, succeeded, counter.rejected(), counter.sent(),
+        kind.cliName(), done, requests, succeeded, client.wire().rejected(), client.wire().sent(),
         (System.nanoTime() - start) / 1e9);
   }
 

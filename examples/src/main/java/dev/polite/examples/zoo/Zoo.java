@@ -2,10 +2,10 @@ package dev.polite.examples.zoo;
 
 import dev.polite.examples.ProgressLine;
 import dev.polite.examples.clients.ClientKind;
-import dev.polite.examples.clients.WarmUp;
 import dev.polite.examples.load.LoadRunner;
 import dev.polite.examples.load.RunResult;
 import dev.polite.examples.load.UnreachableException;
+import dev.polite.examples.load.WarmUp;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -24,10 +24,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * Runs zoo cells one after another, never two at once, so that every cell has the machine to
  * itself and its time is honest. Each cell gets a fresh limiter, a fresh client (its own
- * connection pool and fresh interceptors, through {@link LoadRunner}) and a time limit of
- * {@link #CUT_FLOORS} floors (at least {@link #CUT_MIN_SECONDS} s), past which its unfinished
- * calls are cancelled and count as lost. The {@code zoo} command and its CI test both run cells
- * through here.
+ * connection pool and fresh interceptors, or a fresh JDK client, through {@link LoadRunner}) and a
+ * time limit of {@link #CUT_FLOORS} floors (at least {@link #CUT_MIN_SECONDS} s), past which the
+ * runner is {@link LoadRunner#cut() cut}: its unfinished calls are cancelled and count as lost.
+ * One stuck cell (a client waiting out a date a minute ahead, say) must not stall the zoo or CI.
+ * The {@code zoo} command and its CI test both run cells through here.
  *
  * <p>Usage: {@code List<ZooRow> rows = new Zoo(new OkHttpClient()).run(matrix.cells(), row -> {}, null);}
  */
@@ -47,8 +48,9 @@ final class Zoo {
 
   /**
    * @param base as above
-   * @param async whether polite's clients make their calls with {@code enqueue} through a
-   *     {@link dev.polite.okhttp.PoliteCallFactory} (the peers always block)
+   * @param async whether polite's clients make their calls without a thread each ({@code enqueue}
+   *     through a {@link dev.polite.okhttp.PoliteCallFactory}, or the JDK client's
+   *     {@code sendAsync}); the peers always block
    */
   public Zoo(OkHttpClient base, boolean async) {
     this.base = base;
@@ -98,17 +100,16 @@ final class Zoo {
   private ZooRow run(ZooCell cell, ScheduledExecutorService timer, @Nullable ProgressLine progress)
       throws IOException, InterruptedException {
     double floor = cell.floorSeconds();
-    CellDeadline deadline = new CellDeadline();
     ConnectionPool pool = new ConnectionPool();
-    OkHttpClient client = base.newBuilder().connectionPool(pool).addInterceptor(deadline).build();
+    OkHttpClient client = base.newBuilder().connectionPool(pool).build();
+    LoadRunner runner = new LoadRunner(client, cell.client(), cell.toldRate(), cell.toldBurst());
     long cutMillis = (long) (1000 * Math.max(CUT_MIN_SECONDS, CUT_FLOORS * floor));
     try (ZooServer.Running server = cell.server().start()) {
-      ScheduledFuture<?> cut = timer.schedule(deadline::cut, cutMillis, TimeUnit.MILLISECONDS);
+      ScheduledFuture<?> cut = timer.schedule(runner::cut, cutMillis, TimeUnit.MILLISECONDS);
       RunResult result;
       try {
-        result = new LoadRunner(client, cell.client(), cell.toldRate(), cell.toldBurst())
-            .run(server.urls(), cell.requests(), cell.concurrency(), progress,
-                async && cell.client().hasPolite());
+        result = runner.run(server.urls(), cell.requests(), cell.concurrency(), progress,
+            async && cell.client().hasPolite());
       } catch (UnreachableException e) {
         throw new IOException(cell + ": " + e.getMessage(), e);
       } finally {
@@ -117,7 +118,7 @@ final class Zoo {
       }
       OptionalLong counted = server.rejected();
       return new ZooRow(cell, result, counted.orElse(result.rejected()), counted.isPresent(), floor,
-          deadline.wasCut());
+          runner.wasCut());
     }
   }
 }

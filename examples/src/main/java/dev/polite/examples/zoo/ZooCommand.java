@@ -30,7 +30,8 @@ import picocli.CommandLine.Spec;
  * a wrong reset now and then, a spent quota, two budgets on one host) and HAProxy (when installed),
  * at 1, 4, 16 and 64 callers.
  * Prints one row per cell (or one JSON object, then a summary), writes a one-page HTML report, and
- * with {@code --quick} is the CI gate: it exits 1 when a polite cell loses a call, exceeds the
+ * with {@code --quick} is the CI gate: it exits 1 when a cell of polite's (on OkHttp or on the JDK's
+ * client) loses a call, exceeds the
  * rejection allowance or takes more than twice its floor.
  *
  * <p>Usage: {@code java -jar polite-examples.jar zoo --quick --report /tmp/zoo.html}
@@ -47,7 +48,8 @@ import picocli.CommandLine.Spec;
             + "and a verdict: ok when every call succeeded, rejections <= max(3, 10%% of requests) and "
             + "time <= 1.3 x floor (the spent quota: exactly its 20 succeeded, <= 2 rejections, <= 3 s). "
             + "Writes an HTML report.",
-        "With --quick: polite on the cells that matter most, in under two minutes; exits 1 when a polite cell "
+        "With --quick: polite, on OkHttp and on the JDK's HttpClient, on the cells that matter most, in about "
+            + "three minutes; exits 1 when a cell of either "
             + "loses a call, is refused too often or takes over 2 x its floor."},
     usageHelpAutoWidth = true, sortOptions = false)
 public final class ZooCommand implements Callable<Integer> {
@@ -59,13 +61,14 @@ public final class ZooCommand implements Callable<Integer> {
   @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help and exit.")
   boolean help;
 
-  @Option(names = "--quick", description = "The cells that matter most, polite only (plus polite-adaptive on one), "
+  @Option(names = "--quick", description = "The cells that matter most, polite and polite-jdk (plus polite-adaptive "
+      + "on one), "
       + ZooMatrix.QUICK_REQUESTS + " requests each; the CI gate.")
   boolean quick;
 
   @Option(names = "--clients", paramLabel = "CLIENT", split = ",", converter = ClientKindConverter.class,
-      description = "Clients to run, comma-separated, in this order (default: polite, polite-adaptive, then every peer; "
-          + "with --quick: polite).")
+      description = "Clients to run, comma-separated, in this order (default: polite, polite-jdk, polite-adaptive, "
+          + "then every peer; with --quick: polite and polite-jdk).")
   List<ClientKind> clients = new ArrayList<>();
 
   @Option(names = "--servers", paramLabel = "FILTER", split = ",",
@@ -85,8 +88,8 @@ public final class ZooCommand implements Callable<Integer> {
       description = "Where to write the HTML report (default: ${DEFAULT-VALUE}).")
   Path report;
 
-  @Option(names = "--async", description = "polite's clients make their calls with enqueue through a "
-      + "PoliteCallFactory (waits hold no thread); the peers always block.")
+  @Option(names = "--async", description = "polite's clients make their calls without a thread each (waits hold "
+      + "no thread): enqueue through a PoliteCallFactory, or polite-jdk's sendAsync; the peers always block.")
   boolean async;
 
   @Option(names = "--json", description = "Print one JSON object per cell, then one summary object, instead of the table.")
@@ -149,15 +152,15 @@ public final class ZooCommand implements Callable<Integer> {
       out.println();
       out.println(totals(rows, seconds));
       if (matrix.quick()) {
-        out.println(missed.isEmpty() ? "gate: passed, every polite cell met its targets"
-            : "gate: FAILED, polite missed in " + missed.size() + " cell(s): "
+        out.println(missed.isEmpty() ? "gate: passed, every cell of " + gated() + " met its targets"
+            : "gate: FAILED, " + gated() + " missed in " + missed.size() + " cell(s): "
                 + String.join("; ", missed.stream().map(ZooGate::describe).toList()));
       }
       out.println("report: " + report.toAbsolutePath().normalize());
     }
     out.flush();
     if (gateFailed && json) {
-      err.println("gate: FAILED, polite missed in " + missed.size() + " cell(s)");
+      err.println("gate: FAILED, " + gated() + " missed in " + missed.size() + " cell(s)");
     }
     err.flush();
     return gateFailed ? 1 : 0;
@@ -190,10 +193,13 @@ public final class ZooCommand implements Callable<Integer> {
 
   private static String totals(List<ZooRow> rows, double seconds) {
     long ok = rows.stream().filter(row -> row.verdict().ok()).count();
-    List<ZooRow> polite = rows.stream().filter(row -> row.cell().client() == ZooGate.GATED).toList();
-    long politeOk = polite.stream().filter(row -> row.verdict().ok()).count();
-    return String.format(Locale.ROOT, "%s, %d ok; polite %d of %d ok; %s", count(rows.size(), "cell"), ok, politeOk,
-        polite.size(), duration(seconds));
+    StringBuilder totals = new StringBuilder(String.format(Locale.ROOT, "%s, %d ok; ", count(rows.size(), "cell"), ok));
+    for (ClientKind client : ZooGate.GATED) {
+      List<ZooRow> own = rows.stream().filter(row -> row.cell().client() == client).toList();
+      totals.append(String.format(Locale.ROOT, "%s %d of %d ok; ", client.cliName(),
+          own.stream().filter(row -> row.verdict().ok()).count(), own.size()));
+    }
+    return totals.append(duration(seconds)).toString();
   }
 
   private static ObjectNode summary(ObjectMapper mapper, ZooMatrix matrix, List<ZooRow> rows, List<ZooRow> missed,
@@ -203,9 +209,12 @@ public final class ZooCommand implements Callable<Integer> {
     node.put("quick", matrix.quick());
     node.put("cells", rows.size());
     node.put("ok", rows.stream().filter(row -> row.verdict().ok()).count());
-    node.put("polite_cells", rows.stream().filter(row -> row.cell().client() == ZooGate.GATED).count());
-    node.put("polite_ok", rows.stream().filter(row -> row.cell().client() == ZooGate.GATED)
-        .filter(row -> row.verdict().ok()).count());
+    for (ClientKind client : ZooGate.GATED) { // polite_cells, polite_ok, polite_jdk_cells, polite_jdk_ok
+      String name = client.cliName().replace('-', '_');
+      node.put(name + "_cells", rows.stream().filter(row -> row.cell().client() == client).count());
+      node.put(name + "_ok", rows.stream().filter(row -> row.cell().client() == client)
+          .filter(row -> row.verdict().ok()).count());
+    }
     ArrayNode gateMisses = node.putArray("gate_missed");
     missed.forEach(row -> gateMisses.add(ZooGate.describe(row)));
     if (matrix.quick()) {
@@ -215,6 +224,11 @@ public final class ZooCommand implements Callable<Integer> {
     matrix.notes().forEach(notes::add);
     node.put("seconds", Math.round(seconds * 10) / 10.0);
     return node;
+  }
+
+  /** The gated clients, {@code polite and polite-jdk}. */
+  private static String gated() {
+    return String.join(" and ", ZooGate.GATED.stream().map(ClientKind::cliName).toList());
   }
 
   private static String count(long n, String noun) {

@@ -28,7 +28,7 @@ import java.util.Set;
  * {@code x-ratelimit-resource}; 3 calls in 4 go to core, 1 in 4 to search, and the floor is the
  * larger of the two budgets' floors for their shares).
  *
- * <p>polite and polite-adaptive run every cell. A peer runs only where its input differs, since
+ * <p>polite, polite-jdk and polite-adaptive run every cell. A peer runs only where its input differs, since
  * the rest would repeat a row: {@code naive} and {@code paced} read no header, so they run one row
  * per algorithm; {@code retry-after} and {@code failsafe} read only Retry-After, so they run the
  * token bucket's rows whose Retry-After differs (seconds, a date, none) plus one row per other
@@ -90,7 +90,7 @@ final class ZooMatrix {
   public static final String HAPROXY_MISSING =
       "haproxy is not on the PATH: its rows are skipped (apt-get install haproxy to run them)";
 
-  /** The quick zoo's cells for polite: limiter and concurrency. */
+  /** The quick zoo's cells for polite and polite-jdk: limiter and concurrency. */
   private static final List<Spot> QUICK = List.of(
       new Spot("token-bucket/none", 16), new Spot("token-bucket/none", 64),
       new Spot("token-bucket/legacy", 16), new Spot("token-bucket/legacy", 64),
@@ -183,17 +183,19 @@ final class ZooMatrix {
   }
 
   /**
-   * The quick zoo: polite on the cells that matter most (the token bucket with no headers, the
-   * legacy and GitHub dialects and a Retry-After date from a clock a minute ahead, at 16 and 64
-   * callers; IETF at 64; a fixed window with no headers at 16; HAProxy at 4 and 16; a fixed window
-   * with a wrong reset now and then, at 16; two budgets on one host at 16), and polite-adaptive on one of them;
-   * with {@code --clients}, each named client on polite's cells.
+   * The quick zoo: polite, then polite-jdk, on the cells that matter most (the token bucket with
+   * no headers, the legacy and GitHub dialects and a Retry-After date from a clock a minute ahead,
+   * at 16 and 64 callers; IETF at 64; a fixed window with no headers at 16; HAProxy at 4 and 16; a
+   * fixed window with a wrong reset now and then, at 16; two budgets on one host at 16 and 64; the
+   * spent quota at 4 and 16; the caps), and polite-adaptive on one of them; with
+   * {@code --clients}, each named client on those cells.
    */
   public static ZooMatrix quick(Selection selection, Optional<Path> haproxy) {
     List<ZooServer> servers = servers(haproxy);
     List<ZooCell> cells = new ArrayList<>();
     if (selection.clients().isEmpty()) {
       addSpots(cells, ClientKind.POLITE, QUICK, servers, selection);
+      addSpots(cells, ClientKind.POLITE_JDK, QUICK, servers, selection);
       addSpots(cells, ClientKind.POLITE_ADAPTIVE, List.of(QUICK_ADAPTIVE), servers, selection);
     } else {
       for (ClientKind client : selection.clients()) {
@@ -299,9 +301,10 @@ final class ZooMatrix {
     return quick;
   }
 
-  /** polite and polite-adaptive first (the subjects), then the peers in the table's usual order. */
+  /** polite, polite-jdk and polite-adaptive first (the subjects), then the peers in the table's usual order. */
   static List<ClientKind> defaultClients() {
-    List<ClientKind> clients = new ArrayList<>(List.of(ClientKind.POLITE, ClientKind.POLITE_ADAPTIVE));
+    List<ClientKind> clients = new ArrayList<>(List.of(ClientKind.POLITE, ClientKind.POLITE_JDK,
+        ClientKind.POLITE_ADAPTIVE));
     for (ClientKind kind : ClientKind.values()) {
       if (!clients.contains(kind)) {
         clients.add(kind);

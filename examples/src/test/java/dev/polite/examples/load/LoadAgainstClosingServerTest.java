@@ -16,11 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
-import mockwebserver3.Dispatcher;
-import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
-import mockwebserver3.RecordedRequest;
-import mockwebserver3.SocketEffect;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -33,7 +29,7 @@ import org.junit.jupiter.api.Test;
  * retry of the client's. Issue 27, item 12: {@code --requests 10} reported sent 19, retries 9.
  */
 class LoadAgainstClosingServerTest {
-  private Http10Server server;
+  private OneAnswerServer server;
 
   @AfterEach
   void stop() throws IOException {
@@ -44,7 +40,7 @@ class LoadAgainstClosingServerTest {
 
   @Test
   void sentIsWhatTheServerReadAndOkHttpsReconnectsAreNoRetries() throws IOException {
-    server = Http10Server.start(n -> 200);
+    server = OneAnswerServer.http10(n -> 200);
 
     Cli cli = Cli.run("load", "--url", server.url("/"), "--requests", "10", "--json");
 
@@ -64,11 +60,13 @@ class LoadAgainstClosingServerTest {
 
   @Test
   void concurrentAndAsyncCallsAreCountedAsTheServerSawThem() throws IOException {
-    server = Http10Server.start(n -> 200);
+    server = OneAnswerServer.http10(n -> 200);
 
     for (String[] args : new String[][] {
         {"--client", "naive", "--concurrency", "4"},
-        {"--client", "polite", "--concurrency", "4", "--async"}}) {
+        {"--client", "polite", "--concurrency", "4", "--async"},
+        {"--client", "polite-jdk", "--concurrency", "4"},
+        {"--client", "polite-jdk", "--concurrency", "4", "--async"}}) {
       int before = server.requests();
       Cli cli = Cli.run(concat(new String[] {"load", "--url", server.url("/"), "--requests", "12", "--json"}, args));
 
@@ -80,10 +78,31 @@ class LoadAgainstClosingServerTest {
     }
   }
 
+  /**
+   * The JDK client sends a GET again by itself, on a new connection, when a connection it reused
+   * closes before any answer. Against a server that answers one request per kept-alive connection
+   * and closes it on reading the next, every call after the first goes out twice: the relay counts
+   * both in {@code sent}, as the server read both, and neither is a retry of polite's.
+   */
+  @Test
+  void theJdkClientsOwnResendsAreSentButNoRetries() throws IOException {
+    server = OneAnswerServer.keepAliveOnce();
+
+    Cli cli = Cli.run("load", "--url", server.url("/"), "--requests", "3", "--client", "polite-jdk", "--json");
+
+    assertThat(cli.exit).as(cli.toString()).isZero();
+    JsonNode json = cli.lastJson();
+    assertThat(server.requests()).as("calls 2 and 3 each read twice").isEqualTo(5);
+    assertThat(json.get("succeeded").asInt()).isEqualTo(3);
+    assertThat(json.get("sent").asLong()).as("what the server read").isEqualTo(5);
+    assertThat(json.get("retries").asLong()).as("polite sent each call once").isZero();
+    assertThat(json.has("connection_retries")).as("the JDK's re-sends are in sent").isFalse();
+  }
+
   /** The client's own retries still count, one each, however many connections they took. */
   @Test
   void theClientsOwnRetriesStillCountOnceEach() throws IOException {
-    server = Http10Server.start(n -> n % 2 == 1 ? 429 : 200); // the 1st, 3rd, ... are refused
+    server = OneAnswerServer.http10(n -> n % 2 == 1 ? 429 : 200); // the 1st, 3rd, ... are refused
 
     Cli cli = Cli.run("load", "--url", server.url("/"), "--requests", "5", "--client", "naive", "--json");
 
@@ -105,15 +124,7 @@ class LoadAgainstClosingServerTest {
   @Test
   void aCutConnectionIsSentOnceAndOkHttpsResendIsCountedApart() throws Exception {
     try (MockWebServer cutting = new MockWebServer()) {
-      AtomicInteger served = new AtomicInteger();
-      cutting.setDispatcher(new Dispatcher() {
-        @Override
-        public MockResponse dispatch(RecordedRequest request) {
-          return served.getAndIncrement() == 0
-              ? new MockResponse.Builder().code(200).body("{}").build()
-              : new MockResponse.Builder().code(200).onResponseStart(new SocketEffect.CloseSocket()).build();
-        }
-      });
+      cutting.setDispatcher(FirstThenRest.cutAfterFirst()); // answered, then every later call cut
       cutting.start();
 
       Cli cli = Cli.run("load", "--url", cutting.url("/api/x").toString(), "--requests", "3", "--client", "naive",
@@ -137,28 +148,41 @@ class LoadAgainstClosingServerTest {
   }
 
   /**
-   * An HTTP/1.0 server on an ephemeral loopback port that answers each request it reads with the
-   * status {@code statusOf(n)} gives the n-th request (from 1), {@code Content-Length} and no
-   * {@code Connection} header, then closes the connection, as Python's {@code http.server} does.
+   * A server on an ephemeral loopback port that answers one request per connection, each with the
+   * status {@code statusOf(n)} gives the n-th request it read (from 1), {@code Content-Length} and
+   * no {@code Connection} header. {@link #http10} answers in HTTP/1.0 and then closes the
+   * connection, as Python's {@code http.server} does; {@link #keepAliveOnce} answers in HTTP/1.1,
+   * so the client keeps the connection, and closes it on reading the next request, unanswered.
    * A thread per connection, as {@code python3 -m http.server} has.
    */
-  private static final class Http10Server implements AutoCloseable {
+  private static final class OneAnswerServer implements AutoCloseable {
     private final ServerSocket socket;
     private final ExecutorService threads = Executors.newCachedThreadPool(runnable -> {
-      Thread thread = new Thread(runnable, "http10-server");
+      Thread thread = new Thread(runnable, "one-answer-server");
       thread.setDaemon(true);
       return thread;
     });
     private final AtomicInteger requests = new AtomicInteger();
     private final IntFunction<Integer> statusOf;
+    private final boolean keepAlive;
 
-    private Http10Server(ServerSocket socket, IntFunction<Integer> statusOf) {
+    private OneAnswerServer(ServerSocket socket, IntFunction<Integer> statusOf, boolean keepAlive) {
       this.socket = socket;
       this.statusOf = statusOf;
+      this.keepAlive = keepAlive;
     }
 
-    static Http10Server start(IntFunction<Integer> statusOf) throws IOException {
-      Http10Server server = new Http10Server(new ServerSocket(0, 50, InetAddress.getLoopbackAddress()), statusOf);
+    static OneAnswerServer http10(IntFunction<Integer> statusOf) throws IOException {
+      return start(statusOf, false);
+    }
+
+    static OneAnswerServer keepAliveOnce() throws IOException {
+      return start(n -> 200, true);
+    }
+
+    private static OneAnswerServer start(IntFunction<Integer> statusOf, boolean keepAlive) throws IOException {
+      OneAnswerServer server = new OneAnswerServer(new ServerSocket(0, 50, InetAddress.getLoopbackAddress()),
+          statusOf, keepAlive);
       server.threads.execute(server::accept);
       return server;
     }
@@ -191,7 +215,8 @@ class LoadAgainstClosingServerTest {
         }
         int status = statusOf.apply(requests.incrementAndGet());
         String body = "hi\n";
-        String head = "HTTP/1.0 " + status + (status == 200 ? " OK" : " Too Many Requests") + "\r\n"
+        String head = (keepAlive ? "HTTP/1.1 " : "HTTP/1.0 ") + status + (status == 200 ? " OK" : " Too Many Requests")
+            + "\r\n"
             + "Server: SimpleHTTP/0.6 Python/3.11.7\r\n"
             + "Content-type: text/html\r\n"
             + "Content-Length: " + body.length() + "\r\n"
@@ -200,6 +225,9 @@ class LoadAgainstClosingServerTest {
         OutputStream out = connection.getOutputStream();
         out.write((head + body).getBytes(StandardCharsets.US_ASCII));
         out.flush();
+        if (keepAlive && readHead(in)) {
+          requests.incrementAndGet(); // read, and closed unanswered
+        }
       } catch (IOException e) {
         // the client went away; nothing to answer
       }

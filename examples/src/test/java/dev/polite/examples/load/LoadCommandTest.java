@@ -11,18 +11,15 @@ import dev.polite.examples.Cli;
 import dev.polite.examples.clients.ClientKind;
 import java.net.ServerSocket;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import mockwebserver3.Dispatcher;
-import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
-import mockwebserver3.RecordedRequest;
-import mockwebserver3.SocketEffect;
 import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** {@code load} end to end against a demo server: burst 5, 5 per second, IETF headers. */
 class LoadCommandTest {
@@ -138,14 +135,19 @@ class LoadCommandTest {
     assertThat(cli.lastJson().get("succeeded").asInt()).isEqualTo(4);
   }
 
-  @Test
-  void asyncCallsWaitWithoutAThreadEach() {
+  /** On OkHttp through a PoliteCallFactory's enqueue, on the JDK's client through sendAsync. */
+  @ParameterizedTest
+  @ValueSource(strings = {"polite", "polite-jdk"})
+  void asyncCallsWaitWithoutAThreadEach(String client) {
     try (DemoServer fast = DemoServer.builder().limit(50).window(Duration.ofSeconds(1)).burst(50).start()) {
       String api = fast.url() + "/api/items";
-      Cli async = Cli.run("load", "--url", api, "--requests", "150", "--concurrency", "150", "--async", "--json");
-      Cli blocking = Cli.run("load", "--url", api, "--requests", "150", "--concurrency", "150", "--json");
+      Cli async = Cli.run("load", "--url", api, "--requests", "150", "--concurrency", "150", "--client", client,
+          "--async", "--json");
+      Cli blocking = Cli.run("load", "--url", api, "--requests", "150", "--concurrency", "150", "--client", client,
+          "--json");
 
       assertThat(async.exit).as(async.toString()).isZero();
+      assertThat(blocking.exit).as(blocking.toString()).isZero();
       JsonNode a = async.lastJson();
       JsonNode b = blocking.lastJson();
       assertThat(a.get("async").asBoolean()).isTrue();
@@ -220,16 +222,7 @@ class LoadCommandTest {
   @Test
   void aFailedCallIsCountedAndTheExitCodeIsOne() throws Exception {
     try (MockWebServer broken = new MockWebServer()) {
-      AtomicInteger served = new AtomicInteger();
-      broken.setDispatcher(new Dispatcher() {
-        @Override
-        public MockResponse dispatch(RecordedRequest request) {
-          // the first call is answered; every later one has its connection cut mid-answer
-          return served.getAndIncrement() == 0
-              ? new MockResponse.Builder().code(200).body("{}").build()
-              : new MockResponse.Builder().code(200).onResponseStart(new SocketEffect.CloseSocket()).build();
-        }
-      });
+      broken.setDispatcher(FirstThenRest.cutAfterFirst()); // answered, then every later call cut
       broken.start();
 
       Cli cli = Cli.run("load", "--url", broken.url("/api/x").toString(), "--requests", "3", "--client", "naive",

@@ -9,10 +9,14 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** The gate holds polite, and only polite, to lost calls, rejections and twice the floor; a spent quota to its own verdict. */
+/**
+ * The gate holds polite, on OkHttp and on the JDK's client, and only polite, to lost calls,
+ * rejections and twice the floor; a spent quota to its own verdict.
+ */
 class ZooGateTest {
   private final ZooMatrix matrix = ZooMatrix.full(new ZooMatrix.Selection(
-      List.of(ClientKind.POLITE, ClientKind.POLITE_ADAPTIVE, ClientKind.NAIVE), List.of("token-bucket/ietf"),
+      List.of(ClientKind.POLITE, ClientKind.POLITE_JDK, ClientKind.POLITE_ADAPTIVE, ClientKind.NAIVE),
+      List.of("token-bucket/ietf"),
       List.of(1), false), Optional.empty());
 
   @Test
@@ -29,15 +33,18 @@ class ZooGateTest {
     List<ZooRow> refused = ZooRows.of(matrix, cell -> ZooRows.result(cell, 100, 11, 4.0));
     List<ZooRow> slow = ZooRows.of(matrix, cell -> ZooRows.result(cell, 100, 0, 8.1));
 
-    assertThat(ZooGate.misses(lost)).hasSize(1);
-    assertThat(ZooGate.describe(ZooGate.misses(lost).get(0))).isEqualTo("token-bucket/ietf at 1: lost 1");
-    assertThat(ZooGate.describe(ZooGate.misses(refused).get(0))).isEqualTo("token-bucket/ietf at 1: rejections");
-    assertThat(ZooGate.describe(ZooGate.misses(slow).get(0))).isEqualTo("token-bucket/ietf at 1: slow");
+    assertThat(ZooGate.misses(lost)).hasSize(2);
+    assertThat(ZooGate.describe(ZooGate.misses(lost).get(0))).isEqualTo("polite on token-bucket/ietf at 1: lost 1");
+    assertThat(ZooGate.describe(ZooGate.misses(lost).get(1)))
+        .isEqualTo("polite-jdk on token-bucket/ietf at 1: lost 1");
+    assertThat(ZooGate.describe(ZooGate.misses(refused).get(0)))
+        .isEqualTo("polite on token-bucket/ietf at 1: rejections");
+    assertThat(ZooGate.describe(ZooGate.misses(slow).get(1))).isEqualTo("polite-jdk on token-bucket/ietf at 1: slow");
   }
 
   @Test
   void peersAndAdaptiveAreShownNotGated() {
-    List<ZooRow> rows = ZooRows.of(matrix, cell -> cell.client() == ClientKind.POLITE
+    List<ZooRow> rows = ZooRows.of(matrix, cell -> ZooGate.GATED.contains(cell.client())
         ? ZooRows.result(cell, 100, 0, 4.2) : ZooRows.result(cell, 20, 400, 0.3));
 
     assertThat(ZooGate.misses(rows)).isEmpty();
@@ -55,9 +62,9 @@ class ZooGateTest {
     assertThat(ok.get(0).verdict().text()).as("80 failed calls are the point, not a loss").isEqualTo("ok");
     assertThat(ZooGate.misses(ok)).isEmpty();
     // No slack over the bound at the gate: 4 s is within twice a floor of 3 s, but not within 3 s.
-    assertThat(ZooGate.describe(ZooGate.misses(slow).get(0))).isEqualTo("quota/spent at 16: slow");
-    assertThat(ZooGate.describe(ZooGate.misses(refused).get(0))).isEqualTo("quota/spent at 16: rejections");
-    assertThat(ZooGate.describe(ZooGate.misses(lost).get(0))).isEqualTo("quota/spent at 16: lost 8");
+    assertThat(ZooGate.describe(ZooGate.misses(slow).get(0))).isEqualTo("polite on quota/spent at 16: slow");
+    assertThat(ZooGate.describe(ZooGate.misses(refused).get(0))).isEqualTo("polite on quota/spent at 16: rejections");
+    assertThat(ZooGate.describe(ZooGate.misses(lost).get(0))).isEqualTo("polite on quota/spent at 16: lost 8");
   }
 
   @Test

@@ -31,6 +31,9 @@ class ZooMatrixTest {
         "sliding-log/none", "sliding-log/ietf", "leaky-queue/none", "leaky-queue/ietf", "concurrency/x-ratelimit",
         "concurrency/github-403", "fixed-window/wrong-reset", "quota/spent", "budgets/x-ratelimit", "haproxy");
     assertThat(polite).hasSize(20 * 4);
+    assertThat(cellsOf(matrix, ClientKind.POLITE_JDK)).as("polite on the JDK's client, every cell too")
+        .extracting(cell -> cell.server().name() + "@" + cell.concurrency())
+        .containsExactlyElementsOf(polite.stream().map(cell -> cell.server().name() + "@" + cell.concurrency()).toList());
     assertThat(cellsOf(matrix, ClientKind.POLITE_ADAPTIVE)).hasSize(polite.size());
     assertThat(matrix.notes()).isEmpty();
     assertThat(matrix.cells().get(0).client()).as("polite's rows first").isEqualTo(ClientKind.POLITE);
@@ -62,9 +65,9 @@ class ZooMatrixTest {
     ZooMatrix every = ZooMatrix.full(new ZooMatrix.Selection(List.of(), List.of(), List.of(), true), HAPROXY);
 
     assertThat(ZooMatrix.servers(HAPROXY)).hasSize(20);
-    assertThat(every.cells()).hasSize(6 * 20 * 4);
-    // polite and polite-adaptive 20 rows each, naive 9, paced 8, retry-after and failsafe 11 each
-    assertThat(full.cells()).hasSize((20 + 20 + 9 + 8 + 11 + 11) * 4);
+    assertThat(every.cells()).hasSize(7 * 20 * 4);
+    // polite, polite-jdk and polite-adaptive 20 rows each, naive 9, paced 8, retry-after and failsafe 11 each
+    assertThat(full.cells()).hasSize((20 + 20 + 20 + 9 + 8 + 11 + 11) * 4);
     assertThat(every.cells().size() - full.cells().size()).as("every peer runs the budgets: no new repeats")
         .isEqualTo(164);
   }
@@ -162,7 +165,7 @@ class ZooMatrixTest {
   }
 
   @Test
-  void quickIsPoliteOnTheCellsThatMatterMostAndAdaptiveOnOne() {
+  void quickIsPoliteOnBothEnginesOnTheCellsThatMatterMostAndAdaptiveOnOne() {
     ZooMatrix quick = ZooMatrix.quick(ZooMatrix.Selection.DEFAULT, HAPROXY);
 
     assertThat(quick.quick()).isTrue();
@@ -175,10 +178,12 @@ class ZooMatrixTest {
         "fixed-window/none@16", "haproxy@4", "haproxy@16", "fixed-window/wrong-reset@16",
         "budgets/x-ratelimit@16", "budgets/x-ratelimit@64", "quota/spent@4", "quota/spent@16",
         "concurrency/x-ratelimit@4", "concurrency/github-403@16");
+    assertThat(cellsOf(quick, ClientKind.POLITE_JDK)).as("the JDK's client on the very same cells")
+        .extracting(cell -> cell.server().name() + "@" + cell.concurrency()).containsExactlyElementsOf(polite);
     assertThat(cellsOf(quick, ClientKind.POLITE_ADAPTIVE)).hasSize(1);
-    assertThat(quick.cells()).hasSize(20);
+    assertThat(quick.cells()).hasSize(19 + 19 + 1);
     assertThat(quick.cells()).extracting(ZooCell::client)
-        .containsOnly(ClientKind.POLITE, ClientKind.POLITE_ADAPTIVE);
+        .containsOnly(ClientKind.POLITE, ClientKind.POLITE_JDK, ClientKind.POLITE_ADAPTIVE);
   }
 
   @Test
