@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Exactly one OkHttp (and one Kotlin standard library) on the class path, and it is the version
- * asked for: polite-sdk brought none of its own.
+ * asked for: polite-okhttp brought none of its own.
  */
 class OneOkHttpTest {
   private static List<URL> providers(String resource) throws Exception {

@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The built polite-sdk jar through a real OkHttpClient of the version under test (see the pom's
+ * The built polite-okhttp jar through a real OkHttpClient of the version under test (see the pom's
  * okhttp.compat.version) against a real HTTP server: the paths a user's calls take, and only
  * through the public API.
  */
