@@ -41,6 +41,16 @@ public interface PoliteListener {
   /** A paused key takes calls again. */
   default void resumed(String key) {}
 
+  /**
+   * The key refused {@code refusals} calls in a row, admitting none, among them calls sent only
+   * once every delay it named had passed: it refuses every call (a broken or blocking limiter, a
+   * key locked out). Its calls now fail at once, and one call re-verifies it in {@code probeIn}
+   * (each refused probe puts the next one further off, as a backoff would, up to its cap);
+   * {@link #resumed} follows the probe it admits. Heard once per run of refusals, after the
+   * {@link #paused} that holds the key until the probe.
+   */
+  default void refusesEverything(String key, int refusals, Duration probeIn) {}
+
   /** A failed attempt will be retried after {@code delay}. {@code attempt} counts from 1. */
   default void retryScheduled(CallContext call, int attempt, Duration delay) {}
 

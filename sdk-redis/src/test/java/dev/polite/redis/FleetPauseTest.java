@@ -152,6 +152,34 @@ class FleetPauseTest {
   }
 
   @Test
+  void aKeyFoundToRefuseEverythingFailsTheWholeFleetsCallsAtOnce() throws Exception {
+    server.setDispatcher(new mockwebserver3.Dispatcher() {
+      @Override
+      public MockResponse dispatch(mockwebserver3.RecordedRequest request) {
+        return new MockResponse.Builder().code(429).addHeader("Retry-After", "0").build();
+      }
+    });
+    OkHttpClient a = instance();
+    OkHttpClient b = instance();
+    CountDownLatch paused = published();
+    // a's calls, one after another, are each refused round after round (Retry-After: 0 names no
+    // time: each retry goes after its own backoff) until a has seen three rounds over 2 s; its
+    // calls then fail at once.
+    List<String> fromA = new ArrayList<>();
+    long giveUpAt = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (!fromA.contains(RateLimitedException.class.getSimpleName())) {
+      assertThat(System.nanoTime()).as("a never knew: " + fromA).isLessThan(giveUpAt);
+      fromA.add(outcome(a));
+    }
+    assertThat(paused.await(10, TimeUnit.SECONDS)).as("the hold reached Redis").isTrue();
+    int sent = server.getRequestCount();
+
+    assertThat(outcome(b)).as("b fails at once too: the fleet holds the key past any call's max wait")
+        .isEqualTo(RateLimitedException.class.getSimpleName());
+    assertThat(server.getRequestCount()).as("b sent nothing").isEqualTo(sent);
+  }
+
+  @Test
   void aPauseOfLongMaxValueFromACustomDialectIsCutToAYearAndNeverWraps() {
     RedisSharedState state = RedisSharedState.builder(redis.uri()).prefix("pause-test:").build();
     states.add(state);

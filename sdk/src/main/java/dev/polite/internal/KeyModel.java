@@ -64,6 +64,7 @@ public final class KeyModel {
   private final DiscoveredPace discovered;
 
   private final KeyPause pause;
+  private final RefusalRun refusals = new RefusalRun();
   private final SharedKey shared;
   private final boolean inFleet;
 
@@ -345,8 +346,14 @@ public final class KeyModel {
     }
   }
 
-  /** The wait a call of {@code cost} would face now: the pause and the pace, ignoring the gate. */
+  /**
+   * The wait a call of {@code cost} would face now: the pause and the pace, ignoring the gate; for
+   * a key that refuses every call, the whole pause, which no call waits out.
+   */
   public long waitEstimate(double cost, long now) {
+    if (pause.refusing()) {
+      return pause.held(now);
+    }
     long pace = shownWindow.believed() ? shownWindow.waitFor(now) : bucket.waitFor(cost, now);
     return Math.max(pauseLeft(now), pace);
   }
@@ -374,9 +381,14 @@ public final class KeyModel {
     }
     if (answer.admitted()) {
       discovered.admittedOne(now);
+      pause.admitted(now);
     }
     if (pause.verifying()) {
       pause.probed(answer, now);
+    }
+    RefusalRun.Step step = refusals.onAnswer(answer, permit.sentAt(), permit.early(), now);
+    if (step == RefusalRun.Step.REFUSES_EVERYTHING || (step == RefusalRun.Step.ROUND && pause.refusing())) {
+      refusesEverything(step == RefusalRun.Step.REFUSES_EVERYTHING, now); // found, or its probe refused
     }
     window.onAnswer(answer, permit.othersOnTheWire(), ledger.onTheWire(), permit.sentAt(), advertised.known(),
         inFleet ? shared.instances() : 1, now);
@@ -579,6 +591,34 @@ public final class KeyModel {
     bucket.setTokens(0, now);
   }
 
+  /**
+   * The run of refusals shows the key refuses every call ({@link RefusalRun}), {@code first} or
+   * again at its probe: it is held until the next probe finds otherwise, and its calls fail at
+   * once. The probes go as a bare refusal's backoff would send them.
+   */
+  private void refusesEverything(boolean first, long now) {
+    long run = refusals.length(now);
+    long probeIn = pause.holdRefusing(run, now);
+    pauseBegan(now);
+    if (first) {
+      int refused = refusals.refusals();
+      notify(l -> l.refusesEverything(key, refused, Duration.ofNanos(probeIn)));
+      log.warn(config.observeOnly()
+          ? "polite (observing): {} refused {} calls in {} ms, admitting none: would fail its calls at once, one "
+              + "call re-verifying in {} ms"
+          : "polite: {} refused {} calls in {} ms, admitting none: failing its calls at once; one call re-verifies "
+              + "in {} ms", key, refused, run / 1_000_000, probeIn / 1_000_000);
+    }
+  }
+
+  /**
+   * Whether the key is held as one that refuses every call: its calls fail at once, but the probe
+   * that re-verifies it.
+   */
+  public boolean refusesEverything() {
+    return pause.refusing();
+  }
+
   /** A pause began: what was reserved before it is void, and what it restores is new. */
   private void pauseBegan(long now) {
     voidReservations(now);
@@ -662,7 +702,7 @@ public final class KeyModel {
   @Override
   public String toString() {
     return "KeyModel{" + key + " " + bucket + " " + ledger
-        + " " + pause + " " + discovered
+        + " " + pause + " " + refusals + " " + discovered
         + " " + window + (shownWindow.believed() ? " " + shownWindow : "") + '}';
   }
 }

@@ -27,6 +27,13 @@ import org.slf4j.LoggerFactory;
  * one succeeds. Without it, probes would go at the
  * pace into a limiter that counts refused requests too (HAProxy's sliding rate does) and keep it
  * shut. Refusals of calls already on the wire at the last one carry no news and are not counted.
+ * A {@code Retry-After: 0} on a refusal names no time either ("not now, but now") and is read as
+ * bare: honoured, it would send the retry into the limiter that just refused it.
+ *
+ * <h2>A key that refuses every call</h2>
+ * When the refusals show the key refuses everything ({@link RefusalRun}), the key is held until
+ * a probe finds otherwise ({@link #holdRefusing}): its calls fail at once, saying so, instead of
+ * each waiting out its max wait against a limiter that admits nothing.
  *
  * <p>Not thread-safe: part of {@link KeyModel}. Times are ticker nanoseconds.
  */
@@ -54,6 +61,10 @@ final class KeyPause {
   private boolean fromFleet;
   /** When the pause's end was last set by an answer of this instance's, to refine it from a body. */
   private long lastHeldAt = Long.MIN_VALUE;
+  /** Whether the pause holds a key that refuses every call ({@link #holdRefusing}): only a probe ends it. */
+  private boolean refusing;
+  /** While {@link #refusing}: how long after the last probe the next one goes. */
+  private long probeIn;
 
   /**
    * @param admitted told how long each pause lasted, which is not held against the server
@@ -84,7 +95,11 @@ final class KeyPause {
       return 0;
     }
     if (now >= probeAt) {
-      if (!verifying) {
+      if (!verifying && refusing) {
+        verifying = true;
+        log.info(config.observeOnly() ? "polite (observing): one call would re-verify that {} refuses every call"
+            : "polite: one call re-verifies that {} refuses every call", key);
+      } else if (!verifying) {
         verifying = true;
         log.info(config.observeOnly()
             ? "polite (observing): {} would have been paused for as long as a call may wait; one "
@@ -117,15 +132,66 @@ final class KeyPause {
     }
   }
 
-  /** The answer to the probe of a long pause: one that holds nothing back ends it, any other renews it. */
+  /** Whether the key is held as one that refuses every call ({@link #holdRefusing}). */
+  boolean refusing() {
+    return refusing;
+  }
+
+  /**
+   * The answer to the probe of a long pause: one that holds nothing back ends it, any other renews
+   * it (a key that refuses every call, by {@link #holdRefusing} again).
+   */
   void probed(Answer answer, long now) {
     verifying = false;
     if (!answer.holdsBack()) {
       end(now);
       shared.resumed(now);
     } else {
-      probeAt = Nanos.add(now, maxWaitNanos);
+      // A key refusing everything is held again by the refusal (KeyModel); anything else that
+      // holds back puts the probe off by the interval it had.
+      probeAt = Nanos.add(now, refusing ? probeIn : maxWaitNanos);
     }
+  }
+
+  /**
+   * A call was admitted: a key held as refusing every call is not (the call was its probe, or went
+   * before the hold began), and its hold ends here and for the fleet.
+   */
+  void admitted(long now) {
+    if (refusing) {
+      end(now);
+      shared.resumed(now);
+    }
+  }
+
+  /**
+   * Holds a key that refuses every call ({@link RefusalRun}), {@code refusedFor} into its run of
+   * refusals, until one probe finds otherwise. The probe goes when a bare refusal's backoff would
+   * send the next one ({@link #bareBackoff}: half the run, at least the base, at most the cap), and
+   * every other call fails at once meanwhile: the hold is told as lasting past any call's max wait,
+   * here and to the fleet (which re-verifies its own long pauses, one probe for all). The listener
+   * hears the pause until the probe.
+   *
+   * @return the time until the probe
+   */
+  long holdRefusing(long refusedFor, long now) {
+    boolean began = !paused;
+    probeIn = bareBackoff(refusedFor);
+    long nanos = Nanos.add(maxWaitNanos, probeIn);
+    shared.paused(nanos, true, now);
+    refusing = true;
+    verifying = false;
+    lastHeldAt = now;
+    fromFleet = false;
+    until = Nanos.add(now, nanos);
+    probeAt = Nanos.add(now, probeIn);
+    if (began) {
+      paused = true;
+      since = now;
+      forRefusal = true;
+    }
+    config.listener().paused(key, Duration.ofNanos(probeIn));
+    return probeIn;
   }
 
   /**
@@ -224,7 +290,7 @@ final class KeyPause {
       }
       return false;
     }
-    boolean namedADelay = signals.retryAfter() != null
+    boolean namedADelay = (signals.retryAfter() != null && !signals.retryAfter().isZero())
         || (signals.isQuotaSpent() && signals.reset() != null);
     if (namedADelay || sentAt <= lastBareRefusalAt || !discovering) {
       return false;
@@ -304,6 +370,7 @@ final class KeyPause {
     admitted.excludePause(Math.max(0, now - since));
     paused = false;
     verifying = false;
+    refusing = false;
     probeAt = Long.MAX_VALUE;
     if (forRefusal) {
       log.info(config.observeOnly() ? "polite (observing): calls to {} would resume"
@@ -316,6 +383,6 @@ final class KeyPause {
 
   @Override
   public String toString() {
-    return paused ? (verifying ? "paused, verifying" : "paused") : "";
+    return paused ? (refusing ? "refusing" : "paused") + (verifying ? ", verifying" : "") : "";
   }
 }

@@ -307,6 +307,10 @@ public final class KeyState {
         // Paused for longer than any call may wait: the probe alone re-verifies it, and every
         // other call is told at once, with the server's delay, instead of waiting for nothing.
         release(attempt, now);
+        if (model.refusesEverything()) {
+          throw refused(attempt.call, "the key refuses every call (a run of refusals, none admitted); one call "
+              + "re-verifies it in " + Duration.ofNanos(pause), Duration.ofNanos(pause));
+        }
         throw tooLong(attempt.call, Duration.ofNanos(model.pauseHeld(now)), "the key is paused");
       } else if (pause > 0) {
         sleep = pause;

@@ -252,10 +252,14 @@ public final class RetryRules {
     return keyWaitNanos.getAsLong() > 0 ? Duration.ZERO : Duration.ofNanos(uniform(backoffNanos(refusals)));
   }
 
-  /** The delay the server asked for: Retry-After, or the reset of a spent quota. */
+  /**
+   * The delay the server asked for: Retry-After, or the reset of a spent quota. A Retry-After of 0
+   * on a refusal names no time ("not now, but now"): the refusal is bare, and is spaced as one.
+   */
   static @Nullable Duration serverDelay(RateLimitSignals signals) {
-    if (signals.retryAfter() != null) {
-      return signals.retryAfter();
+    Duration retryAfter = signals.retryAfter();
+    if (retryAfter != null) {
+      return retryAfter.isZero() && signals.isRejection() ? null : retryAfter;
     }
     return signals.isQuotaSpent() ? signals.reset() : null;
   }

@@ -65,6 +65,11 @@ public final class SafeListener implements PoliteListener {
   }
 
   @Override
+  public void refusesEverything(String key, int refusals, Duration probeIn) {
+    each(l -> l.refusesEverything(key, refusals, probeIn));
+  }
+
+  @Override
   public void retryScheduled(CallContext call, int attempt, Duration delay) {
     each(l -> l.retryScheduled(call, attempt, delay));
   }

@@ -1,0 +1,142 @@
+package dev.polite.jdk;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.polite.CallContext;
+import dev.polite.PoliteListener;
+import dev.polite.RateLimitSignals;
+import dev.polite.RateLimitedException;
+import java.io.IOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import mockwebserver3.Dispatcher;
+import mockwebserver3.MockResponse;
+import mockwebserver3.RecordedRequest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The JDK client against a limiter that refuses everything ({@code 429 Retry-After: 0} to every
+ * call): known as such from its refusals, then its calls fail at once, {@code send} and
+ * {@code sendAsync} alike, and one probe at a time re-verifies it.
+ */
+@Timeout(60)
+class RefusesEverythingJdkTest {
+  private final JdkHarness h = new JdkHarness();
+  private final AtomicBoolean refusing = new AtomicBoolean(true);
+  private final List<String> known = new CopyOnWriteArrayList<>();
+  private final ExecutorService jdkThreads = Executors.newFixedThreadPool(2, r -> {
+    Thread t = new Thread(r, "jdk-client");
+    t.setDaemon(true);
+    return t;
+  });
+
+  RefusesEverythingJdkTest() throws IOException {
+    h.server.setDispatcher(new Dispatcher() {
+      @Override
+      public MockResponse dispatch(RecordedRequest request) {
+        return refusing.get()
+            ? new MockResponse.Builder().code(429).addHeader("Retry-After", "0").body("no").build()
+            : new MockResponse.Builder().code(200).body("ok").build();
+      }
+    });
+  }
+
+  @AfterEach
+  void close() throws IOException {
+    jdkThreads.shutdownNow();
+    h.close();
+  }
+
+  /** Attempts let go whose refusal has not been learnt yet (every answer here is one, until the end). */
+  private final AtomicInteger onTheWire = new AtomicInteger();
+
+  private PoliteHttpClient.Builder heard(PoliteHttpClient.Builder builder) {
+    return builder.addListener(new PoliteListener() {
+      @Override
+      public void refusesEverything(String key, int refusals, Duration probeIn) {
+        known.add(refusals + " refused, probe in " + probeIn.toMillis() + " ms");
+      }
+
+      @Override
+      public void sending(CallContext call, Duration waited) {
+        onTheWire.incrementAndGet();
+      }
+
+      @Override
+      public void rateLimited(CallContext call, RateLimitSignals signals) {
+        onTheWire.decrementAndGet();
+      }
+    });
+  }
+
+  @Test
+  void sendFailsAtOnceOnceTheKeyIsKnownAndOneProbeReVerifiesIt() throws Exception {
+    HttpClient client = heard(h.polite()).build();
+
+    HttpResponse<String> first = h.send(client, h.get("/0"));
+    assertThat(first.statusCode()).as("the refusal it ended with").isEqualTo(429);
+    assertThat(first.body()).isEqualTo("no");
+    assertThat(h.server.getRequestCount()).as("at 0, 2, 4 and 6 s").isEqualTo(4);
+    assertThat(known).containsExactly("4 refused, probe in 3000 ms");
+    for (int i = 1; i < 10; i++) {
+      assertThatThrownBy(() -> h.send(client, h.get("/more")))
+          .isInstanceOf(RateLimitedException.class)
+          .hasMessageContaining("refuses every call");
+    }
+    assertThat(h.server.getRequestCount()).as("nothing more sent").isEqualTo(4);
+
+    refusing.set(false);
+    h.clock.advance(Duration.ofSeconds(3));
+    assertThat(h.send(client, h.get("/probe")).statusCode()).isEqualTo(200);
+    assertThat(h.send(client, h.get("/next")).statusCode()).isEqualTo(200);
+    assertThat(h.server.getRequestCount()).isEqualTo(6);
+  }
+
+  @Test
+  void sendAsyncFailsAtOnceToo() throws Exception {
+    ManualScheduler scheduler = new ManualScheduler(h.clock);
+    HttpClient jdk = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(jdkThreads).build();
+    HttpClient client = heard(PoliteHttpClient.builder(jdk).clock(h.clock, h.clock).wallClock(h.clock)
+        .random(new java.util.Random(42)).scheduler(scheduler)).build();
+
+    List<CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      calls.add(client.sendAsync(h.get("/" + i), h.strings()));
+    }
+    CompletableFuture<Void> all = CompletableFuture.allOf(calls.toArray(new CompletableFuture<?>[0]));
+    long giveUpAt = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (!all.isDone()) {
+      assertThat(System.nanoTime()).as("the calls are not done").isLessThan(giveUpAt);
+      // Time moves only while no attempt is on the wire, so that no call's deadline passes while
+      // the JDK client's threads carry its answer.
+      if (onTheWire.get() > 0 || !scheduler.runNext()) {
+        Thread.sleep(2); // the JDK client's threads are at work: a bounded wait, not a timed assertion
+      }
+    }
+
+    assertThat(known).hasSize(1);
+    for (CompletableFuture<HttpResponse<String>> call : calls) {
+      try {
+        assertThat(call.join().statusCode()).isEqualTo(429);
+      } catch (CompletionException e) {
+        assertThat(e.getCause()).isInstanceOf(RateLimitedException.class);
+      }
+    }
+    assertThat(h.server.getRequestCount()).as("a round at a time until the key was known").isLessThanOrEqualTo(4);
+    assertThat(scheduler.pending()).as("nothing left waiting").isZero();
+  }
+}
