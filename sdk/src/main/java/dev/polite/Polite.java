@@ -216,12 +216,15 @@ public final class Polite {
 
   /** The state of the budget an answer to {@code call} with {@code signals} counts against. */
   KeyState ownerOf(KeyState sentThrough, CallContext call, RateLimitSignals signals) {
-    if (signals.bucket() == null) {
-      return sentThrough; // most answers name no budget: no lookup
+    String bucket = signals.bucket();
+    if (bucket == null && signals.policies().isEmpty()) {
+      return sentThrough; // nothing to tell a budget by: no lookup
     }
     KeyState key = sentThrough.key().equals(call.key()) ? sentThrough : keys.get(call.key());
-    String owner = key.budgets().answeredFor(call.request(), signals.bucket(),
-        signals.isRejection() || signals.isQuotaSpent(), sentThrough.key());
+    boolean spent = signals.isRejection() || signals.isQuotaSpent();
+    String owner = bucket != null
+        ? key.budgets().answeredFor(call.request(), bucket, spent, sentThrough.key())
+        : key.budgets().answeredUnnamed(call.request(), signals, spent, sentThrough.key());
     return owner.equals(sentThrough.key()) ? sentThrough : keys.get(owner);
   }
 

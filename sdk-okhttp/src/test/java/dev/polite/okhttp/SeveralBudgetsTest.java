@@ -33,24 +33,41 @@ class SeveralBudgetsTest extends HarnessTest {
   private static final String CORE = "/repos/octo/hello/issues";
   private static final String SEARCH = "/search/issues?q=bug";
 
-  /** Fixed windows on the fake clock, written apart from the SDK, in GitHub's or IETF's words. */
+  /** How the server tells its budgets apart in its answers. */
+  enum Style {
+    /** GitHub's {@code x-ratelimit-*}, naming the budget in {@code x-ratelimit-resource}; refusals are 403. */
+    GITHUB,
+    /** IETF's {@code RateLimit} and {@code RateLimit-Policy}, the policy named by its budget. */
+    IETF,
+    /** X's {@code x-rate-limit-*}, with each budget's own limit and no name; refusals are 429. */
+    UNNAMED
+  }
+
+  /** Fixed windows on the fake clock, written apart from the SDK, in GitHub's, IETF's or X's words. */
   static final class TwoBudgets extends Dispatcher {
     private final FakeClock clock;
-    private final boolean ietf;
+    private final Style style;
     final Window core;
     final Window search;
+    /** The paths that spend {@link #search}; the rest spend {@link #core}. */
+    volatile String searchPrefix = "/search";
 
     TwoBudgets(FakeClock clock, long coreLimit, Duration coreWindow, long searchLimit,
         Duration searchWindow, boolean ietf) {
+      this(clock, coreLimit, coreWindow, searchLimit, searchWindow, ietf ? Style.IETF : Style.GITHUB);
+    }
+
+    TwoBudgets(FakeClock clock, long coreLimit, Duration coreWindow, long searchLimit,
+        Duration searchWindow, Style style) {
       this.clock = clock;
-      this.ietf = ietf;
+      this.style = style;
       this.core = new Window("core", coreLimit, coreWindow.toNanos());
       this.search = new Window("search", searchLimit, searchWindow.toNanos());
     }
 
     @Override
     public synchronized MockResponse dispatch(RecordedRequest request) {
-      Window w = request.getUrl().encodedPath().startsWith("/search") ? search : core;
+      Window w = request.getUrl().encodedPath().startsWith(searchPrefix) ? search : core;
       long now = clock.read();
       long start = now - Math.floorMod(now - FakeClock.START, w.nanos);
       if (start != w.start) {
@@ -65,18 +82,22 @@ class SeveralBudgetsTest extends HarnessTest {
         w.refused.incrementAndGet();
       }
       long resetIn = (long) Math.ceil((start + w.nanos - now) / 1e9);
-      MockResponse.Builder b = new MockResponse.Builder().code(ok ? 200 : ietf ? 429 : 403)
+      MockResponse.Builder b = new MockResponse.Builder().code(ok ? 200 : style == Style.GITHUB ? 403 : 429)
           .body(ok ? "ok" : "rate limit exceeded");
       long remaining = w.limit - w.used;
-      if (ietf) {
+      long resetEpoch = (clock.millis() + (start + w.nanos - now) / 1_000_000 + 999) / 1000;
+      if (style == Style.IETF) {
         long window = w.nanos / 1_000_000_000L;
         b.addHeader("RateLimit-Policy", "\"" + w.name + "\";q=" + w.limit + ";w=" + window);
         b.addHeader("RateLimit", "\"" + w.name + "\";r=" + remaining + ";t=" + resetIn);
         if (!ok) {
           b.addHeader("Retry-After", resetIn);
         }
+      } else if (style == Style.UNNAMED) {
+        b.addHeader("x-rate-limit-limit", w.limit)
+            .addHeader("x-rate-limit-remaining", remaining)
+            .addHeader("x-rate-limit-reset", resetEpoch);
       } else {
-        long resetEpoch = (clock.millis() + (start + w.nanos - now) / 1_000_000 + 999) / 1000;
         b.addHeader("x-ratelimit-limit", w.limit)
             .addHeader("x-ratelimit-remaining", remaining)
             .addHeader("x-ratelimit-used", w.used)
