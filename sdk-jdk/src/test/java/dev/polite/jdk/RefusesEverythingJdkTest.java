@@ -90,20 +90,20 @@ class RefusesEverythingJdkTest {
     HttpResponse<String> first = h.send(client, h.get("/0"));
     assertThat(first.statusCode()).as("the refusal it ended with").isEqualTo(429);
     assertThat(first.body()).isEqualTo("no");
-    assertThat(h.server.getRequestCount()).as("at 0, 2, 4 and 6 s").isEqualTo(4);
-    assertThat(known).containsExactly("4 refused, probe in 3000 ms");
+    assertThat(h.server.getRequestCount()).as("at 0, 0.5, 1, 1.5 and 2.25 s").isEqualTo(5);
+    assertThat(known).containsExactly("5 refused, probe in 1125 ms");
     for (int i = 1; i < 10; i++) {
       assertThatThrownBy(() -> h.send(client, h.get("/more")))
           .isInstanceOf(RateLimitedException.class)
           .hasMessageContaining("refuses every call");
     }
-    assertThat(h.server.getRequestCount()).as("nothing more sent").isEqualTo(4);
+    assertThat(h.server.getRequestCount()).as("nothing more sent").isEqualTo(5);
 
     refusing.set(false);
-    h.clock.advance(Duration.ofSeconds(3));
+    h.clock.advance(Duration.ofMillis(1_125));
     assertThat(h.send(client, h.get("/probe")).statusCode()).isEqualTo(200);
     assertThat(h.send(client, h.get("/next")).statusCode()).isEqualTo(200);
-    assertThat(h.server.getRequestCount()).isEqualTo(6);
+    assertThat(h.server.getRequestCount()).isEqualTo(7);
   }
 
   @Test
@@ -136,7 +136,7 @@ class RefusesEverythingJdkTest {
         assertThat(e.getCause()).isInstanceOf(RateLimitedException.class);
       }
     }
-    assertThat(h.server.getRequestCount()).as("a round at a time until the key was known").isLessThanOrEqualTo(4);
+    assertThat(h.server.getRequestCount()).as("a round at a time until the key was known").isLessThanOrEqualTo(5);
     assertThat(scheduler.pending()).as("nothing left waiting").isZero();
   }
 }

@@ -65,29 +65,29 @@ class RefusesEverythingTest extends HarnessTest {
       assertThat(first.code()).as("the refusal it ended with, untouched").isEqualTo(429);
       assertThat(first.body().string()).isEqualTo("no");
     }
-    // Refused at 0, then at its pace of one call in 2 s (a key refused from its first call): the
-    // third round, at 6 s, shows a key that refuses everything.
-    assertThat(h.sends).containsExactly(0.0, 2.0, 4.0, 6.0);
+    // Refused at 0, then probed as a bare refusal's backoff would (Retry-After: 0 names no time):
+    // the round at 2.25 s, the first past 2 s, shows a key that refuses everything.
+    assertThat(h.sends).containsExactly(0.0, 0.5, 1.0, 1.5, 2.25);
     assertThat(heard).filteredOn(e -> e.startsWith("refuses"))
-        .containsExactly("refuses everything after 4, probe in 3000 ms");
-    assertThat(heard).endsWith("refuses everything after 4, probe in 3000 ms");
+        .containsExactly("refuses everything after 5, probe in 1125 ms");
+    assertThat(heard).endsWith("refuses everything after 5, probe in 1125 ms");
     for (int i = 1; i < 10; i++) {
       assertThatThrownBy(() -> client.newCall(h.get("/more")).execute())
           .isInstanceOf(RateLimitedException.class)
           .hasMessageContaining("refuses every call");
     }
-    assertThat(h.sends).as("nothing more sent").hasSize(4);
-    assertThat(h.clock.totalSleptNanos()).as("no call waited").isEqualTo(Duration.ofSeconds(6).toNanos());
+    assertThat(h.sends).as("nothing more sent").hasSize(5);
+    assertThat(h.clock.totalSleptNanos()).as("no call waited").isEqualTo(Duration.ofMillis(2_250).toNanos());
 
-    h.clock.advance(Duration.ofSeconds(3));
+    h.clock.advance(Duration.ofMillis(1_125));
     try (Response probe = client.newCall(h.get("/probe")).execute()) {
       assertThat(probe.code()).isEqualTo(429);
     }
-    assertThat(h.sends).as("the probe alone, refused: the next in half the run, 4.5 s").endsWith(9.0);
+    assertThat(h.sends).as("the probe alone, refused: the next in half the run").endsWith(3.375);
     assertThatThrownBy(() -> client.newCall(h.get("/more")).execute()).isInstanceOf(RateLimitedException.class);
 
     refusing.set(false);
-    h.clock.advance(Duration.ofMillis(4_500));
+    h.clock.advance(Duration.ofNanos(1_687_500_000L));
     try (Response probe = client.newCall(h.get("/probe")).execute()) {
       assertThat(probe.code()).isEqualTo(200);
     }
@@ -95,7 +95,7 @@ class RefusesEverythingTest extends HarnessTest {
       assertThat(next.code()).as("the key admits again: calls go").isEqualTo(200);
     }
     assertThat(heard).endsWith("resumed");
-    assertThat(h.sends).hasSize(7);
+    assertThat(h.sends).hasSize(8);
     h.assertEveryBodyClosed();
   }
 
@@ -129,9 +129,9 @@ class RefusesEverythingTest extends HarnessTest {
         .allSatisfy(o -> assertThat(o).satisfiesAnyOf(
             code -> assertThat(code).isEqualTo(429),
             e -> assertThat(e).isInstanceOf(RateLimitedException.class)));
-    assertThat(h.sends).as("a round at a time: 0, 2, 4, 6 s").hasSizeLessThanOrEqualTo(4);
+    assertThat(h.sends).as("a round at a time: 0, 0.5, 1, 1.5, 2.25 s").hasSizeLessThanOrEqualTo(5);
     assertThat(h.clock.elapsed()).as("every call ended once the key was known").isLessThanOrEqualTo(
-        Duration.ofSeconds(6));
+        Duration.ofMillis(2_250));
     assertThat(scheduler.pending()).as("nothing left waiting").isZero();
     h.assertEveryBodyClosed();
   }

@@ -13,7 +13,8 @@ import dev.polite.RateLimitSignals;
  * @param refusedInFlight whether it is a refusal of a cap on calls in flight, not of the pace: it
  *     came while other calls of the key were on the wire, and the pace cannot explain it (it
  *     names concurrent requests as its unit, or reports budget left, or reports nothing while
- *     the key's advertised pace had tokens to spare)
+ *     the key's advertised pace had tokens to spare, or while the key knows no pace at all and
+ *     its bare refusals have not shown one)
  */
 record Answer(int status, boolean refused, boolean admitted, boolean refusedInFlight, boolean quotaSpent) {
 
@@ -24,13 +25,15 @@ record Answer(int status, boolean refused, boolean admitted, boolean refusedInFl
    * Reads an answer.
    *
    * @param othersOnTheWire the key's other calls on the wire when this one went
-   * @param paceHadTokens whether the key's advertised pace had a whole token to spare when the
-   *     answer came (false when nothing was advertised); read only for a refusal
+   * @param notThePace whether the key's pace cannot explain a refusal that reports nothing: its
+   *     advertised pace had a whole token to spare when the answer came, or it has no pace the
+   *     server showed and its bare refusals have not shown one (a cap on calls in flight is then
+   *     tried first, see {@link InFlightWindow}); read only for a refusal
    */
-  static Answer of(int status, RateLimitSignals signals, int othersOnTheWire, boolean paceHadTokens) {
+  static Answer of(int status, RateLimitSignals signals, int othersOnTheWire, boolean notThePace) {
     boolean refused = isRefusal(status, signals);
     boolean admitted = !refused && status < 500;
-    boolean inFlight = refused && othersOnTheWire > 0 && !paceExplains(signals, paceHadTokens);
+    boolean inFlight = refused && othersOnTheWire > 0 && !paceExplains(signals, notThePace);
     return new Answer(status, refused, admitted, inFlight, signals.isQuotaSpent());
   }
 
@@ -53,7 +56,12 @@ record Answer(int status, boolean refused, boolean admitted, boolean refusedInFl
     return status == 429 || signals.isRejection();
   }
 
-  private static boolean paceExplains(RateLimitSignals signals, boolean paceHadTokens) {
+  /** Whether a refusal reports nothing of a budget: no count, no concurrency unit (a bare 429, or a Retry-After alone). */
+  static boolean reportsNoBudget(RateLimitSignals signals) {
+    return signals.remaining().isEmpty() && signals.policies().isEmpty();
+  }
+
+  private static boolean paceExplains(RateLimitSignals signals, boolean notThePace) {
     boolean namesConcurrency = signals.policies().stream()
         .anyMatch(p -> CONCURRENT_REQUESTS.equals(p.unit()) && p.isSpent());
     if (namesConcurrency) {
@@ -62,6 +70,6 @@ record Answer(int status, boolean refused, boolean admitted, boolean refusedInFl
     if (signals.remaining().isPresent()) {
       return signals.remaining().getAsLong() <= 0; // budget left: not the budget that refused
     }
-    return !paceHadTokens;
+    return !notThePace;
   }
 }

@@ -14,8 +14,11 @@ import dev.polite.RateController;
  * connections some do) were admitted in that time too: each is told to the controller as the
  * rate the cut should have read ({@link RateController#onAdmittedBeforeCut}) and left out of the
  * next one's. From then on one call at a time probes until one succeeds; successes then let
- * the controller climb. Two kinds of refusal are no news about the rate and cut nothing:
+ * the controller climb. Three kinds of refusal are no news about the rate and cut nothing:
  * <ul>
+ *   <li>a refusal before the server admitted anything: no rate was shown (a key spent by others
+ *       before it began, a limiter that refuses everything); the key probes one call at a time,
+ *       spaced by its backoff;
  *   <li>a call already on the wire when the last cut came: the cut answered it;
  *   <li>a refusal within a second of unpaused sending since the last cut (a probe that met a
  *       limiter still counting the last burst: a spent window, a sliding rate). The handful
@@ -88,6 +91,10 @@ final class DiscoveredPace {
    * showed room for.
    */
   private long bankUntil;
+  /** Whether the server has admitted any call of the key's. */
+  private boolean anyAdmitted;
+  /** Whether it refused one before it admitted any: nothing to cut from, the backoff probes. */
+  private boolean refusedFirst;
 
   /**
    * @param admitted what the server admitted since the last cut; shared with the key's pause,
@@ -125,7 +132,16 @@ final class DiscoveredPace {
 
   /** The server admitted a call, answered at {@code now}. */
   void admittedOne(long now) {
+    anyAdmitted = true;
     admitted.recordAccept(now);
+  }
+
+  /**
+   * Whether the key was refused before anything was admitted: that cuts nothing ({@link #refused})
+   * but is discovery all the same, and a key that discovers its pace backs off.
+   */
+  boolean refusedFirst() {
+    return refusedFirst;
   }
 
   /** The server advertised a pace: that pace governs, and nothing is probed for or banked. */
@@ -176,6 +192,13 @@ final class DiscoveredPace {
     }
     probing = true;
     dropBank();
+    if (!anyAdmitted) {
+      // Refused before the server took a single call: no rate was shown to cut to. Cut, the
+      // controller would fall to its floor (a call in 2 s) and hold every probe that far apart;
+      // the bare refusal's backoff spaces them instead, and the first cut waits for a rate.
+      refusedFirst = true;
+      return false;
+    }
     if (!admitted.hasEvidence(now) && paced) {
       return false;
     }

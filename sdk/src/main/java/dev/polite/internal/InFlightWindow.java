@@ -36,6 +36,16 @@ package dev.polite.internal;
  * Successes never raise the cap by themselves: a call counted in flight here may already be done
  * at the server, its answer on its way, so a count of successes in flight can run one over.
  *
+ * <h2>A cap from refusals that say nothing</h2>
+ * An LLM gateway's concurrency limit answers a bare 429, as a rate limiter without headers does.
+ * Read as the pace's, such a refusal cut a key with two slots to a few calls a second that climbed
+ * for the rest of the run (six to eight times the floor). So, while the key knows no pace, a bare
+ * refusal with calls on the wire is first taken for a cap ({@link KeyModel}): the window becomes
+ * the calls still on the wire, but the first call after it goes alone, once those are answered.
+ * A cap lets it through, and the window opens to the cap. A rate limiter refuses it, with no
+ * other call on the wire to blame: the guess is dropped ({@link #trialRefused}), and the refusal
+ * is the pace's, as before. The price against a rate limiter: that one call, once per key.
+ *
  * <p>Not thread-safe: part of {@link KeyModel}.
  */
 final class InFlightWindow {
@@ -54,6 +64,8 @@ final class InFlightWindow {
   private long shrunkAt = Long.MIN_VALUE;
   /** A cap below the one held that one refusal said, believed when another says it: 0 for none. */
   private int lowerCandidate;
+  /** Whether the cap is a bare refusal's guess on trial: one call at a time until a success. */
+  private boolean onTrial;
 
   /** @param cautious whether the first call goes alone (else the gate starts open) */
   InFlightWindow(boolean cautious) {
@@ -83,14 +95,28 @@ final class InFlightWindow {
    */
   void onAnswer(Answer answer, int othersOnTheWire, int stillOnTheWire, long sentAt,
       boolean advertised, int instances, long now) {
+    onAnswer(answer, othersOnTheWire, stillOnTheWire, sentAt, advertised, instances, false, now);
+  }
+
+  /**
+   * As above; {@code bare} when a refusal of calls in flight reported nothing at all: the cap it
+   * says is a guess, tried one call at a time until a success (see the class comment).
+   */
+  void onAnswer(Answer answer, int othersOnTheWire, int stillOnTheWire, long sentAt,
+      boolean advertised, int instances, boolean bare, long now) {
     if (answer.refusedInFlight()) {
+      boolean guess = bare && (cap == 0 || onTrial);
       shrink(stillOnTheWire, sentAt, now);
+      if (guess) {
+        onTrial = true; // the calls on the wire may lower the guess; its trial is one call still
+        window = 1;
+      }
     } else if (answer.refused()) {
       if (cap == 0) {
         open = true; // the pace governs from here
       }
     } else if (answer.admitted()) {
-      grow(othersOnTheWire, advertised, instances);
+      grow(othersOnTheWire, sentAt, advertised, instances);
     }
   }
 
@@ -136,7 +162,31 @@ final class InFlightWindow {
     shrunkAt = now;
   }
 
-  private void grow(int othersOnTheWire, boolean advertised, int instances) {
+  /**
+   * A guess on trial was wrong: its one call was refused with no other on the wire, so the pace,
+   * not a cap, refuses. The guess is forgotten and the window opens, as after any rate refusal.
+   */
+  void trialRefused() {
+    if (onTrial) {
+      onTrial = false;
+      cap = 0;
+      open = true;
+    }
+  }
+
+  /** Whether the cap is a bare refusal's guess, not yet shown at work by a success. */
+  boolean onTrial() {
+    return onTrial;
+  }
+
+  private void grow(int othersOnTheWire, long sentAt, boolean advertised, int instances) {
+    if (onTrial) {
+      if (sentAt > shrunkAt) {
+        onTrial = false; // the server took a call sent with the guess held: the cap is believed
+        window = cap;
+      }
+      return;
+    }
     if (open || window >= MAX_WINDOW) {
       return;
     }

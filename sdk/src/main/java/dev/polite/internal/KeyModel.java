@@ -76,6 +76,11 @@ public final class KeyModel {
   private final DiscoveredWindow shownWindow = new DiscoveredWindow();
   /** A call of another cost than 1 was reserved: a window shown in calls says nothing of it. */
   private boolean weighted;
+  /**
+   * Whether a bare refusal came with no other call on the wire: the key's bare refusals are its
+   * pace's, and no longer first taken for a cap on calls in flight ({@link InFlightWindow}).
+   */
+  private boolean bareIsThePace;
   /** When an answer was last read as a refusal of too many calls in flight (no pause). */
   private long refusedInFlightAt = Long.MIN_VALUE;
   private long epoch;
@@ -372,8 +377,10 @@ public final class KeyModel {
     boolean firstPace = !advertised.known();
     learnPace(signals, permit.sentAt(), now);
     // The bucket is read for refusals only: every answer passes here.
-    boolean paceHadTokens = advertised.known() && Answer.isRefusal(status, signals) && bucket.tokens(now) >= 1;
-    Answer answer = Answer.of(status, signals, permit.othersOnTheWire(), paceHadTokens);
+    boolean refusal = Answer.isRefusal(status, signals);
+    boolean bare = refusal && !advertised.known() && namesNoDelay(signals) && Answer.reportsNoBudget(signals);
+    boolean notThePace = refusal && (advertised.known() ? bucket.tokens(now) >= 1 : bare && !bareIsThePace);
+    Answer answer = Answer.of(status, signals, permit.othersOnTheWire(), notThePace);
     boolean rejected = answer.refused();
     readCount(signals, exclusive || firstPace, permit, now);
     if (advertised.known()) { // after the remaining count, so the fleet's bucket starts from what is left
@@ -390,8 +397,12 @@ public final class KeyModel {
     if (step == RefusalRun.Step.REFUSES_EVERYTHING || (step == RefusalRun.Step.ROUND && pause.refusing())) {
       refusesEverything(step == RefusalRun.Step.REFUSES_EVERYTHING, now); // found, or its probe refused
     }
+    if (bare && !answer.refusedInFlight() && !permit.early()) {
+      bareIsThePace = true; // refused with no other call on the wire: no cap explains it
+      window.trialRefused();
+    }
     window.onAnswer(answer, permit.othersOnTheWire(), ledger.onTheWire(), permit.sentAt(), advertised.known(),
-        inFleet ? shared.instances() : 1, now);
+        inFleet ? shared.instances() : 1, bare, now);
     if (answer.refusedInFlight()) {
       refusedInFlightAt = now;
       log.debug("polite: {} refused a call sent with {} others on the wire: {}", key,
@@ -414,7 +425,8 @@ public final class KeyModel {
       }
     }
     // RateController.none() promises no discovery, so no pause the server did not ask for.
-    boolean discovering = advertised.known() || discovered.found();
+    boolean discovering = advertised.known() || discovered.found()
+        || (discovered.refusedFirst() && config.rateController() != RateController.none());
     boolean backOff = rejected && !permit.early() && !windowRefused;
     if (pause.backOffIfBare(backOff, signals, permit.sentAt(), discovering, now)) {
       pauseBegan(now);
@@ -437,6 +449,12 @@ public final class KeyModel {
     if (pause.refine(hint, status, learnedAt, now)) {
       pauseBegan(now);
     }
+  }
+
+  /** Whether a refusal names no time to wait: no Retry-After, or one of 0 ({@link KeyPause}). */
+  private static boolean namesNoDelay(RateLimitSignals signals) {
+    Duration retryAfter = signals.retryAfter();
+    return retryAfter == null || retryAfter.isZero();
   }
 
   /** A call let go ended without an answer. */

@@ -24,8 +24,8 @@ package dev.polite.internal;
  *
  * <p>So a key that stops admitting is known as refusing everything in about 2 s, by the fourth
  * round of a bare refusal's backoff (probes at 0.5, 1, 1.5 and 2.25 s of the run, see
- * {@link KeyPause}); a run of {@code Retry-After: 1} at its third round, 3 s; a key refused from
- * its very first call, which its rate controller paces at one call in 2 s, at 6 s. The price of
+ * {@link KeyPause}), a key refused from its very first call too (nothing admitted cuts no pace,
+ * see {@link DiscoveredPace}); a run of {@code Retry-After: 1} at its third round, 3 s. The price of
  * the evidence: a key shared with clients polite does not know of, which spend its window before
  * each of its calls three rounds in a row, is taken for one refusing everything until a probe
  * finds it admitting again.

@@ -33,6 +33,7 @@ class DiscoveredPaceTest {
   @Test
   void aRefusalOfACallAlreadyOnTheWireAtTheCutCutsNothingMore() {
     pace.firstSend(now);
+    pace.admittedOne(now + MS);
     now += SECOND;
     long sentBeforeTheCut = now - 10 * MS;
     assertThat(pace.refused(now - MS, false, true, now)).isTrue();
@@ -44,6 +45,7 @@ class DiscoveredPaceTest {
   @Test
   void aRefusalWithinASecondOfSendingSinceTheCutProbesButCutsNothing() {
     pace.firstSend(now);
+    pace.admittedOne(now + MS);
     now += SECOND;
     pace.refused(now - MS, false, true, now);
     now += 500 * MS;
@@ -67,6 +69,7 @@ class DiscoveredPaceTest {
   @Test
   void aFleetsRefusalCutsAtMostOnceASecondAndOnlyAPaceFound() {
     pace.firstSend(now);
+    pace.admittedOne(now + MS);
     now += SECOND;
     assertThat(pace.refusedForFleet(now)).as("nothing found to cut").isFalse();
     pace.refused(now - MS, false, true, now);
@@ -77,6 +80,21 @@ class DiscoveredPaceTest {
     assertThat(pace.refusedForFleet(now)).isTrue();
     assertThat(controller.cuts).hasSize(2);
     assertThat(pace.oneAtATime()).as("another instance's refusal sets no probe here").isFalse();
+  }
+
+  @Test
+  void aRefusalBeforeAnythingWasAdmittedCutsNothingAndProbes() {
+    pace.firstSend(now);
+    now += SECOND;
+    assertThat(pace.refused(now - MS, false, true, now)).as("no rate shown to cut to").isFalse();
+    assertThat(pace.refusedFirst()).isTrue();
+    assertThat(pace.oneAtATime()).isTrue();
+    assertThat(pace.found()).isFalse();
+    pace.succeeded(now, 1, now += MS);
+    pace.admittedOne(now);
+    now += 2 * SECOND;
+    assertThat(pace.refused(now - MS, false, true, now)).as("once the server admitted one: a cut").isTrue();
+    assertThat(controller.cuts).hasSize(1);
   }
 
   @Test

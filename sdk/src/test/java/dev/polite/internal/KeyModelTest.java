@@ -255,12 +255,36 @@ class KeyModelTest {
       }
     }
     key.onAnswer(429, REFUSED, send(key), now += MS);
-    assertThat(key.pace()).as("0.9 x the 17 read by then").isCloseTo(15.3, within(1e-9));
+    assertThat(key.pace()).as("a bare refusal with calls on the wire: a cap is tried first").isInfinite();
+    assertThat(key.gateClosed()).as("its trial: one call once those on the wire are answered").isTrue();
     for (Permit p : late) {
       key.onAnswer(200, NOTHING, p, now += MS);
     }
-    assertThat(key.pace()).as("0.9 x the 20 the server took (and 3 ms of climbing)")
-        .isCloseTo(18, within(0.01));
+    assertThat(key.gateClosed()).as("answers to calls sent before the guess do not show it").isFalse();
+    key.onAnswer(429, REFUSED, send(key), now += MS); // the trial, refused alone: the pace
+    assertThat(key.pace()).as("0.9 x the 20 the server took").isCloseTo(18, within(0.01));
+  }
+
+  @Test
+  void aBareRefusalWithCallsOnTheWireIsACapOnTrialThatItsOneCallConfirms() {
+    KeyModel key = key(Aimd.defaults(), now);
+    key.onAnswer(200, NOTHING, send(key), now += MS);
+    key.onAnswer(200, NOTHING, send(key), now += MS);
+    Permit a = send(key);
+    Permit b = send(key);
+    Permit c = send(key);
+    key.onAnswer(429, REFUSED, c, now += MS); // two still on the wire: a cap of two, on trial
+    assertThat(key.pauseLeft(now)).as("no pause: a cap pauses nobody").isZero();
+    key.onAnswer(200, NOTHING, a, now += MS);
+    key.onAnswer(200, NOTHING, b, now += MS);
+    Permit trial = send(key);
+    assertThat(key.gateClosed()).as("the trial goes alone").isTrue();
+    key.onAnswer(200, NOTHING, trial, now += MS);
+    send(key);
+    assertThat(key.gateClosed()).isFalse();
+    send(key);
+    assertThat(key.gateClosed()).as("the cap, believed").isTrue();
+    assertThat(key.pace()).as("and no pace cut").isInfinite();
   }
 
   /** 20 admitted from the key's first send, 1 ms apart, then the 21st refused as {@code refusal}. */

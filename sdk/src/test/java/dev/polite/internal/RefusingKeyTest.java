@@ -83,16 +83,18 @@ class RefusingKeyTest {
   }
 
   @Test
-  void aKeyRefusedFromItsFirstCallIsKnownAtItsPace() {
+  void aKeyRefusedFromItsFirstCallIsKnownAsSoonAndIsNeverPaced() {
+    // Nothing admitted shows no rate to cut to: the backoff alone spaces the probes.
     KeyModel key = key(Aimd.defaults(), now);
     long first = now;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
       key.onAnswer(429, NOW_AGAIN, sendWhenLet(key), now += MS);
       assertThat(key.refusesEverything()).isFalse();
     }
     key.onAnswer(429, NOW_AGAIN, sendWhenLet(key), now += MS);
-    assertThat(key.refusesEverything()).as("three rounds at one call in 2 s").isTrue();
-    assertThat(now - first).isBetween(6 * SECOND, 6_100 * MS);
+    assertThat(key.refusesEverything()).as("the fourth round, past 2 s").isTrue();
+    assertThat(now - first).isBetween(2 * SECOND, 2_300 * MS);
+    assertThat(key.pace()).isInfinite();
   }
 
   @Test
