@@ -28,6 +28,7 @@ import static dev.polite.demo.Settings.ROUTE_COSTS;
 import static dev.polite.demo.Settings.STORE;
 import static dev.polite.demo.Settings.SYNC_INTERVAL;
 import static dev.polite.demo.Settings.TRUSTED_PROXIES;
+import static dev.polite.demo.Settings.UNNAMED_BUDGETS;
 import static dev.polite.demo.Settings.WHEN_DOWN;
 import static dev.polite.demo.Settings.WINDOW;
 import static dev.polite.demo.Settings.WRONG_RESET_EVERY;
@@ -224,6 +225,15 @@ public final class DemoServerConfig {
    */
   public boolean hasBudgets() {
     return !budgets().isEmpty();
+  }
+
+  /**
+   * Whether answers leave their budget unnamed ({@code --unnamed-budgets}): no
+   * {@code x-ratelimit-resource}, every IETF policy {@code "default"}, and {@code "default"} as a
+   * refusal's violated policy, each budget's own numbers still; {@code /stats} names them all the same.
+   */
+  public boolean unnamedBudgets() {
+    return UNNAMED_BUDGETS.in(values);
   }
 
   /** The most requests one key may have in flight ({@code --concurrency}); 0 for no limit. */
@@ -456,6 +466,15 @@ public final class DemoServerConfig {
       }
       budgets.put(pathPrefix, new Budget(name, limit, window));
       return set(BUDGETS, budgets);
+    }
+
+    /**
+     * Whether answers leave their budget unnamed, as X's API v2 does: each budget's answers carry its
+     * own numbers, but no {@code x-ratelimit-resource}, the IETF policy {@code "default"} for every
+     * budget, and {@code "default"} as a refusal's violated policy.
+     */
+    public Builder unnamedBudgets(boolean unnamedBudgets) {
+      return set(UNNAMED_BUDGETS, unnamedBudgets);
     }
 
     /** The most requests one key may have in flight, at least 0 (0: no limit). */

@@ -50,7 +50,9 @@ final class Settings {
   static final Setting<HeaderStyle> HEADERS = Setting.choice("headers", "ietf", HeaderStyle::parse)
       .flag("--headers", "STYLE",
           "ietf (draft-11 RateLimit + RateLimit-Policy)|legacy (RateLimit-Limit/-Remaining/-Reset)"
-              + "|x-ratelimit (GitHub style, epoch reset)|used-limit (Shopify's X-Shopify-Shop-Api-Call-Limit: used/limit)"
+              + "|x-ratelimit (GitHub style, epoch reset)|x-rate-limit (X and Okta: x-rate-limit-limit/-remaining/-reset, "
+              + "epoch reset, no budget name)|used-limit (Shopify's X-Shopify-Shop-Api-Call-Limit: used/limit)"
+              + "|azure (x-ms-ratelimit-remaining-subscription-reads: remaining only)"
               + "|retry-after (only Retry-After seconds on a 429)|retry-after-ms (retry-after-ms + Retry-After on a 429)"
               + "|retry-after-date (Retry-After as an HTTP-date, with Date)|none (nothing at all: a bare 429)"
               + " (default: ${DEFAULT-VALUE}).",
@@ -88,7 +90,7 @@ final class Settings {
       .flag("--wrong-reset-every", "N",
           "Every Nth answer with quota headers (over the whole server, admitted or refused) states a reset "
               + "200 days ahead, all else true: t= for ietf, RateLimit-Reset for legacy, the epoch for "
-              + "x-ratelimit; styles without a reset (used-limit, retry-after, retry-after-ms, "
+              + "x-ratelimit and x-rate-limit; styles without a reset (used-limit, azure, retry-after, retry-after-ms, "
               + "retry-after-date, none) are unaffected; 0 = off (default: ${DEFAULT-VALUE}).",
           Builder::wrongResetEvery);
 
@@ -177,6 +179,18 @@ final class Settings {
               + "policy); every other request spends --limit per --window, then named 'core'. Default: none.",
           (builder, budgets) -> budgets.forEach((prefix, budget) ->
               builder.budget(prefix, budget.name(), budget.limit(), budget.window())));
+
+  /**
+   * X's API v2 limits each endpoint on its own and never says which limit an answer is about: the
+   * same {@code x-rate-limit-*} fields carry 900 on one route and 300 on the next. The budgets stay
+   * apart and named in {@code /stats}; only the answers stop naming them.
+   */
+  static final Setting<Boolean> UNNAMED_BUDGETS = Setting.onOff("unnamedBudgets")
+      .flag("--unnamed-budgets", "",
+          "Answers name no budget: each --budget's answers carry its own numbers, but no x-ratelimit-resource, the "
+              + "IETF policy \"default\" for every budget, and \"default\" as a refusal's violated policy (as X's "
+              + "API v2 answers each endpoint); /stats still names them.",
+          Builder::unnamedBudgets);
 
   static final Setting<Integer> CONCURRENCY = Setting.count("concurrency", 0, most -> most >= 0,
           "must be at least 0")
@@ -271,7 +285,7 @@ final class Settings {
   /** Every setting, in the order the usage lists their flags. */
   static final List<Setting<?>> ALL = List.of(HOST, PORT, ALGORITHM, LIMIT, WINDOW, BURST, HEADERS,
       CLOCK_SKEW, REJECT_STATUS, WRONG_RESET_EVERY, STORE, SYNC_INTERVAL, WHEN_DOWN, NODES, REDIS_TIMEOUT, TRUSTED_PROXIES, API_KEY_HEADER, COST_HEADER,
-      ROUTE_COSTS, BUDGETS, CONCURRENCY, LATENCY, DRY_RUN, MAX_KEYS, PARSE_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS,
+      ROUTE_COSTS, BUDGETS, UNNAMED_BUDGETS, CONCURRENCY, LATENCY, DRY_RUN, MAX_KEYS, PARSE_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS,
       MAX_CONNECTIONS_PER_CLIENT, IO_THREADS, ADMIN_TOKEN, CLOCK);
 
   private Settings() {}

@@ -79,6 +79,8 @@ class DemoServerCommandTest {
     assertThat(parse("--headers", "retry-after").headers()).isEqualTo(HeaderStyle.RETRY_AFTER);
     assertThat(parse("--headers", "used-limit").headers()).isEqualTo(HeaderStyle.USED_LIMIT);
     assertThat(parse("--headers", "none").headers()).isEqualTo(HeaderStyle.NONE);
+    assertThat(parse("--headers", "x-rate-limit").headers()).isEqualTo(HeaderStyle.X_RATE_LIMIT);
+    assertThat(parse("--headers", "azure").headers()).isEqualTo(HeaderStyle.AZURE);
   }
 
   @Test
@@ -125,7 +127,7 @@ class DemoServerCommandTest {
     assertBadFlag("wrongResetEvery: must be 0 (off) or at least 2, was 1", "--wrong-reset-every", "1");
     assertBadFlag("wrongResetEvery: must be 0 (off) or at least 2, was -3", "--wrong-reset-every", "-3");
     String help = new DemoServerCommand().commandLine().getUsageMessage();
-    assertThat(help).contains("--reject-status=N", "--wrong-reset-every=N", "are unaffected");
+    assertThat(help).contains("--reject-status=N", "--wrong-reset-every=N", "unaffected");
   }
 
   @Test
@@ -173,6 +175,10 @@ class DemoServerCommandTest {
     assertThat(config.budgetOf("/api/fast").window()).isEqualTo(Duration.ofMillis(500));
     assertThat(config.budgetOf("/api/items")).isNull();
     assertThat(parse().budgets()).isEmpty();
+    assertThat(config.unnamedBudgets()).isFalse();
+    DemoServerConfig unnamed = parse("--budget", "/api/search=search:30/1m", "--unnamed-budgets");
+    assertThat(unnamed.unnamedBudgets()).isTrue();
+    assertThat(unnamed.toString()).contains("unnamed-budgets=true");
     assertBadFlag("budget: expected PREFIX=NAME:LIMIT/WINDOW, such as /api/search=search:30/1m, was 'search:30/1m'",
         "--budget", "search:30/1m");
     assertBadFlag("budget: expected PREFIX=NAME:LIMIT/WINDOW", "--budget", "/api/search=search");
@@ -193,7 +199,7 @@ class DemoServerCommandTest {
     assertBadFlag("routeCost: /api/search/big costs 40 but budget search (/api/search) holds at most 30",
         "--budget", "/api/search=search:30/1m", "--cost", "/api/search/big=40");
     String help = new DemoServerCommand().commandLine().getUsageMessage();
-    assertThat(help).contains("--budget=PREFIX=NAME:LIMIT/WINDOW", "x-ratelimit-resource");
+    assertThat(help).contains("--budget=PREFIX=NAME:LIMIT/WINDOW", "x-ratelimit-resource", "--unnamed-budgets");
   }
 
   private static void assertBadFlag(String reason, String... args) {

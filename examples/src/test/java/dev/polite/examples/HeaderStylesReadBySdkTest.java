@@ -82,6 +82,27 @@ class HeaderStylesReadBySdkTest {
   }
 
   @Test
+  void xsDialectGivesTheLimitWhatRemainsAndTheEpochResetReadAgainstItsDate() throws IOException {
+    List<RateLimitSignals> signals = firstAndRejected(DemoServer.builder().headers(HeaderStyle.X_RATE_LIMIT)
+        .clockSkew(Duration.ofSeconds(3600)));
+    assertThat(signals.get(0).limit()).hasValue(2);
+    assertThat(signals.get(0).remaining()).hasValue(2);
+    assertThat(signals.get(1).remaining()).hasValue(0);
+    assertThat(signals.get(1).reset()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(signals.get(1).policyName()).as("X names no budget").isNull();
+  }
+
+  @Test
+  void azureGivesWhatRemainsAndNothingElse() throws IOException {
+    List<RateLimitSignals> signals = firstAndRejected(DemoServer.builder().headers(HeaderStyle.AZURE));
+    assertThat(signals.get(0).remaining()).hasValue(2);
+    assertThat(signals.get(0).limit()).isEmpty();
+    assertThat(signals.get(0).reset()).isNull();
+    assertThat(signals.get(1).remaining()).hasValue(0);
+    assertThat(signals.get(1).retryAfter()).isEqualTo(Duration.ofSeconds(2));
+  }
+
+  @Test
   void usedLimitGivesTheLimitAndWhatRemains() throws IOException {
     List<RateLimitSignals> signals = firstAndRejected(DemoServer.builder().headers(HeaderStyle.USED_LIMIT));
     assertThat(signals.get(0).limit()).hasValue(3);

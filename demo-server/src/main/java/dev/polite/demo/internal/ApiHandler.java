@@ -116,8 +116,9 @@ public final class ApiHandler implements Endpoint {
     this.concurrencyProblem = forbidden ? CONCURRENCY_FORBIDDEN : CONCURRENCY_PROBLEM;
     this.rateProblems = new ByteBuf[budgets.entries().size()];
     for (Budgets.Entry budget : budgets.entries()) {
-      rateProblems[budget.index()] = budget.name().equals(QuotaHeaders.DEFAULT_POLICY) ? rateProblem
-          : problemBody(rejectStatus, budget.name(), "rate");
+      String shown = budget.headers().policyName(); // "default" when answers name no budget
+      rateProblems[budget.index()] = shown.equals(QuotaHeaders.DEFAULT_POLICY) ? rateProblem
+          : problemBody(rejectStatus, shown, "rate");
     }
     this.dryRun = config.dryRun();
     this.trustsSomeProxy = !config.trustedProxies().isEmpty();
