@@ -4,6 +4,7 @@ import static dev.polite.demo.Settings.ADMIN_TOKEN;
 import static dev.polite.demo.Settings.ALGORITHM;
 import static dev.polite.demo.Settings.API_KEY_HEADER;
 import static dev.polite.demo.Settings.COST_HEADER;
+import static dev.polite.demo.Settings.BLOCK_FOR;
 import static dev.polite.demo.Settings.BUDGETS;
 import static dev.polite.demo.Settings.BURST;
 import static dev.polite.demo.Settings.CLOCK;
@@ -246,6 +247,14 @@ public final class DemoServerConfig {
     return LATENCY.in(values);
   }
 
+  /**
+   * How long a key is blocked once the limiter refuses it ({@code --block-for}); a call during the
+   * block is refused and restarts it. Zero for no block.
+   */
+  public Duration blockFor() {
+    return BLOCK_FOR.in(values);
+  }
+
   /** Connect and read timeout of the Redis client ({@code --redis-timeout}). */
   public Duration redisTimeout() {
     return REDIS_TIMEOUT.in(values);
@@ -485,6 +494,16 @@ public final class DemoServerConfig {
     /** Simulated work before each admitted answer, zero or more (the thread is not held). */
     public Builder latency(Duration latency) {
       return set(LATENCY, latency);
+    }
+
+    /**
+     * Once the limiter refuses a key, its every call is refused for {@code blockFor} (0 for never, else
+     * 1 ms to a day), and a call that arrives during the block restarts it: the block ends
+     * {@code blockFor} after the latest refused call, as a CDN rule's mitigation timeout does. Those
+     * refusals carry {@code Retry-After} (whole seconds, rounded up) and no quota headers.
+     */
+    public Builder blockFor(Duration blockFor) {
+      return set(BLOCK_FOR, blockFor);
     }
 
     /** Redis connect and read timeout, 1 ms to 1 s; tens of ms keep a dead Redis cheap. */

@@ -197,6 +197,20 @@ final class Settings {
       .flag("--concurrency", "N", "Most requests in flight per key; 0 = no limit (default: ${DEFAULT-VALUE}).",
           Builder::concurrency);
 
+  /**
+   * A CDN rule's mitigation timeout, and the penalty some APIs add: once over, a key is blocked, and
+   * coming back early only makes it longer. A day is as long as the common CDN rules allow.
+   */
+  static final Setting<Duration> BLOCK_FOR = Setting.duration("blockFor", "0s",
+          block -> block.isZero() || block.compareTo(MILLISECOND) >= 0 && block.compareTo(Duration.ofDays(1)) <= 0,
+          "must be 0 (off) or 1 ms to 1 day")
+      .flag("--block-for", "DURATION",
+          "Once the limiter refuses a key, refuse its every call for DURATION; a call during the block is refused "
+              + "and restarts it (it ends DURATION after the latest refused call). These refusals carry Retry-After "
+              + "(whole seconds, the block rounded up) and no quota headers, whatever --headers says; 0 = off "
+              + "(default: ${DEFAULT-VALUE}).",
+          Builder::blockFor);
+
   static final Setting<Duration> LATENCY = Setting.duration("latency", "0ms",
           latency -> !latency.isNegative(), "must be zero or more")
       .flag("--latency", "DURATION", "Simulated work per admitted request, holding no thread (default: ${DEFAULT-VALUE}).",
@@ -285,7 +299,7 @@ final class Settings {
   /** Every setting, in the order the usage lists their flags. */
   static final List<Setting<?>> ALL = List.of(HOST, PORT, ALGORITHM, LIMIT, WINDOW, BURST, HEADERS,
       CLOCK_SKEW, REJECT_STATUS, WRONG_RESET_EVERY, STORE, SYNC_INTERVAL, WHEN_DOWN, NODES, REDIS_TIMEOUT, TRUSTED_PROXIES, API_KEY_HEADER, COST_HEADER,
-      ROUTE_COSTS, BUDGETS, UNNAMED_BUDGETS, CONCURRENCY, LATENCY, DRY_RUN, MAX_KEYS, PARSE_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS,
+      ROUTE_COSTS, BUDGETS, UNNAMED_BUDGETS, CONCURRENCY, LATENCY, BLOCK_FOR, DRY_RUN, MAX_KEYS, PARSE_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS,
       MAX_CONNECTIONS_PER_CLIENT, IO_THREADS, ADMIN_TOKEN, CLOCK);
 
   private Settings() {}

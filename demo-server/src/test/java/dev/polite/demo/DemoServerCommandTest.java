@@ -131,6 +131,16 @@ class DemoServerCommandTest {
   }
 
   @Test
+  void aBlockForAWhile() {
+    assertThat(parse("--block-for", "1s").blockFor()).isEqualTo(Duration.ofSeconds(1));
+    assertThat(parse("--block-for", "1s").toString()).contains("block-for=PT1S");
+    assertThat(parse().blockFor()).isZero();
+    assertBadFlag("blockFor: must be 0 (off) or 1 ms to 1 day, was PT48H", "--block-for", "2d");
+    assertBadFlag("block-for: 'soon' is not a duration", "--block-for", "soon");
+    assertThat(new DemoServerCommand().commandLine().getUsageMessage()).contains("--block-for=DURATION");
+  }
+
+  @Test
   void anUnknownFlagSuggestsAKnownOneAndExitsTwo() {
     Run run = Run.of("--node", "3");
     assertThat(run.exit()).isEqualTo(2);

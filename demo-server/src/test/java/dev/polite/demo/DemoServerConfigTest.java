@@ -32,6 +32,10 @@ class DemoServerConfigTest {
     assertThatThrownBy(() -> DemoServer.builder().wrongResetEvery(1))
         .hasMessage("wrongResetEvery: must be 0 (off) or at least 2, was 1");
     assertThatThrownBy(() -> DemoServer.builder().wrongResetEvery(-2)).hasMessageStartingWith("wrongResetEvery:");
+    assertThatThrownBy(() -> DemoServer.builder().blockFor(Duration.ofDays(2)))
+        .hasMessage("blockFor: must be 0 (off) or 1 ms to 1 day, was PT48H");
+    assertThatThrownBy(() -> DemoServer.builder().blockFor(Duration.ofNanos(1))).hasMessageStartingWith("blockFor:");
+    assertThatThrownBy(() -> DemoServer.builder().blockFor(Duration.ofSeconds(-1))).hasMessageStartingWith("blockFor:");
     assertThatThrownBy(() -> HeaderStyle.parse("shopify")).hasMessageContaining("retry-after-date").hasMessageContaining("used-limit");
   }
 

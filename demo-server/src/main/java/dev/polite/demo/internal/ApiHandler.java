@@ -45,6 +45,12 @@ import org.slf4j.LoggerFactory;
  * and the stats count it. The concurrency cap stays the key's as a whole, over every budget; its
  * 403 shows what the refused request's own budget last said to that key.
  *
+ * <p>Some refusals are no limiter's decision about the call at hand ({@link #outright}): a key
+ * blocked after the limiter refused it ({@code --block-for}, {@link Blocks}) is refused before the
+ * cap and the limiter are asked, spending nothing. Such a refusal, and the limiter's refusal that
+ * starts a block, carry {@code Retry-After} in whole seconds and no quota headers, whatever the
+ * style: a CDN's rule says when to come back, not what is left.
+ *
  * <p>In dry-run the limiter still decides and counts, but every request is served; would-be
  * rejections are logged as one line per second at most, so a flood cannot become a log flood.
  */
@@ -95,6 +101,9 @@ public final class ApiHandler implements Endpoint {
   private final ByteBuf concurrencyProblem;
   private final boolean trustsSomeProxy;
   private final boolean dryRun; // read on every request: the config holds its values in a map
+  private final @Nullable Blocks blocks;
+  private final AsciiString blockRetryAfter;
+  private final LongSupplier nanos;
   private final AtomicLong dryRunSecond = new AtomicLong(Long.MIN_VALUE);
   private final AtomicLong dryRunCount = new AtomicLong();
   private final AtomicLong busySecond = new AtomicLong(Long.MIN_VALUE);
@@ -122,6 +131,15 @@ public final class ApiHandler implements Endpoint {
     }
     this.dryRun = config.dryRun();
     this.trustsSomeProxy = !config.trustedProxies().isEmpty();
+    long blockNanos = Nanos.of(config.blockFor());
+    this.blocks = blockNanos > 0 ? new Blocks(blockNanos, config.maxKeys()) : null;
+    this.blockRetryAfter = wholeSeconds(blockNanos);
+    this.nanos = () -> Nanos.sinceEpoch(config.clock().instant());
+  }
+
+  /** {@code Retry-After}'s value for {@code nanos}: whole seconds, rounded up. */
+  private static AsciiString wholeSeconds(long nanos) {
+    return AsciiString.cached(Long.toString(QuotaHeaders.seconds(nanos)));
   }
 
   @Override
@@ -140,6 +158,15 @@ public final class ApiHandler implements Endpoint {
     BiConsumer<String, String> header = (name, value) -> exchange.header(headerName(name), value);
     long serverMillis = epochMillis.getAsLong() + skewMillis;
     headers.writeDate(serverMillis, header);
+    AsciiString outright = outright(key);
+    if (outright != null) {
+      stats.record(key, budget.index(), false);
+      if (!dryRun) {
+        refuseOutright(exchange, outright, rateProblems[budget.index()]);
+        return;
+      }
+      wouldReject(key);
+    }
     if (inFlight != null) {
       if (!inFlight.tryEnter(key)) {
         stats.record(key, budget.index(), false);
@@ -189,6 +216,14 @@ public final class ApiHandler implements Endpoint {
       return;
     }
     stats.record(key, budget.index(), decision.allowed());
+    if (!decision.allowed() && blocks != null) {
+      // The refusal starts a block: it says how long that lasts, and nothing of the quota
+      blocks.block(key, nanos.getAsLong());
+      if (!dryRun) {
+        refuseOutright(exchange, blockRetryAfter, rateProblems[budget.index()]);
+        return;
+      }
+    }
     headers.write(decision, serverMillis, header);
     if (!decision.allowed()) {
       if (!dryRun) {
@@ -204,6 +239,23 @@ public final class ApiHandler implements Endpoint {
       return;
     }
     exchange.later(delay, () -> ok(exchange, decision));
+  }
+
+  /**
+   * The {@code Retry-After} of a refusal that no limiter decides for this call, or null when the
+   * call goes on to the cap and the limiter: a blocked key's (which restarts its block).
+   */
+  private @Nullable AsciiString outright(String key) {
+    if (blocks != null && blocks.refuses(key, nanos.getAsLong())) {
+      return blockRetryAfter;
+    }
+    return null;
+  }
+
+  /** A refusal that says when to come back, {@code retryAfter} whole seconds, and no quota. */
+  private void refuseOutright(Exchange exchange, AsciiString retryAfter, ByteBuf body) {
+    exchange.header(RETRY_AFTER, retryAfter);
+    problem(exchange, body);
   }
 
   /** A refusal body with {@code status}, naming {@code policy} as violated and the {@code limit} that refused. */
