@@ -5,6 +5,8 @@ import static dev.polite.demo.Settings.ALGORITHM;
 import static dev.polite.demo.Settings.API_KEY_HEADER;
 import static dev.polite.demo.Settings.COST_HEADER;
 import static dev.polite.demo.Settings.BLOCK_FOR;
+import static dev.polite.demo.Settings.BOGUS_REFUSAL_EVERY;
+import static dev.polite.demo.Settings.BOGUS_RETRY_AFTER;
 import static dev.polite.demo.Settings.BUDGETS;
 import static dev.polite.demo.Settings.BURST;
 import static dev.polite.demo.Settings.CLOCK;
@@ -25,6 +27,8 @@ import static dev.polite.demo.Settings.PARSE_TIMEOUT;
 import static dev.polite.demo.Settings.PORT;
 import static dev.polite.demo.Settings.REJECT_STATUS;
 import static dev.polite.demo.Settings.REDIS_TIMEOUT;
+import static dev.polite.demo.Settings.REFUSE_ALL;
+import static dev.polite.demo.Settings.REFUSE_ALL_RETRY_AFTER;
 import static dev.polite.demo.Settings.ROUTE_COSTS;
 import static dev.polite.demo.Settings.STORE;
 import static dev.polite.demo.Settings.SYNC_INTERVAL;
@@ -253,6 +257,29 @@ public final class DemoServerConfig {
    */
   public Duration blockFor() {
     return BLOCK_FOR.in(values);
+  }
+
+  /** Whether every {@code /api/} call is refused, whatever the limiter would say ({@code --refuse-all}). */
+  public boolean refuseAll() {
+    return REFUSE_ALL.in(values);
+  }
+
+  /** The {@code Retry-After} of {@link #refuseAll()}'s refusals ({@code --refuse-all-retry-after}). */
+  public Duration refuseAllRetryAfter() {
+    return REFUSE_ALL_RETRY_AFTER.in(values);
+  }
+
+  /**
+   * Every how many {@code /api/} answers one is a refusal no limiter made, with
+   * {@link #bogusRetryAfter()} ({@code --bogus-refusal-every}); 0 for never.
+   */
+  public int bogusRefusalEvery() {
+    return BOGUS_REFUSAL_EVERY.in(values);
+  }
+
+  /** The {@code Retry-After} of {@link #bogusRefusalEvery()}'s refusals ({@code --bogus-retry-after}). */
+  public Duration bogusRetryAfter() {
+    return BOGUS_RETRY_AFTER.in(values);
   }
 
   /** Connect and read timeout of the Redis client ({@code --redis-timeout}). */
@@ -504,6 +531,33 @@ public final class DemoServerConfig {
      */
     public Builder blockFor(Duration blockFor) {
       return set(BLOCK_FOR, blockFor);
+    }
+
+    /**
+     * Refuse every {@code /api/} call, as a broken limiter does, with {@code Retry-After} of
+     * {@link #refuseAllRetryAfter} and nothing else, whatever the header style; the limiter is not asked.
+     */
+    public Builder refuseAll(boolean refuseAll) {
+      return set(REFUSE_ALL, refuseAll);
+    }
+
+    /** The {@code Retry-After} of {@link #refuseAll}'s refusals, 0 to a day, sent in whole seconds (rounded up). */
+    public Builder refuseAllRetryAfter(Duration retryAfter) {
+      return set(REFUSE_ALL_RETRY_AFTER, retryAfter);
+    }
+
+    /**
+     * Every {@code every}th {@code /api/} answer (counted over the whole server) is a refusal that no
+     * limiter made, with {@code Retry-After} of {@link #bogusRetryAfter} (a day by default) and nothing
+     * else; 0 for never, else at least 2.
+     */
+    public Builder bogusRefusalEvery(int every) {
+      return set(BOGUS_REFUSAL_EVERY, every);
+    }
+
+    /** The {@code Retry-After} of {@link #bogusRefusalEvery}'s refusals, 0 to 366 days, in whole seconds (rounded up). */
+    public Builder bogusRetryAfter(Duration retryAfter) {
+      return set(BOGUS_RETRY_AFTER, retryAfter);
     }
 
     /** Redis connect and read timeout, 1 ms to 1 s; tens of ms keep a dead Redis cheap. */

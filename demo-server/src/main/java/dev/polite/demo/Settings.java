@@ -216,6 +216,41 @@ final class Settings {
       .flag("--latency", "DURATION", "Simulated work per admitted request, holding no thread (default: ${DEFAULT-VALUE}).",
           Builder::latency);
 
+  /**
+   * A limiter that refuses everything: a broken one, a key blocked for good, a store that fails
+   * closed. Its {@code Retry-After} says nothing useful (0 by default, as such a limiter's often does).
+   */
+  static final Setting<Boolean> REFUSE_ALL = Setting.onOff("refuseAll")
+      .flag("--refuse-all", "",
+          "Refuse every /api/ call (--reject-status) with Retry-After: --refuse-all-retry-after and nothing "
+              + "else, whatever --headers says: a limiter that refuses everything.",
+          Builder::refuseAll);
+
+  static final Setting<Duration> REFUSE_ALL_RETRY_AFTER = Setting.duration("refuseAllRetryAfter", "0s",
+          after -> !after.isNegative() && after.compareTo(Duration.ofDays(1)) <= 0, "must be 0 to 1 day")
+      .flag("--refuse-all-retry-after", "DURATION",
+          "With --refuse-all, the Retry-After of every refusal, in whole seconds, rounded up (default: ${DEFAULT-VALUE}).",
+          Builder::refuseAllRetryAfter);
+
+  /**
+   * Refusals whose hint cannot be used, on a server that otherwise admits everything: a client that
+   * believes one waits a day; one that sees it cannot be true gives that call up, or tries it again,
+   * and carries on. 1 is refused: every answer refused is {@link #REFUSE_ALL}.
+   */
+  static final Setting<Integer> BOGUS_REFUSAL_EVERY = Setting.count("bogusRefusalEvery", 0,
+          every -> every == 0 || every >= 2, "must be 0 (off) or at least 2")
+      .flag("--bogus-refusal-every", "N",
+          "Every Nth /api/ answer (over the whole server) is a refusal no limiter made, with Retry-After: "
+              + "--bogus-retry-after and nothing else, whatever --headers says; 0 = off (default: ${DEFAULT-VALUE}).",
+          Builder::bogusRefusalEvery);
+
+  static final Setting<Duration> BOGUS_RETRY_AFTER = Setting.duration("bogusRetryAfter", "1d",
+          after -> !after.isNegative() && after.compareTo(Duration.ofDays(366)) <= 0, "must be 0 to 366 days")
+      .flag("--bogus-retry-after", "DURATION",
+          "With --bogus-refusal-every, the Retry-After of those refusals, in whole seconds, rounded up "
+              + "(default: ${DEFAULT-VALUE}, 86400 s).",
+          Builder::bogusRetryAfter);
+
   static final Setting<Boolean> DRY_RUN = Setting.onOff("dryRun")
       .flag("--dry-run", "", "Count and log would-be rejections, never reject.", Builder::dryRun);
 
@@ -299,7 +334,8 @@ final class Settings {
   /** Every setting, in the order the usage lists their flags. */
   static final List<Setting<?>> ALL = List.of(HOST, PORT, ALGORITHM, LIMIT, WINDOW, BURST, HEADERS,
       CLOCK_SKEW, REJECT_STATUS, WRONG_RESET_EVERY, STORE, SYNC_INTERVAL, WHEN_DOWN, NODES, REDIS_TIMEOUT, TRUSTED_PROXIES, API_KEY_HEADER, COST_HEADER,
-      ROUTE_COSTS, BUDGETS, UNNAMED_BUDGETS, CONCURRENCY, LATENCY, BLOCK_FOR, DRY_RUN, MAX_KEYS, PARSE_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS,
+      ROUTE_COSTS, BUDGETS, UNNAMED_BUDGETS, CONCURRENCY, LATENCY, BLOCK_FOR, REFUSE_ALL,
+      REFUSE_ALL_RETRY_AFTER, BOGUS_REFUSAL_EVERY, BOGUS_RETRY_AFTER, DRY_RUN, MAX_KEYS, PARSE_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS,
       MAX_CONNECTIONS_PER_CLIENT, IO_THREADS, ADMIN_TOKEN, CLOCK);
 
   private Settings() {}

@@ -141,6 +141,26 @@ class DemoServerCommandTest {
   }
 
   @Test
+  void refusalsNoLimiterMakes() {
+    DemoServerConfig all = parse("--refuse-all", "--refuse-all-retry-after", "3s");
+    assertThat(all.refuseAll()).isTrue();
+    assertThat(all.refuseAllRetryAfter()).isEqualTo(Duration.ofSeconds(3));
+    assertThat(parse().refuseAll()).isFalse();
+    assertThat(parse().refuseAllRetryAfter()).isZero();
+    DemoServerConfig bogus = parse("--bogus-refusal-every", "10");
+    assertThat(bogus.bogusRefusalEvery()).isEqualTo(10);
+    assertThat(bogus.bogusRetryAfter()).isEqualTo(Duration.ofDays(1));
+    assertThat(parse("--bogus-retry-after", "1h").bogusRetryAfter()).isEqualTo(Duration.ofHours(1));
+    assertThat(parse().bogusRefusalEvery()).isZero();
+    assertThat(all.toString()).contains("refuse-all=true", "refuse-all-retry-after=PT3S");
+    assertBadFlag("bogusRefusalEvery: must be 0 (off) or at least 2, was 1", "--bogus-refusal-every", "1");
+    assertBadFlag("refuseAllRetryAfter: must be 0 to 1 day, was PT48H", "--refuse-all-retry-after", "2d");
+    assertBadFlag("bogus-retry-after: 'never' is not a duration", "--bogus-retry-after", "never");
+    assertThat(new DemoServerCommand().commandLine().getUsageMessage()).contains("--refuse-all",
+        "--refuse-all-retry-after=DURATION", "--bogus-refusal-every=N", "--bogus-retry-after=DURATION");
+  }
+
+  @Test
   void anUnknownFlagSuggestsAKnownOneAndExitsTwo() {
     Run run = Run.of("--node", "3");
     assertThat(run.exit()).isEqualTo(2);

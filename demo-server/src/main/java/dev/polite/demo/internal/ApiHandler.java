@@ -45,11 +45,13 @@ import org.slf4j.LoggerFactory;
  * and the stats count it. The concurrency cap stays the key's as a whole, over every budget; its
  * 403 shows what the refused request's own budget last said to that key.
  *
- * <p>Some refusals are no limiter's decision about the call at hand ({@link #outright}): a key
- * blocked after the limiter refused it ({@code --block-for}, {@link Blocks}) is refused before the
- * cap and the limiter are asked, spending nothing. Such a refusal, and the limiter's refusal that
- * starts a block, carry {@code Retry-After} in whole seconds and no quota headers, whatever the
- * style: a CDN's rule says when to come back, not what is left.
+ * <p>Some refusals are no limiter's decision about the call at hand ({@link #outright}): every call
+ * of a server that refuses all ({@code --refuse-all}), every Nth answer of one that refuses now and
+ * then with a hint no one can use ({@code --bogus-refusal-every}), and a key blocked after the
+ * limiter refused it ({@code --block-for}, {@link Blocks}). They are refused before the cap and the
+ * limiter are asked, spending nothing. Such a refusal, and the limiter's refusal that starts a
+ * block, carry {@code Retry-After} in whole seconds and no quota headers, whatever the style: a
+ * CDN's rule says when to come back, not what is left, and a broken limiter has nothing to say.
  *
  * <p>In dry-run the limiter still decides and counts, but every request is served; would-be
  * rejections are logged as one line per second at most, so a flood cannot become a log flood.
@@ -101,6 +103,11 @@ public final class ApiHandler implements Endpoint {
   private final ByteBuf concurrencyProblem;
   private final boolean trustsSomeProxy;
   private final boolean dryRun; // read on every request: the config holds its values in a map
+  private final boolean refuseAll;
+  private final AsciiString refuseAllRetryAfter;
+  private final int bogusEvery;
+  private final AtomicLong bogusAnswers = new AtomicLong();
+  private final AsciiString bogusRetryAfter;
   private final @Nullable Blocks blocks;
   private final AsciiString blockRetryAfter;
   private final LongSupplier nanos;
@@ -134,6 +141,10 @@ public final class ApiHandler implements Endpoint {
     long blockNanos = Nanos.of(config.blockFor());
     this.blocks = blockNanos > 0 ? new Blocks(blockNanos, config.maxKeys()) : null;
     this.blockRetryAfter = wholeSeconds(blockNanos);
+    this.refuseAll = config.refuseAll();
+    this.refuseAllRetryAfter = wholeSeconds(Nanos.of(config.refuseAllRetryAfter()));
+    this.bogusEvery = config.bogusRefusalEvery();
+    this.bogusRetryAfter = wholeSeconds(Nanos.of(config.bogusRetryAfter()));
     this.nanos = () -> Nanos.sinceEpoch(config.clock().instant());
   }
 
@@ -243,9 +254,17 @@ public final class ApiHandler implements Endpoint {
 
   /**
    * The {@code Retry-After} of a refusal that no limiter decides for this call, or null when the
-   * call goes on to the cap and the limiter: a blocked key's (which restarts its block).
+   * call goes on to the cap and the limiter: every call's with {@code --refuse-all}, every Nth
+   * answer's with {@code --bogus-refusal-every} (each call counts as one answer), and a blocked
+   * key's (which restarts its block).
    */
   private @Nullable AsciiString outright(String key) {
+    if (refuseAll) {
+      return refuseAllRetryAfter;
+    }
+    if (bogusEvery > 0 && bogusAnswers.incrementAndGet() % bogusEvery == 0) {
+      return bogusRetryAfter;
+    }
     if (blocks != null && blocks.refuses(key, nanos.getAsLong())) {
       return blockRetryAfter;
     }
