@@ -30,6 +30,7 @@ import static dev.polite.demo.Settings.REDIS_TIMEOUT;
 import static dev.polite.demo.Settings.REFUSE_ALL;
 import static dev.polite.demo.Settings.REFUSE_ALL_RETRY_AFTER;
 import static dev.polite.demo.Settings.ROUTE_COSTS;
+import static dev.polite.demo.Settings.SECOND_POLICY;
 import static dev.polite.demo.Settings.STORE;
 import static dev.polite.demo.Settings.SYNC_INTERVAL;
 import static dev.polite.demo.Settings.TRUSTED_PROXIES;
@@ -45,6 +46,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.StringJoiner;
 import org.jspecify.annotations.Nullable;
 
@@ -239,6 +241,14 @@ public final class DemoServerConfig {
    */
   public boolean unnamedBudgets() {
     return UNNAMED_BUDGETS.in(values);
+  }
+
+  /**
+   * The second policy every call must also pass ({@code --second-policy}): a fixed window per key,
+   * listed beside the main policy in the IETF fields; empty for none.
+   */
+  public Optional<SecondPolicy> secondPolicy() {
+    return SECOND_POLICY.in(values);
   }
 
   /** The most requests one key may have in flight ({@code --concurrency}); 0 for no limit. */
@@ -513,6 +523,16 @@ public final class DemoServerConfig {
       return set(UNNAMED_BUDGETS, unnamedBudgets);
     }
 
+    /**
+     * A second policy every call must also pass, beside the limit per window: a fixed window of its
+     * own per key. A call is admitted only when both admit it (a refused one spends neither), and a
+     * refusal's {@code Retry-After} is the refusing policy's; the IETF fields list both. Needs
+     * {@link HeaderStyle#IETF}, the memory store and no route budgets ({@link #build()} says so).
+     */
+    public Builder secondPolicy(SecondPolicy policy) {
+      return set(SECOND_POLICY, Optional.of(Objects.requireNonNull(policy, "secondPolicy: must not be null")));
+    }
+
     /** The most requests one key may have in flight, at least 0 (0: no limit). */
     public Builder concurrency(int concurrency) {
       return set(CONCURRENCY, concurrency);
@@ -666,6 +686,7 @@ public final class DemoServerConfig {
           }
         }
       }
+      config.secondPolicy().ifPresent(second -> checkSecondPolicy(config, second));
       if (config.usesRedis() && !config.algorithm().runsOnRedis()) {
         throw new IllegalArgumentException("algorithm: " + config.algorithm()
             + " is not supported with a Redis store (supported: " + Algorithm.onRedis() + ")");
@@ -675,6 +696,31 @@ public final class DemoServerConfig {
             + " is not supported with a synced store (supported: " + Algorithm.onSyncedStore() + ")");
       }
       return config;
+    }
+
+    /**
+     * What a second policy needs: one field to list both policies in (IETF), a store this process
+     * keeps (its windows live beside the memory store's state, decided under one lock per key), and
+     * one budget (which policy a route's budget would stand beside is not this setting's to guess).
+     */
+    private static void checkSecondPolicy(DemoServerConfig config, SecondPolicy second) {
+      if (config.headers() != HeaderStyle.IETF) {
+        throw new IllegalArgumentException("secondPolicy: two policies in one field need --headers ietf, was "
+            + config.headers());
+      }
+      if (config.storeKind() != StoreKind.MEMORY) {
+        throw new IllegalArgumentException("secondPolicy: needs the memory store, was " + config.store());
+      }
+      if (config.hasBudgets()) {
+        throw new IllegalArgumentException("secondPolicy: not with --budget (the second policy stands beside the one "
+            + "main budget)");
+      }
+      for (Map.Entry<String, Integer> route : config.routeCosts().entrySet()) {
+        if (route.getValue() > second.limit()) {
+          throw new IllegalArgumentException("routeCost: " + route.getKey() + " costs " + route.getValue()
+              + " but the second policy " + second.name() + " allows at most " + second.limit() + " per window");
+        }
+      }
     }
 
     /** Builds the configuration and starts a server with it. */

@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Every setting of the demo server, each declared once: name, default, rule, flag and usage.
@@ -192,6 +193,21 @@ final class Settings {
               + "API v2 answers each endpoint); /stats still names them.",
           Builder::unnamedBudgets);
 
+  /**
+   * Two policies in one field, as IETF draft-11 lists them: the main limit and a fixed window
+   * beside it, both per key. Empty text (the default) for none. A combination the headers or the
+   * store cannot carry is refused by {@link DemoServerConfig.Builder#build()}, naming this setting.
+   */
+  static final Setting<Optional<SecondPolicy>> SECOND_POLICY = Setting.choice("secondPolicy", "",
+          Settings::secondPolicy)
+      .flag("--second-policy", "NAME:LIMIT/WINDOW",
+          "A second policy every call must also pass: a fixed window of LIMIT per WINDOW per key (window:60/5s), "
+              + "beside --limit per --window; a call is admitted only when both admit it (a refused one spends "
+              + "neither), and a refusal's Retry-After is the refusing policy's. Both are listed in one field: "
+              + "RateLimit-Policy: \"default\";q=..;w=.., \"NAME\";q=..;w=.. (--headers ietf, the memory store, no "
+              + "--budget). Default: none.",
+          (builder, policy) -> policy.ifPresent(builder::secondPolicy));
+
   static final Setting<Integer> CONCURRENCY = Setting.count("concurrency", 0, most -> most >= 0,
           "must be at least 0")
       .flag("--concurrency", "N", "Most requests in flight per key; 0 = no limit (default: ${DEFAULT-VALUE}).",
@@ -334,7 +350,7 @@ final class Settings {
   /** Every setting, in the order the usage lists their flags. */
   static final List<Setting<?>> ALL = List.of(HOST, PORT, ALGORITHM, LIMIT, WINDOW, BURST, HEADERS,
       CLOCK_SKEW, REJECT_STATUS, WRONG_RESET_EVERY, STORE, SYNC_INTERVAL, WHEN_DOWN, NODES, REDIS_TIMEOUT, TRUSTED_PROXIES, API_KEY_HEADER, COST_HEADER,
-      ROUTE_COSTS, BUDGETS, UNNAMED_BUDGETS, CONCURRENCY, LATENCY, BLOCK_FOR, REFUSE_ALL,
+      ROUTE_COSTS, BUDGETS, UNNAMED_BUDGETS, SECOND_POLICY, CONCURRENCY, LATENCY, BLOCK_FOR, REFUSE_ALL,
       REFUSE_ALL_RETRY_AFTER, BOGUS_REFUSAL_EVERY, BOGUS_RETRY_AFTER, DRY_RUN, MAX_KEYS, PARSE_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS,
       MAX_CONNECTIONS_PER_CLIENT, IO_THREADS, ADMIN_TOKEN, CLOCK);
 
@@ -377,6 +393,11 @@ final class Settings {
       }
     }
     return Collections.unmodifiableMap(new LinkedHashMap<>(routes));
+  }
+
+  /** {@code NAME:LIMIT/WINDOW} read; blank for none. */
+  private static Optional<SecondPolicy> secondPolicy(String text) {
+    return text.isBlank() ? Optional.empty() : Optional.of(SecondPolicy.parse(text));
   }
 
   /** The usage's shape of a budget, for the refusals of text that is not one. */

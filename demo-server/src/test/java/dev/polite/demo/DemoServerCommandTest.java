@@ -161,6 +161,21 @@ class DemoServerCommandTest {
   }
 
   @Test
+  void aSecondPolicy() {
+    DemoServerConfig config = parse("--limit", "20", "--second-policy", "window:60/5s");
+    assertThat(config.secondPolicy()).hasValue(new SecondPolicy("window", 60, Duration.ofSeconds(5)));
+    assertThat(parse().secondPolicy()).isEmpty();
+    assertBadFlag("second-policy: expected NAME:LIMIT/WINDOW, such as window:60/5s, was 'window'",
+        "--second-policy", "window");
+    assertBadFlag("second-policy: 'w:lots/5s' has no whole number for its limit ('lots')", "--second-policy", "w:lots/5s");
+    assertBadFlag("second-policy: 'soon' is not a duration", "--second-policy", "w:60/soon");
+    assertBadFlag("secondPolicy: the limit must be at least 1, was 0", "--second-policy", "w:0/5s");
+    assertBadFlag("secondPolicy: two policies in one field need --headers ietf, was legacy",
+        "--second-policy", "w:60/5s", "--headers", "legacy");
+    assertThat(new DemoServerCommand().commandLine().getUsageMessage()).contains("--second-policy=NAME:LIMIT/WINDOW");
+  }
+
+  @Test
   void anUnknownFlagSuggestsAKnownOneAndExitsTwo() {
     Run run = Run.of("--node", "3");
     assertThat(run.exit()).isEqualTo(2);

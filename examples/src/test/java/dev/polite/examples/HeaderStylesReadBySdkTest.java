@@ -3,10 +3,12 @@ package dev.polite.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.polite.RateLimitHeaders;
+import dev.polite.RateLimitPolicy;
 import dev.polite.RateLimitSignals;
 import dev.polite.demo.DemoServer;
 import dev.polite.demo.DemoServerConfig;
 import dev.polite.demo.HeaderStyle;
+import dev.polite.demo.SecondPolicy;
 import dev.polite.okhttp.OkHttpResponseView;
 import java.io.IOException;
 import java.time.Clock;
@@ -100,6 +102,19 @@ class HeaderStylesReadBySdkTest {
     assertThat(signals.get(0).reset()).isNull();
     assertThat(signals.get(1).remaining()).hasValue(0);
     assertThat(signals.get(1).retryAfter()).isEqualTo(Duration.ofSeconds(2));
+  }
+
+  @Test
+  void twoPoliciesInOneFieldAreEachRead() throws IOException {
+    List<RateLimitSignals> signals = firstAndRejected(DemoServer.builder()
+        .secondPolicy(new SecondPolicy("window", 5, Duration.ofSeconds(10))));
+    assertThat(signals.get(0).policies()).extracting(RateLimitPolicy::name).containsExactly("default", "window");
+    RateLimitPolicy window = signals.get(0).policies().get(1);
+    assertThat(window.quota()).hasValue(5);
+    assertThat(window.window()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(window.remaining()).hasValue(4);
+    assertThat(signals.get(1).policies().get(0).remaining()).as("the bucket refused the 4th").hasValue(0);
+    assertThat(signals.get(1).policies().get(1).remaining()).hasValue(2);
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.polite.demo.internal;
 
 import dev.polite.demo.DemoServerConfig;
+import dev.polite.demo.SecondPolicy;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.util.AsciiString;
@@ -11,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,6 +46,10 @@ import org.slf4j.LoggerFactory;
  * store decides, its headers answer (naming it), its refusal body names it as the violated policy,
  * and the stats count it. The concurrency cap stays the key's as a whole, over every budget; its
  * 403 shows what the refused request's own budget last said to that key.
+ *
+ * <p>With a second policy ({@code --second-policy}) every call must also pass a fixed window per key,
+ * decided together with the limiter ({@link SecondWindows}): a refusal's {@code Retry-After} is the
+ * refusing policy's, and the IETF fields list both.
  *
  * <p>Some refusals are no limiter's decision about the call at hand ({@link #outright}): every call
  * of a server that refuses all ({@code --refuse-all}), every Nth answer of one that refuses now and
@@ -109,6 +115,8 @@ public final class ApiHandler implements Endpoint {
   private final AtomicLong bogusAnswers = new AtomicLong();
   private final AsciiString bogusRetryAfter;
   private final @Nullable Blocks blocks;
+  private final @Nullable SecondWindows secondWindows;
+  private final @Nullable QuotaHeaders secondHeaders;
   private final AsciiString blockRetryAfter;
   private final LongSupplier nanos;
   private final AtomicLong dryRunSecond = new AtomicLong(Long.MIN_VALUE);
@@ -146,6 +154,9 @@ public final class ApiHandler implements Endpoint {
     this.bogusEvery = config.bogusRefusalEvery();
     this.bogusRetryAfter = wholeSeconds(Nanos.of(config.bogusRetryAfter()));
     this.nanos = () -> Nanos.sinceEpoch(config.clock().instant());
+    SecondPolicy second = config.secondPolicy().orElse(null);
+    this.secondWindows = second == null ? null : new SecondWindows(second, config.maxKeys());
+    this.secondHeaders = second == null ? null : budgets.entries().get(0).headers().forSecond(second);
   }
 
   /** {@code Retry-After}'s value for {@code nanos}: whole seconds, rounded up. */
@@ -211,9 +222,19 @@ public final class ApiHandler implements Endpoint {
       }
     }
     Decision decision;
+    SecondWindows.Both both = null; // what both policies said, with a second policy
     try {
       String storeKey = budget.storeKey(key);
-      decision = reserving ? budget.store().reserve(storeKey, cost) : budget.store().acquire(storeKey, cost);
+      LimiterStore store = budget.store();
+      long units = cost;
+      boolean reserves = reserving;
+      Supplier<Decision> limiter = () -> reserves ? store.reserve(storeKey, units) : store.acquire(storeKey, units);
+      if (secondWindows != null && cost > 0) {
+        both = secondWindows.decide(storeKey, cost, nanos.getAsLong(), limiter);
+        decision = both.binding();
+      } else {
+        decision = limiter.get();
+      }
     } catch (StoreBusyException busy) {
       unavailable(exchange, busy);
       return;
@@ -235,7 +256,11 @@ public final class ApiHandler implements Endpoint {
         return;
       }
     }
-    headers.write(decision, serverMillis, header);
+    if (both != null) {
+      headers.write(both.main(), both.second(), secondHeaders, header);
+    } else {
+      headers.write(decision, serverMillis, header);
+    }
     if (!decision.allowed()) {
       if (!dryRun) {
         headers.writeRetryAfter(decision.retryAfterNanos(), serverMillis, header);

@@ -3,6 +3,7 @@ package dev.polite.demo.internal;
 import dev.polite.demo.Budget;
 import dev.polite.demo.DemoServerConfig;
 import dev.polite.demo.HeaderStyle;
+import dev.polite.demo.SecondPolicy;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
@@ -38,6 +39,12 @@ import org.jspecify.annotations.Nullable;
  * place for a name. A server without route budgets names its one budget as before ({@code "default"},
  * {@code api}); with them, the main budget is {@code core}. The budgets share one answer counter
  * for {@code --wrong-reset-every}, which is the whole server's.
+ *
+ * <p>With a second policy ({@code --second-policy}, IETF only) both policies are listed in each
+ * field, the main one first: {@code RateLimit-Policy: "default";q=20;w=1, "window";q=60;w=5} and
+ * {@code RateLimit: "default";r=3;t=1, "window";r=41;t=4}, each item its own policy's numbers; a call
+ * the second policy refused without asking the main one lists the second's alone in {@code RateLimit}
+ * (draft-11 lets it carry any of the policies), and a wrong reset goes on the main policy's {@code t}.
  *
  * <p>With {@code --unnamed-budgets} no answer names its budget, as X's API v2 answers each endpoint
  * with its own numbers under the same field names: every IETF policy is {@code "default"} (its own
@@ -156,6 +163,15 @@ public final class QuotaHeaders {
   }
 
   /**
+   * The headers of a second policy beside this one ({@code --second-policy}): its name, limit and
+   * window, in this style; used through {@link #write(Decision, Decision, QuotaHeaders, BiConsumer)}.
+   */
+  public QuotaHeaders forSecond(SecondPolicy second) {
+    return new QuotaHeaders(style, second.name(), null, second.limit(), second.limit(), second.window().toNanos(), 0,
+        new AtomicLong());
+  }
+
+  /**
    * The name this budget's answers carry (the IETF policy's; the x-ratelimit resource's may differ):
    * {@code default} for every budget of a host whose answers name none.
    */
@@ -227,6 +243,21 @@ public final class QuotaHeaders {
       default:
         break;
     }
+  }
+
+  /**
+   * Writes the IETF fields for two policies, this one and {@code secondHeaders}'s ({@link #forSecond}):
+   * both in {@code RateLimit-Policy}, and in {@code RateLimit} each one's numbers, this one's only
+   * when it decided ({@code decision} null when the second refused without asking it). One answer
+   * for {@code --wrong-reset-every}, whose wrong reset goes on this policy's {@code t}.
+   */
+  public void write(@Nullable Decision decision, Decision second, QuotaHeaders secondHeaders,
+      BiConsumer<String, String> header) {
+    long t = wrongReset() ? WRONG_RESET_SECONDS : decision == null ? 0 : resetSeconds(decision);
+    header.accept("RateLimit-Policy", policyHeader + ", " + secondHeaders.policyHeader);
+    String secondItem = secondHeaders.rateLimitPrefix + second.remaining() + ";t=" + resetSeconds(second);
+    header.accept("RateLimit", decision == null ? secondItem
+        : rateLimitPrefix + decision.remaining() + ";t=" + t + ", " + secondItem);
   }
 
   /** Whether this answer is the Nth, whose reset is wrong; no shared counter is touched when off. */
