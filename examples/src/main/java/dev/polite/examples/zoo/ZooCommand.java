@@ -181,11 +181,9 @@ public final class ZooCommand implements Callable<Integer> {
         matrix.quick() ? " --quick" : "", count(matrix.cells().size(), "cell"), count(servers.size(), "limiter"),
         limits, matrix.requests(), Verdict.rejectionAllowance(matrix.requests()), Verdict.SLOW_FACTOR));
     for (ZooServer server : servers) {
-      if (server.quota().isPresent()) {
-        intro.append(String.format(Locale.ROOT, "%n%s: ok when exactly %d succeeded, at most %d rejected, "
-                + "within %s s: its floor column is that bound (<=%.1f), not a floor.", server.name(),
-            Math.min(matrix.requests(), server.quota().getAsLong()), Verdict.SPENT_QUOTA_REJECTIONS,
-            HtmlPage.number(Verdict.SPENT_QUOTA_SECONDS), Verdict.SPENT_QUOTA_SECONDS));
+      String own = server.targets().explain(server.name(), matrix.requests());
+      if (own != null) {
+        intro.append(System.lineSeparator()).append(own);
       }
     }
     return intro.toString();
