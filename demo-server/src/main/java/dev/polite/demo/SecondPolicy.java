@@ -46,21 +46,8 @@ public record SecondPolicy(String name, long limit, Duration window) {
    * @throws IllegalArgumentException naming {@code second-policy}, for text that is not one
    */
   static SecondPolicy parse(String text) {
-    int colon = text.indexOf(':');
-    int slash = colon < 0 ? -1 : text.indexOf('/', colon + 1);
-    if (colon < 0 || slash < 0) {
-      throw new IllegalArgumentException("second-policy: expected " + SHAPE + ", was '" + text + "'");
-    }
-    String limitText = text.substring(colon + 1, slash).trim();
-    long limit;
-    try {
-      limit = Long.parseLong(limitText);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("second-policy: '" + text + "' has no whole number for its limit ('"
-          + limitText + "'); expected " + SHAPE, e);
-    }
-    return new SecondPolicy(text.substring(0, colon).trim(), limit,
-        DurationText.parse("second-policy", text.substring(slash + 1)));
+    LimitText read = LimitText.parse("second-policy", SHAPE, text, 0);
+    return new SecondPolicy(read.name(), read.limit(), read.window());
   }
 
   /** As the command line gives it: {@code window:60/PT5S}. */

@@ -408,23 +408,12 @@ final class Settings {
     Map<String, Budget> budgets = new LinkedHashMap<>();
     for (String text : texts) {
       int eq = text.lastIndexOf('=');
-      int colon = text.indexOf(':', eq + 1);
-      int slash = colon < 0 ? -1 : text.indexOf('/', colon + 1);
-      if (eq <= 0 || colon < 0 || slash < 0) {
+      if (eq <= 0) {
         throw new IllegalArgumentException("budget: expected " + BUDGET_SHAPE + ", was '" + text + "'");
       }
       String prefix = text.substring(0, eq).trim();
-      String name = text.substring(eq + 1, colon).trim();
-      String limitText = text.substring(colon + 1, slash).trim();
-      long limit;
-      try {
-        limit = Long.parseLong(limitText);
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("budget: '" + text + "' has no whole number for its limit ('"
-            + limitText + "'); expected " + BUDGET_SHAPE, e);
-      }
-      Duration window = DurationText.parse("budget", text.substring(slash + 1));
-      if (budgets.put(prefix, new Budget(name, limit, window)) != null) {
+      LimitText read = LimitText.parse("budget", BUDGET_SHAPE, text, eq + 1);
+      if (budgets.put(prefix, new Budget(read.name(), read.limit(), read.window())) != null) {
         throw new IllegalArgumentException("budget: the prefix " + prefix + " is given twice");
       }
     }
