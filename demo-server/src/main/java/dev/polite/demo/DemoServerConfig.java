@@ -4,6 +4,9 @@ import static dev.polite.demo.Settings.ADMIN_TOKEN;
 import static dev.polite.demo.Settings.ALGORITHM;
 import static dev.polite.demo.Settings.API_KEY_HEADER;
 import static dev.polite.demo.Settings.COST_HEADER;
+import static dev.polite.demo.Settings.BLOCK_FOR;
+import static dev.polite.demo.Settings.BOGUS_REFUSAL_EVERY;
+import static dev.polite.demo.Settings.BOGUS_RETRY_AFTER;
 import static dev.polite.demo.Settings.BUDGETS;
 import static dev.polite.demo.Settings.BURST;
 import static dev.polite.demo.Settings.CLOCK;
@@ -24,10 +27,14 @@ import static dev.polite.demo.Settings.PARSE_TIMEOUT;
 import static dev.polite.demo.Settings.PORT;
 import static dev.polite.demo.Settings.REJECT_STATUS;
 import static dev.polite.demo.Settings.REDIS_TIMEOUT;
+import static dev.polite.demo.Settings.REFUSE_ALL;
+import static dev.polite.demo.Settings.REFUSE_ALL_RETRY_AFTER;
 import static dev.polite.demo.Settings.ROUTE_COSTS;
+import static dev.polite.demo.Settings.SECOND_POLICY;
 import static dev.polite.demo.Settings.STORE;
 import static dev.polite.demo.Settings.SYNC_INTERVAL;
 import static dev.polite.demo.Settings.TRUSTED_PROXIES;
+import static dev.polite.demo.Settings.UNNAMED_BUDGETS;
 import static dev.polite.demo.Settings.WHEN_DOWN;
 import static dev.polite.demo.Settings.WINDOW;
 import static dev.polite.demo.Settings.WRONG_RESET_EVERY;
@@ -39,6 +46,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.StringJoiner;
 import org.jspecify.annotations.Nullable;
 
@@ -226,6 +234,23 @@ public final class DemoServerConfig {
     return !budgets().isEmpty();
   }
 
+  /**
+   * Whether answers leave their budget unnamed ({@code --unnamed-budgets}): no
+   * {@code x-ratelimit-resource}, every IETF policy {@code "default"}, and {@code "default"} as a
+   * refusal's violated policy, each budget's own numbers still; {@code /stats} names them all the same.
+   */
+  public boolean unnamedBudgets() {
+    return UNNAMED_BUDGETS.in(values);
+  }
+
+  /**
+   * The second policy every call must also pass ({@code --second-policy}): a fixed window per key,
+   * listed beside the main policy in the IETF fields; empty for none.
+   */
+  public Optional<SecondPolicy> secondPolicy() {
+    return SECOND_POLICY.in(values);
+  }
+
   /** The most requests one key may have in flight ({@code --concurrency}); 0 for no limit. */
   public int concurrency() {
     return CONCURRENCY.in(values);
@@ -234,6 +259,37 @@ public final class DemoServerConfig {
   /** Simulated work before each admitted {@code /api/} answer ({@code --latency}). */
   public Duration latency() {
     return LATENCY.in(values);
+  }
+
+  /**
+   * How long a key is blocked once the limiter refuses it ({@code --block-for}); a call during the
+   * block is refused and restarts it. Zero for no block.
+   */
+  public Duration blockFor() {
+    return BLOCK_FOR.in(values);
+  }
+
+  /** Whether every {@code /api/} call is refused, whatever the limiter would say ({@code --refuse-all}). */
+  public boolean refuseAll() {
+    return REFUSE_ALL.in(values);
+  }
+
+  /** The {@code Retry-After} of {@link #refuseAll()}'s refusals ({@code --refuse-all-retry-after}). */
+  public Duration refuseAllRetryAfter() {
+    return REFUSE_ALL_RETRY_AFTER.in(values);
+  }
+
+  /**
+   * Every how many {@code /api/} answers one is a refusal no limiter made, with
+   * {@link #bogusRetryAfter()} ({@code --bogus-refusal-every}); 0 for never.
+   */
+  public int bogusRefusalEvery() {
+    return BOGUS_REFUSAL_EVERY.in(values);
+  }
+
+  /** The {@code Retry-After} of {@link #bogusRefusalEvery()}'s refusals ({@code --bogus-retry-after}). */
+  public Duration bogusRetryAfter() {
+    return BOGUS_RETRY_AFTER.in(values);
   }
 
   /** Connect and read timeout of the Redis client ({@code --redis-timeout}). */
@@ -458,6 +514,25 @@ public final class DemoServerConfig {
       return set(BUDGETS, budgets);
     }
 
+    /**
+     * Whether answers leave their budget unnamed, as X's API v2 does: each budget's answers carry its
+     * own numbers, but no {@code x-ratelimit-resource}, the IETF policy {@code "default"} for every
+     * budget, and {@code "default"} as a refusal's violated policy.
+     */
+    public Builder unnamedBudgets(boolean unnamedBudgets) {
+      return set(UNNAMED_BUDGETS, unnamedBudgets);
+    }
+
+    /**
+     * A second policy every call must also pass, beside the limit per window: a fixed window of its
+     * own per key. A call is admitted only when both admit it (a refused one spends neither), and a
+     * refusal's {@code Retry-After} is the refusing policy's; the IETF fields list both. Needs
+     * {@link HeaderStyle#IETF}, the memory store and no route budgets ({@link #build()} says so).
+     */
+    public Builder secondPolicy(SecondPolicy policy) {
+      return set(SECOND_POLICY, Optional.of(Objects.requireNonNull(policy, "secondPolicy: must not be null")));
+    }
+
     /** The most requests one key may have in flight, at least 0 (0: no limit). */
     public Builder concurrency(int concurrency) {
       return set(CONCURRENCY, concurrency);
@@ -466,6 +541,43 @@ public final class DemoServerConfig {
     /** Simulated work before each admitted answer, zero or more (the thread is not held). */
     public Builder latency(Duration latency) {
       return set(LATENCY, latency);
+    }
+
+    /**
+     * Once the limiter refuses a key, its every call is refused for {@code blockFor} (0 for never, else
+     * 1 ms to a day), and a call that arrives during the block restarts it: the block ends
+     * {@code blockFor} after the latest refused call, as a CDN rule's mitigation timeout does. Those
+     * refusals carry {@code Retry-After} (whole seconds, rounded up) and no quota headers.
+     */
+    public Builder blockFor(Duration blockFor) {
+      return set(BLOCK_FOR, blockFor);
+    }
+
+    /**
+     * Refuse every {@code /api/} call, as a broken limiter does, with {@code Retry-After} of
+     * {@link #refuseAllRetryAfter} and nothing else, whatever the header style; the limiter is not asked.
+     */
+    public Builder refuseAll(boolean refuseAll) {
+      return set(REFUSE_ALL, refuseAll);
+    }
+
+    /** The {@code Retry-After} of {@link #refuseAll}'s refusals, 0 to a day, sent in whole seconds (rounded up). */
+    public Builder refuseAllRetryAfter(Duration retryAfter) {
+      return set(REFUSE_ALL_RETRY_AFTER, retryAfter);
+    }
+
+    /**
+     * Every {@code every}th {@code /api/} answer (counted over the whole server) is a refusal that no
+     * limiter made, with {@code Retry-After} of {@link #bogusRetryAfter} (a day by default) and nothing
+     * else; 0 for never, else at least 2.
+     */
+    public Builder bogusRefusalEvery(int every) {
+      return set(BOGUS_REFUSAL_EVERY, every);
+    }
+
+    /** The {@code Retry-After} of {@link #bogusRefusalEvery}'s refusals, 0 to 366 days, in whole seconds (rounded up). */
+    public Builder bogusRetryAfter(Duration retryAfter) {
+      return set(BOGUS_RETRY_AFTER, retryAfter);
     }
 
     /** Redis connect and read timeout, 1 ms to 1 s; tens of ms keep a dead Redis cheap. */
@@ -574,6 +686,7 @@ public final class DemoServerConfig {
           }
         }
       }
+      config.secondPolicy().ifPresent(second -> checkSecondPolicy(config, second));
       if (config.usesRedis() && !config.algorithm().runsOnRedis()) {
         throw new IllegalArgumentException("algorithm: " + config.algorithm()
             + " is not supported with a Redis store (supported: " + Algorithm.onRedis() + ")");
@@ -583,6 +696,31 @@ public final class DemoServerConfig {
             + " is not supported with a synced store (supported: " + Algorithm.onSyncedStore() + ")");
       }
       return config;
+    }
+
+    /**
+     * What a second policy needs: one field to list both policies in (IETF), a store this process
+     * keeps (its windows live beside the memory store's state, decided under one lock per key), and
+     * one budget (which policy a route's budget would stand beside is not this setting's to guess).
+     */
+    private static void checkSecondPolicy(DemoServerConfig config, SecondPolicy second) {
+      if (config.headers() != HeaderStyle.IETF) {
+        throw new IllegalArgumentException("secondPolicy: two policies in one field need --headers ietf, was "
+            + config.headers());
+      }
+      if (config.storeKind() != StoreKind.MEMORY) {
+        throw new IllegalArgumentException("secondPolicy: needs the memory store, was " + config.store());
+      }
+      if (config.hasBudgets()) {
+        throw new IllegalArgumentException("secondPolicy: not with --budget (the second policy stands beside the one "
+            + "main budget)");
+      }
+      for (Map.Entry<String, Integer> route : config.routeCosts().entrySet()) {
+        if (route.getValue() > second.limit()) {
+          throw new IllegalArgumentException("routeCost: " + route.getKey() + " costs " + route.getValue()
+              + " but the second policy " + second.name() + " allows at most " + second.limit() + " per window");
+        }
+      }
     }
 
     /** Builds the configuration and starts a server with it. */

@@ -23,6 +23,14 @@ public enum HeaderStyle {
   /** GitHub style {@code x-ratelimit-limit/-remaining/-used/-reset}, reset in epoch seconds. */
   X_RATELIMIT("x-ratelimit"),
   /**
+   * X's (and Okta's) {@code x-rate-limit-limit/-remaining/-reset}, reset in epoch seconds: GitHub's
+   * numbers, a hyphen apart, and no field to name a budget in, so a host with several budgets
+   * ({@code --budget}) answers each route with its own numbers under the same names, as X's API v2
+   * does per endpoint. A 429 adds {@code Retry-After} in whole seconds, as most styles do (X itself
+   * documents none).
+   */
+  X_RATE_LIMIT("x-rate-limit"),
+  /**
    * No quota headers; a 429 carries only {@code Retry-After} in whole seconds (delta seconds, RFC
    * 9110), as most APIs that document no limit headers answer.
    */
@@ -43,6 +51,12 @@ public enum HeaderStyle {
    * window); a 429 adds {@code Retry-After} in whole seconds.
    */
   USED_LIMIT("used-limit"),
+  /**
+   * Azure Resource Manager's {@code x-ms-ratelimit-remaining-subscription-reads: N} on every answer:
+   * what remains, and nothing else (no limit, no reset, no window); a 429 adds {@code Retry-After}
+   * in whole seconds.
+   */
+  AZURE("azure"),
   /**
    * Nothing at all: no quota headers and a bare 429 without {@code Retry-After}, as HAProxy's
    * default deny answers. The hardest shape for a client: it must find the pace by itself.

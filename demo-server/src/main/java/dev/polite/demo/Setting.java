@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -176,9 +177,10 @@ final class Setting<T> {
     return (T) values.get(this);
   }
 
-  /** {@code value} as the configuration's description shows it: {@code max-keys=500}. */
+  /** {@code value} as the configuration's description shows it: {@code max-keys=500}; an empty optional {@code none}. */
   String shown(Object value) {
-    return (flag == null ? name : flag.name().substring(2)) + "=" + (secret ? "***" : value);
+    Object plain = value instanceof Optional<?> optional ? optional.map(Object.class::cast).orElse("none") : value;
+    return (flag == null ? name : flag.name().substring(2)) + "=" + (secret ? "***" : plain);
   }
 
   /** Adds this setting's flag, if it has one, to {@code spec}. */

@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Every setting of the demo server, each declared once: name, default, rule, flag and usage.
@@ -50,7 +51,9 @@ final class Settings {
   static final Setting<HeaderStyle> HEADERS = Setting.choice("headers", "ietf", HeaderStyle::parse)
       .flag("--headers", "STYLE",
           "ietf (draft-11 RateLimit + RateLimit-Policy)|legacy (RateLimit-Limit/-Remaining/-Reset)"
-              + "|x-ratelimit (GitHub style, epoch reset)|used-limit (Shopify's X-Shopify-Shop-Api-Call-Limit: used/limit)"
+              + "|x-ratelimit (GitHub style, epoch reset)|x-rate-limit (X and Okta: x-rate-limit-limit/-remaining/-reset, "
+              + "epoch reset, no budget name)|used-limit (Shopify's X-Shopify-Shop-Api-Call-Limit: used/limit)"
+              + "|azure (x-ms-ratelimit-remaining-subscription-reads: remaining only)"
               + "|retry-after (only Retry-After seconds on a 429)|retry-after-ms (retry-after-ms + Retry-After on a 429)"
               + "|retry-after-date (Retry-After as an HTTP-date, with Date)|none (nothing at all: a bare 429)"
               + " (default: ${DEFAULT-VALUE}).",
@@ -88,7 +91,7 @@ final class Settings {
       .flag("--wrong-reset-every", "N",
           "Every Nth answer with quota headers (over the whole server, admitted or refused) states a reset "
               + "200 days ahead, all else true: t= for ietf, RateLimit-Reset for legacy, the epoch for "
-              + "x-ratelimit; styles without a reset (used-limit, retry-after, retry-after-ms, "
+              + "x-ratelimit and x-rate-limit; styles without a reset (used-limit, azure, retry-after, retry-after-ms, "
               + "retry-after-date, none) are unaffected; 0 = off (default: ${DEFAULT-VALUE}).",
           Builder::wrongResetEvery);
 
@@ -178,15 +181,91 @@ final class Settings {
           (builder, budgets) -> budgets.forEach((prefix, budget) ->
               builder.budget(prefix, budget.name(), budget.limit(), budget.window())));
 
+  /**
+   * X's API v2 limits each endpoint on its own and never says which limit an answer is about: the
+   * same {@code x-rate-limit-*} fields carry 900 on one route and 300 on the next. The budgets stay
+   * apart and named in {@code /stats}; only the answers stop naming them.
+   */
+  static final Setting<Boolean> UNNAMED_BUDGETS = Setting.onOff("unnamedBudgets")
+      .flag("--unnamed-budgets", "",
+          "Answers name no budget: each --budget's answers carry its own numbers, but no x-ratelimit-resource, the "
+              + "IETF policy \"default\" for every budget, and \"default\" as a refusal's violated policy (as X's "
+              + "API v2 answers each endpoint); /stats still names them.",
+          Builder::unnamedBudgets);
+
+  /**
+   * Two policies in one field, as IETF draft-11 lists them: the main limit and a fixed window
+   * beside it, both per key. Empty text (the default) for none. A combination the headers or the
+   * store cannot carry is refused by {@link DemoServerConfig.Builder#build()}, naming this setting.
+   */
+  static final Setting<Optional<SecondPolicy>> SECOND_POLICY = Setting.choice("secondPolicy", "",
+          Settings::secondPolicy)
+      .flag("--second-policy", "NAME:LIMIT/WINDOW",
+          "A second policy every call must also pass: a fixed window of LIMIT per WINDOW per key (window:60/5s), "
+              + "beside --limit per --window; a call is admitted only when both admit it (a refused one spends "
+              + "neither), and a refusal's Retry-After is the refusing policy's. Both are listed in one field: "
+              + "RateLimit-Policy: \"default\";q=..;w=.., \"NAME\";q=..;w=.. (--headers ietf, the memory store, no "
+              + "--budget). Default: none.",
+          (builder, policy) -> policy.ifPresent(builder::secondPolicy));
+
   static final Setting<Integer> CONCURRENCY = Setting.count("concurrency", 0, most -> most >= 0,
           "must be at least 0")
       .flag("--concurrency", "N", "Most requests in flight per key; 0 = no limit (default: ${DEFAULT-VALUE}).",
           Builder::concurrency);
 
+  /**
+   * A CDN rule's mitigation timeout, and the penalty some APIs add: once over, a key is blocked, and
+   * coming back early only makes it longer. A day is as long as the common CDN rules allow.
+   */
+  static final Setting<Duration> BLOCK_FOR = Setting.duration("blockFor", "0s",
+          block -> block.isZero() || block.compareTo(MILLISECOND) >= 0 && block.compareTo(Duration.ofDays(1)) <= 0,
+          "must be 0 (off) or 1 ms to 1 day")
+      .flag("--block-for", "DURATION",
+          "Once the limiter refuses a key, refuse its every call for DURATION; a call during the block is refused "
+              + "and restarts it (it ends DURATION after the latest refused call). These refusals carry Retry-After "
+              + "(whole seconds, the block rounded up) and no quota headers, whatever --headers says; 0 = off "
+              + "(default: ${DEFAULT-VALUE}).",
+          Builder::blockFor);
+
   static final Setting<Duration> LATENCY = Setting.duration("latency", "0ms",
           latency -> !latency.isNegative(), "must be zero or more")
       .flag("--latency", "DURATION", "Simulated work per admitted request, holding no thread (default: ${DEFAULT-VALUE}).",
           Builder::latency);
+
+  /**
+   * A limiter that refuses everything: a broken one, a key blocked for good, a store that fails
+   * closed. Its {@code Retry-After} says nothing useful (0 by default, as such a limiter's often does).
+   */
+  static final Setting<Boolean> REFUSE_ALL = Setting.onOff("refuseAll")
+      .flag("--refuse-all", "",
+          "Refuse every /api/ call (--reject-status) with Retry-After: --refuse-all-retry-after and nothing "
+              + "else, whatever --headers says: a limiter that refuses everything.",
+          Builder::refuseAll);
+
+  static final Setting<Duration> REFUSE_ALL_RETRY_AFTER = Setting.duration("refuseAllRetryAfter", "0s",
+          after -> !after.isNegative() && after.compareTo(Duration.ofDays(1)) <= 0, "must be 0 to 1 day")
+      .flag("--refuse-all-retry-after", "DURATION",
+          "With --refuse-all, the Retry-After of every refusal, in whole seconds, rounded up (default: ${DEFAULT-VALUE}).",
+          Builder::refuseAllRetryAfter);
+
+  /**
+   * Refusals whose hint cannot be used, on a server that otherwise admits everything: a client that
+   * believes one waits a day; one that sees it cannot be true gives that call up, or tries it again,
+   * and carries on. 1 is refused: every answer refused is {@link #REFUSE_ALL}.
+   */
+  static final Setting<Integer> BOGUS_REFUSAL_EVERY = Setting.count("bogusRefusalEvery", 0,
+          every -> every == 0 || every >= 2, "must be 0 (off) or at least 2")
+      .flag("--bogus-refusal-every", "N",
+          "Every Nth /api/ answer (over the whole server) is a refusal no limiter made, with Retry-After: "
+              + "--bogus-retry-after and nothing else, whatever --headers says; 0 = off (default: ${DEFAULT-VALUE}).",
+          Builder::bogusRefusalEvery);
+
+  static final Setting<Duration> BOGUS_RETRY_AFTER = Setting.duration("bogusRetryAfter", "1d",
+          after -> !after.isNegative() && after.compareTo(Duration.ofDays(366)) <= 0, "must be 0 to 366 days")
+      .flag("--bogus-retry-after", "DURATION",
+          "With --bogus-refusal-every, the Retry-After of those refusals, in whole seconds, rounded up "
+              + "(default: ${DEFAULT-VALUE}, 86400 s).",
+          Builder::bogusRetryAfter);
 
   static final Setting<Boolean> DRY_RUN = Setting.onOff("dryRun")
       .flag("--dry-run", "", "Count and log would-be rejections, never reject.", Builder::dryRun);
@@ -271,7 +350,8 @@ final class Settings {
   /** Every setting, in the order the usage lists their flags. */
   static final List<Setting<?>> ALL = List.of(HOST, PORT, ALGORITHM, LIMIT, WINDOW, BURST, HEADERS,
       CLOCK_SKEW, REJECT_STATUS, WRONG_RESET_EVERY, STORE, SYNC_INTERVAL, WHEN_DOWN, NODES, REDIS_TIMEOUT, TRUSTED_PROXIES, API_KEY_HEADER, COST_HEADER,
-      ROUTE_COSTS, BUDGETS, CONCURRENCY, LATENCY, DRY_RUN, MAX_KEYS, PARSE_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS,
+      ROUTE_COSTS, BUDGETS, UNNAMED_BUDGETS, SECOND_POLICY, CONCURRENCY, LATENCY, BLOCK_FOR, REFUSE_ALL,
+      REFUSE_ALL_RETRY_AFTER, BOGUS_REFUSAL_EVERY, BOGUS_RETRY_AFTER, DRY_RUN, MAX_KEYS, PARSE_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS,
       MAX_CONNECTIONS_PER_CLIENT, IO_THREADS, ADMIN_TOKEN, CLOCK);
 
   private Settings() {}
@@ -315,6 +395,11 @@ final class Settings {
     return Collections.unmodifiableMap(new LinkedHashMap<>(routes));
   }
 
+  /** {@code NAME:LIMIT/WINDOW} read; blank for none. */
+  private static Optional<SecondPolicy> secondPolicy(String text) {
+    return text.isBlank() ? Optional.empty() : Optional.of(SecondPolicy.parse(text));
+  }
+
   /** The usage's shape of a budget, for the refusals of text that is not one. */
   private static final String BUDGET_SHAPE = "PREFIX=NAME:LIMIT/WINDOW, such as /api/search=search:30/1m";
 
@@ -323,23 +408,12 @@ final class Settings {
     Map<String, Budget> budgets = new LinkedHashMap<>();
     for (String text : texts) {
       int eq = text.lastIndexOf('=');
-      int colon = text.indexOf(':', eq + 1);
-      int slash = colon < 0 ? -1 : text.indexOf('/', colon + 1);
-      if (eq <= 0 || colon < 0 || slash < 0) {
+      if (eq <= 0) {
         throw new IllegalArgumentException("budget: expected " + BUDGET_SHAPE + ", was '" + text + "'");
       }
       String prefix = text.substring(0, eq).trim();
-      String name = text.substring(eq + 1, colon).trim();
-      String limitText = text.substring(colon + 1, slash).trim();
-      long limit;
-      try {
-        limit = Long.parseLong(limitText);
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("budget: '" + text + "' has no whole number for its limit ('"
-            + limitText + "'); expected " + BUDGET_SHAPE, e);
-      }
-      Duration window = DurationText.parse("budget", text.substring(slash + 1));
-      if (budgets.put(prefix, new Budget(name, limit, window)) != null) {
+      LimitText read = LimitText.parse("budget", BUDGET_SHAPE, text, eq + 1);
+      if (budgets.put(prefix, new Budget(read.name(), read.limit(), read.window())) != null) {
         throw new IllegalArgumentException("budget: the prefix " + prefix + " is given twice");
       }
     }

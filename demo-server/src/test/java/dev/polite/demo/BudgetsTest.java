@@ -134,6 +134,42 @@ class BudgetsTest extends ServedDemoTest {
     assertThat(header(get(legacy, "/api/items"), "RateLimit-Limit")).isEqualTo("4");
   }
 
+  /** X's API v2: each endpoint its own numbers under the same field names, no name anywhere. */
+  @Test
+  void unnamedBudgetsAnswerEachRouteWithItsOwnNumbersAndNoName() throws Exception {
+    DemoServer x = start(github().headers(HeaderStyle.X_RATE_LIMIT).unnamedBudgets(true));
+    HttpResponse<String> core = get(x, "/api/items");
+    HttpResponse<String> search = get(x, "/api/search");
+    assertThat(header(core, "x-rate-limit-limit")).isEqualTo("3");
+    assertThat(header(core, "x-rate-limit-remaining")).isEqualTo("2");
+    assertThat(header(search, "x-rate-limit-limit")).isEqualTo("2");
+    assertThat(header(search, "x-rate-limit-remaining")).isEqualTo("1");
+    assertThat(header(search, "x-rate-limit-reset")).isEqualTo(Long.toString(clock.instant().getEpochSecond() + 10));
+    get(x, "/api/search");
+    HttpResponse<String> refused = get(x, "/api/search");
+    assertThat(refused.statusCode()).isEqualTo(429);
+    assertThat(header(refused, "x-rate-limit-limit")).isEqualTo("2");
+    assertThat(refused.body()).as("the body names none either").contains("\"violated-policies\":[\"default\"]")
+        .doesNotContain("search");
+    for (HttpResponse<String> answer : List.of(core, search, refused)) {
+      assertThat(answer.headers().map().keySet()).noneMatch(h -> h.toLowerCase().contains("resource"));
+    }
+    assertThat(x.stats().budgets().keySet()).as("the server still tells them apart").containsExactly("core", "search");
+    assertThat(x.stats().budget("search")).isEqualTo(new StatsSnapshot.BudgetCounts(2, 1));
+
+    DemoServer github = start(github().unnamedBudgets(true));
+    HttpResponse<String> unnamed = get(github, "/api/search");
+    assertThat(header(unnamed, "x-ratelimit-limit")).isEqualTo("2");
+    assertThat(header(unnamed, "x-ratelimit-resource")).isEqualTo("none");
+
+    DemoServer ietf = start(DemoServer.builder().limit(4).window(Duration.ofSeconds(10)).unnamedBudgets(true)
+        .budget("/api/search", "search", 2, Duration.ofSeconds(20)));
+    assertThat(header(get(ietf, "/api/items"), "RateLimit-Policy")).isEqualTo("\"default\";q=4;w=10");
+    HttpResponse<String> ietfSearch = get(ietf, "/api/search");
+    assertThat(header(ietfSearch, "RateLimit-Policy")).isEqualTo("\"default\";q=2;w=20");
+    assertThat(header(ietfSearch, "RateLimit")).startsWith("\"default\";r=1;");
+  }
+
   @Test
   void withoutBudgetsTheOneBudgetIsNamedAsBefore() throws Exception {
     DemoServer github = start(DemoServer.builder().limit(1).window(Duration.ofSeconds(10)).headers(HeaderStyle.X_RATELIMIT));

@@ -79,6 +79,8 @@ class DemoServerCommandTest {
     assertThat(parse("--headers", "retry-after").headers()).isEqualTo(HeaderStyle.RETRY_AFTER);
     assertThat(parse("--headers", "used-limit").headers()).isEqualTo(HeaderStyle.USED_LIMIT);
     assertThat(parse("--headers", "none").headers()).isEqualTo(HeaderStyle.NONE);
+    assertThat(parse("--headers", "x-rate-limit").headers()).isEqualTo(HeaderStyle.X_RATE_LIMIT);
+    assertThat(parse("--headers", "azure").headers()).isEqualTo(HeaderStyle.AZURE);
   }
 
   @Test
@@ -125,7 +127,52 @@ class DemoServerCommandTest {
     assertBadFlag("wrongResetEvery: must be 0 (off) or at least 2, was 1", "--wrong-reset-every", "1");
     assertBadFlag("wrongResetEvery: must be 0 (off) or at least 2, was -3", "--wrong-reset-every", "-3");
     String help = new DemoServerCommand().commandLine().getUsageMessage();
-    assertThat(help).contains("--reject-status=N", "--wrong-reset-every=N", "are unaffected");
+    assertThat(help).contains("--reject-status=N", "--wrong-reset-every=N", "unaffected");
+  }
+
+  @Test
+  void aBlockForAWhile() {
+    assertThat(parse("--block-for", "1s").blockFor()).isEqualTo(Duration.ofSeconds(1));
+    assertThat(parse("--block-for", "1s").toString()).contains("block-for=PT1S");
+    assertThat(parse().blockFor()).isZero();
+    assertBadFlag("blockFor: must be 0 (off) or 1 ms to 1 day, was PT48H", "--block-for", "2d");
+    assertBadFlag("block-for: 'soon' is not a duration", "--block-for", "soon");
+    assertThat(new DemoServerCommand().commandLine().getUsageMessage()).contains("--block-for=DURATION");
+  }
+
+  @Test
+  void refusalsNoLimiterMakes() {
+    DemoServerConfig all = parse("--refuse-all", "--refuse-all-retry-after", "3s");
+    assertThat(all.refuseAll()).isTrue();
+    assertThat(all.refuseAllRetryAfter()).isEqualTo(Duration.ofSeconds(3));
+    assertThat(parse().refuseAll()).isFalse();
+    assertThat(parse().refuseAllRetryAfter()).isZero();
+    DemoServerConfig bogus = parse("--bogus-refusal-every", "10");
+    assertThat(bogus.bogusRefusalEvery()).isEqualTo(10);
+    assertThat(bogus.bogusRetryAfter()).isEqualTo(Duration.ofDays(1));
+    assertThat(parse("--bogus-retry-after", "1h").bogusRetryAfter()).isEqualTo(Duration.ofHours(1));
+    assertThat(parse().bogusRefusalEvery()).isZero();
+    assertThat(all.toString()).contains("refuse-all=true", "refuse-all-retry-after=PT3S");
+    assertBadFlag("bogusRefusalEvery: must be 0 (off) or at least 2, was 1", "--bogus-refusal-every", "1");
+    assertBadFlag("refuseAllRetryAfter: must be 0 to 1 day, was PT48H", "--refuse-all-retry-after", "2d");
+    assertBadFlag("bogus-retry-after: 'never' is not a duration", "--bogus-retry-after", "never");
+    assertThat(new DemoServerCommand().commandLine().getUsageMessage()).contains("--refuse-all",
+        "--refuse-all-retry-after=DURATION", "--bogus-refusal-every=N", "--bogus-retry-after=DURATION");
+  }
+
+  @Test
+  void aSecondPolicy() {
+    DemoServerConfig config = parse("--limit", "20", "--second-policy", "window:60/5s");
+    assertThat(config.secondPolicy()).hasValue(new SecondPolicy("window", 60, Duration.ofSeconds(5)));
+    assertThat(parse().secondPolicy()).isEmpty();
+    assertBadFlag("second-policy: expected NAME:LIMIT/WINDOW, such as window:60/5s, was 'window'",
+        "--second-policy", "window");
+    assertBadFlag("second-policy: 'w:lots/5s' has no whole number for its limit ('lots')", "--second-policy", "w:lots/5s");
+    assertBadFlag("second-policy: 'soon' is not a duration", "--second-policy", "w:60/soon");
+    assertBadFlag("secondPolicy: the limit must be at least 1, was 0", "--second-policy", "w:0/5s");
+    assertBadFlag("secondPolicy: two policies in one field need --headers ietf, was legacy",
+        "--second-policy", "w:60/5s", "--headers", "legacy");
+    assertThat(new DemoServerCommand().commandLine().getUsageMessage()).contains("--second-policy=NAME:LIMIT/WINDOW");
   }
 
   @Test
@@ -173,6 +220,10 @@ class DemoServerCommandTest {
     assertThat(config.budgetOf("/api/fast").window()).isEqualTo(Duration.ofMillis(500));
     assertThat(config.budgetOf("/api/items")).isNull();
     assertThat(parse().budgets()).isEmpty();
+    assertThat(config.unnamedBudgets()).isFalse();
+    DemoServerConfig unnamed = parse("--budget", "/api/search=search:30/1m", "--unnamed-budgets");
+    assertThat(unnamed.unnamedBudgets()).isTrue();
+    assertThat(unnamed.toString()).contains("unnamed-budgets=true");
     assertBadFlag("budget: expected PREFIX=NAME:LIMIT/WINDOW, such as /api/search=search:30/1m, was 'search:30/1m'",
         "--budget", "search:30/1m");
     assertBadFlag("budget: expected PREFIX=NAME:LIMIT/WINDOW", "--budget", "/api/search=search");
@@ -193,7 +244,7 @@ class DemoServerCommandTest {
     assertBadFlag("routeCost: /api/search/big costs 40 but budget search (/api/search) holds at most 30",
         "--budget", "/api/search=search:30/1m", "--cost", "/api/search/big=40");
     String help = new DemoServerCommand().commandLine().getUsageMessage();
-    assertThat(help).contains("--budget=PREFIX=NAME:LIMIT/WINDOW", "x-ratelimit-resource");
+    assertThat(help).contains("--budget=PREFIX=NAME:LIMIT/WINDOW", "x-ratelimit-resource", "--unnamed-budgets");
   }
 
   private static void assertBadFlag(String reason, String... args) {

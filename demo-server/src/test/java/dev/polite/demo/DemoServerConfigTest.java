@@ -32,6 +32,16 @@ class DemoServerConfigTest {
     assertThatThrownBy(() -> DemoServer.builder().wrongResetEvery(1))
         .hasMessage("wrongResetEvery: must be 0 (off) or at least 2, was 1");
     assertThatThrownBy(() -> DemoServer.builder().wrongResetEvery(-2)).hasMessageStartingWith("wrongResetEvery:");
+    assertThatThrownBy(() -> DemoServer.builder().blockFor(Duration.ofDays(2)))
+        .hasMessage("blockFor: must be 0 (off) or 1 ms to 1 day, was PT48H");
+    assertThatThrownBy(() -> DemoServer.builder().blockFor(Duration.ofNanos(1))).hasMessageStartingWith("blockFor:");
+    assertThatThrownBy(() -> DemoServer.builder().blockFor(Duration.ofSeconds(-1))).hasMessageStartingWith("blockFor:");
+    assertThatThrownBy(() -> DemoServer.builder().refuseAllRetryAfter(Duration.ofDays(2)))
+        .hasMessage("refuseAllRetryAfter: must be 0 to 1 day, was PT48H");
+    assertThatThrownBy(() -> DemoServer.builder().bogusRefusalEvery(1))
+        .hasMessage("bogusRefusalEvery: must be 0 (off) or at least 2, was 1");
+    assertThatThrownBy(() -> DemoServer.builder().bogusRetryAfter(Duration.ofSeconds(-1)))
+        .hasMessage("bogusRetryAfter: must be 0 to 366 days, was PT-1S");
     assertThatThrownBy(() -> HeaderStyle.parse("shopify")).hasMessageContaining("retry-after-date").hasMessageContaining("used-limit");
   }
 

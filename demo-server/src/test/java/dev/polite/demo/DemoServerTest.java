@@ -390,6 +390,20 @@ class DemoServerTest extends ServedDemoTest {
     assertThat(secondThenFirst.get(1).statusCode()).isEqualTo(200);
   }
 
+  /** An LLM gateway's concurrency limit: a bare 429, no Retry-After, no headers at all. */
+  @Test
+  void theConcurrencyLimitUnderNoHeadersIsABare429() throws Exception {
+    DemoServer server = start(DemoServer.builder().limit(100).window(Duration.ofSeconds(1))
+        .concurrency(1).latency(Duration.ofMillis(400)).headers(HeaderStyle.NONE));
+    List<HttpResponse<String>> secondThenFirst = aSecondCallWhileTheFirstIsInFlight(server);
+    HttpResponse<String> capped = secondThenFirst.get(0);
+    assertThat(capped.statusCode()).isEqualTo(429);
+    assertThat(capped.body()).contains("\"limit\":\"concurrency\"");
+    assertThat(capped.headers().map().keySet()).as("nothing that says when, or how much")
+        .noneMatch(name -> name.equalsIgnoreCase("retry-after") || name.toLowerCase().contains("ratelimit"));
+    assertThat(secondThenFirst.get(1).statusCode()).isEqualTo(200);
+  }
+
   /**
    * GitHub's two refusals: its rate limit is a 403 saying {@code x-ratelimit-remaining: 0}; its
    * secondary limit (the concurrency cap) a 403 with {@code retry-after} and the remaining as it is.

@@ -3,10 +3,12 @@ package dev.polite.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.polite.RateLimitHeaders;
+import dev.polite.RateLimitPolicy;
 import dev.polite.RateLimitSignals;
 import dev.polite.demo.DemoServer;
 import dev.polite.demo.DemoServerConfig;
 import dev.polite.demo.HeaderStyle;
+import dev.polite.demo.SecondPolicy;
 import dev.polite.okhttp.OkHttpResponseView;
 import java.io.IOException;
 import java.time.Clock;
@@ -79,6 +81,40 @@ class HeaderStylesReadBySdkTest {
     assertThat(rejected.remaining()).hasValue(0);
     // t = 2 s (1.5 s rounded up) after 01:00:00.250, as epoch seconds: 01:00:02, Date 01:00:00
     assertThat(rejected.reset()).isEqualTo(Duration.ofSeconds(2));
+  }
+
+  @Test
+  void xsDialectGivesTheLimitWhatRemainsAndTheEpochResetReadAgainstItsDate() throws IOException {
+    List<RateLimitSignals> signals = firstAndRejected(DemoServer.builder().headers(HeaderStyle.X_RATE_LIMIT)
+        .clockSkew(Duration.ofSeconds(3600)));
+    assertThat(signals.get(0).limit()).hasValue(2);
+    assertThat(signals.get(0).remaining()).hasValue(2);
+    assertThat(signals.get(1).remaining()).hasValue(0);
+    assertThat(signals.get(1).reset()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(signals.get(1).policyName()).as("X names no budget").isNull();
+  }
+
+  @Test
+  void azureGivesWhatRemainsAndNothingElse() throws IOException {
+    List<RateLimitSignals> signals = firstAndRejected(DemoServer.builder().headers(HeaderStyle.AZURE));
+    assertThat(signals.get(0).remaining()).hasValue(2);
+    assertThat(signals.get(0).limit()).isEmpty();
+    assertThat(signals.get(0).reset()).isNull();
+    assertThat(signals.get(1).remaining()).hasValue(0);
+    assertThat(signals.get(1).retryAfter()).isEqualTo(Duration.ofSeconds(2));
+  }
+
+  @Test
+  void twoPoliciesInOneFieldAreEachRead() throws IOException {
+    List<RateLimitSignals> signals = firstAndRejected(DemoServer.builder()
+        .secondPolicy(new SecondPolicy("window", 5, Duration.ofSeconds(10))));
+    assertThat(signals.get(0).policies()).extracting(RateLimitPolicy::name).containsExactly("default", "window");
+    RateLimitPolicy window = signals.get(0).policies().get(1);
+    assertThat(window.quota()).hasValue(5);
+    assertThat(window.window()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(window.remaining()).hasValue(4);
+    assertThat(signals.get(1).policies().get(0).remaining()).as("the bucket refused the 4th").hasValue(0);
+    assertThat(signals.get(1).policies().get(1).remaining()).hasValue(2);
   }
 
   @Test

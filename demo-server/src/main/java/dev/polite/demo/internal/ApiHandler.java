@@ -1,6 +1,7 @@
 package dev.polite.demo.internal;
 
 import dev.polite.demo.DemoServerConfig;
+import dev.polite.demo.SecondPolicy;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.util.AsciiString;
@@ -11,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,6 +46,18 @@ import org.slf4j.LoggerFactory;
  * store decides, its headers answer (naming it), its refusal body names it as the violated policy,
  * and the stats count it. The concurrency cap stays the key's as a whole, over every budget; its
  * 403 shows what the refused request's own budget last said to that key.
+ *
+ * <p>With a second policy ({@code --second-policy}) every call must also pass a fixed window per key,
+ * decided together with the limiter ({@link SecondWindows}): a refusal's {@code Retry-After} is the
+ * refusing policy's, and the IETF fields list both.
+ *
+ * <p>Some refusals are no limiter's decision about the call at hand ({@link #outright}): every call
+ * of a server that refuses all ({@code --refuse-all}), every Nth answer of one that refuses now and
+ * then with a hint no one can use ({@code --bogus-refusal-every}), and a key blocked after the
+ * limiter refused it ({@code --block-for}, {@link Blocks}). They are refused before the cap and the
+ * limiter are asked, spending nothing. Such a refusal, and the limiter's refusal that starts a
+ * block, carry {@code Retry-After} in whole seconds and no quota headers, whatever the style: a
+ * CDN's rule says when to come back, not what is left, and a broken limiter has nothing to say.
  *
  * <p>In dry-run the limiter still decides and counts, but every request is served; would-be
  * rejections are logged as one line per second at most, so a flood cannot become a log flood.
@@ -95,6 +109,16 @@ public final class ApiHandler implements Endpoint {
   private final ByteBuf concurrencyProblem;
   private final boolean trustsSomeProxy;
   private final boolean dryRun; // read on every request: the config holds its values in a map
+  private final boolean refuseAll;
+  private final AsciiString refuseAllRetryAfter;
+  private final int bogusEvery;
+  private final AtomicLong bogusAnswers = new AtomicLong();
+  private final AsciiString bogusRetryAfter;
+  private final @Nullable Blocks blocks;
+  private final @Nullable SecondWindows secondWindows;
+  private final @Nullable QuotaHeaders secondHeaders;
+  private final AsciiString blockRetryAfter;
+  private final LongSupplier nanos;
   private final AtomicLong dryRunSecond = new AtomicLong(Long.MIN_VALUE);
   private final AtomicLong dryRunCount = new AtomicLong();
   private final AtomicLong busySecond = new AtomicLong(Long.MIN_VALUE);
@@ -116,11 +140,28 @@ public final class ApiHandler implements Endpoint {
     this.concurrencyProblem = forbidden ? CONCURRENCY_FORBIDDEN : CONCURRENCY_PROBLEM;
     this.rateProblems = new ByteBuf[budgets.entries().size()];
     for (Budgets.Entry budget : budgets.entries()) {
-      rateProblems[budget.index()] = budget.name().equals(QuotaHeaders.DEFAULT_POLICY) ? rateProblem
-          : problemBody(rejectStatus, budget.name(), "rate");
+      String shown = budget.headers().policyName(); // "default" when answers name no budget
+      rateProblems[budget.index()] = shown.equals(QuotaHeaders.DEFAULT_POLICY) ? rateProblem
+          : problemBody(rejectStatus, shown, "rate");
     }
     this.dryRun = config.dryRun();
     this.trustsSomeProxy = !config.trustedProxies().isEmpty();
+    long blockNanos = Nanos.of(config.blockFor());
+    this.blocks = blockNanos > 0 ? new Blocks(blockNanos, config.maxKeys()) : null;
+    this.blockRetryAfter = wholeSeconds(blockNanos);
+    this.refuseAll = config.refuseAll();
+    this.refuseAllRetryAfter = wholeSeconds(Nanos.of(config.refuseAllRetryAfter()));
+    this.bogusEvery = config.bogusRefusalEvery();
+    this.bogusRetryAfter = wholeSeconds(Nanos.of(config.bogusRetryAfter()));
+    this.nanos = () -> Nanos.sinceEpoch(config.clock().instant());
+    SecondPolicy second = config.secondPolicy().orElse(null);
+    this.secondWindows = second == null ? null : new SecondWindows(second, config.maxKeys());
+    this.secondHeaders = second == null ? null : budgets.entries().get(0).headers().forSecond(second);
+  }
+
+  /** {@code Retry-After}'s value for {@code nanos}: whole seconds, rounded up. */
+  private static AsciiString wholeSeconds(long nanos) {
+    return AsciiString.cached(Long.toString(QuotaHeaders.seconds(nanos)));
   }
 
   @Override
@@ -139,6 +180,15 @@ public final class ApiHandler implements Endpoint {
     BiConsumer<String, String> header = (name, value) -> exchange.header(headerName(name), value);
     long serverMillis = epochMillis.getAsLong() + skewMillis;
     headers.writeDate(serverMillis, header);
+    AsciiString outright = outright(key);
+    if (outright != null) {
+      stats.record(key, budget.index(), false);
+      if (!dryRun) {
+        refuseOutright(exchange, outright, rateProblems[budget.index()]);
+        return;
+      }
+      wouldReject(key);
+    }
     if (inFlight != null) {
       if (!inFlight.tryEnter(key)) {
         stats.record(key, budget.index(), false);
@@ -172,9 +222,19 @@ public final class ApiHandler implements Endpoint {
       }
     }
     Decision decision;
+    SecondWindows.Both both = null; // what both policies said, with a second policy
     try {
       String storeKey = budget.storeKey(key);
-      decision = reserving ? budget.store().reserve(storeKey, cost) : budget.store().acquire(storeKey, cost);
+      LimiterStore store = budget.store();
+      long units = cost;
+      boolean reserves = reserving;
+      Supplier<Decision> limiter = () -> reserves ? store.reserve(storeKey, units) : store.acquire(storeKey, units);
+      if (secondWindows != null && cost > 0) {
+        both = secondWindows.decide(storeKey, cost, nanos.getAsLong(), limiter);
+        decision = both.binding();
+      } else {
+        decision = limiter.get();
+      }
     } catch (StoreBusyException busy) {
       unavailable(exchange, busy);
       return;
@@ -188,7 +248,19 @@ public final class ApiHandler implements Endpoint {
       return;
     }
     stats.record(key, budget.index(), decision.allowed());
-    headers.write(decision, serverMillis, header);
+    if (!decision.allowed() && blocks != null) {
+      // The refusal starts a block: it says how long that lasts, and nothing of the quota
+      blocks.block(key, nanos.getAsLong());
+      if (!dryRun) {
+        refuseOutright(exchange, blockRetryAfter, rateProblems[budget.index()]);
+        return;
+      }
+    }
+    if (both != null) {
+      headers.write(both.main(), both.second(), secondHeaders, header);
+    } else {
+      headers.write(decision, serverMillis, header);
+    }
     if (!decision.allowed()) {
       if (!dryRun) {
         headers.writeRetryAfter(decision.retryAfterNanos(), serverMillis, header);
@@ -203,6 +275,31 @@ public final class ApiHandler implements Endpoint {
       return;
     }
     exchange.later(delay, () -> ok(exchange, decision));
+  }
+
+  /**
+   * The {@code Retry-After} of a refusal that no limiter decides for this call, or null when the
+   * call goes on to the cap and the limiter: every call's with {@code --refuse-all}, every Nth
+   * answer's with {@code --bogus-refusal-every} (each call counts as one answer), and a blocked
+   * key's (which restarts its block).
+   */
+  private @Nullable AsciiString outright(String key) {
+    if (refuseAll) {
+      return refuseAllRetryAfter;
+    }
+    if (bogusEvery > 0 && bogusAnswers.incrementAndGet() % bogusEvery == 0) {
+      return bogusRetryAfter;
+    }
+    if (blocks != null && blocks.refuses(key, nanos.getAsLong())) {
+      return blockRetryAfter;
+    }
+    return null;
+  }
+
+  /** A refusal that says when to come back, {@code retryAfter} whole seconds, and no quota. */
+  private void refuseOutright(Exchange exchange, AsciiString retryAfter, ByteBuf body) {
+    exchange.header(RETRY_AFTER, retryAfter);
+    problem(exchange, body);
   }
 
   /** A refusal body with {@code status}, naming {@code policy} as violated and the {@code limit} that refused. */

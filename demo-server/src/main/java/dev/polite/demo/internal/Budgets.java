@@ -27,7 +27,8 @@ public final class Budgets implements AutoCloseable {
    *
    * @param index 0 for the main budget, then 1, 2, ... in the order the routes were given
    * @param prefix the path prefix it claims; empty for the main budget
-   * @param name what its answers call it (the IETF policy's name)
+   * @param name its name ({@code core} beside route budgets): what its answers call it (the IETF
+   *     policy's name), unless they name no budget ({@code --unnamed-budgets})
    * @param store its limiter state
    * @param headers its quota headers
    * @param capacity what a fresh key holds of it: the most one request may cost
@@ -58,7 +59,8 @@ public final class Budgets implements AutoCloseable {
     try {
       Policy main = Policy.of(config);
       QuotaHeaders mainHeaders = QuotaHeaders.of(config);
-      entries.add(new Entry(0, "", mainHeaders.policyName(), store(config, main, nanos), mainHeaders,
+      String mainName = config.hasBudgets() ? Budget.MAIN : QuotaHeaders.DEFAULT_POLICY; // its answers' may differ
+      entries.add(new Entry(0, "", mainName, store(config, main, nanos), mainHeaders,
           main.capacity(config.algorithm())));
       for (Map.Entry<String, Budget> route : config.budgets().entrySet()) {
         Budget budget = route.getValue();

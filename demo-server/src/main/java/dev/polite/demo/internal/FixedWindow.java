@@ -24,6 +24,19 @@ public final class FixedWindow implements RateLimiter {
 
   @Override
   public synchronized Decision tryAcquire(long nowNanos, long cost) {
+    return decide(nowNanos, cost, true);
+  }
+
+  /**
+   * What {@link #tryAcquire} would decide for {@code cost} at {@code nowNanos}, counting nothing:
+   * allowed with what remains now, or refused until the window's end. For a policy that must ask
+   * another limiter before it counts a call ({@link SecondWindows}).
+   */
+  public synchronized Decision peek(long nowNanos, long cost) {
+    return decide(nowNanos, cost, false);
+  }
+
+  private Decision decide(long nowNanos, long cost, boolean counting) {
     long current = Math.floorDiv(nowNanos, window);
     if (current > index) {
       index = current;
@@ -31,7 +44,9 @@ public final class FixedWindow implements RateLimiter {
     }
     long untilEnd = (index + 1) * window - nowNanos;
     if (count + cost <= limit) {
-      count += cost;
+      if (counting) {
+        count += cost;
+      }
       return Decision.allow(limit - count, untilEnd);
     }
     return Decision.reject(limit - count, untilEnd, untilEnd);

@@ -3,9 +3,11 @@ package dev.polite.demo.internal;
 import dev.polite.demo.Budget;
 import dev.polite.demo.DemoServerConfig;
 import dev.polite.demo.HeaderStyle;
+import dev.polite.demo.SecondPolicy;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Writes a decision as rate-limit headers in one dialect, on successes and rejections alike.
@@ -37,6 +39,16 @@ import java.util.function.BiConsumer;
  * place for a name. A server without route budgets names its one budget as before ({@code "default"},
  * {@code api}); with them, the main budget is {@code core}. The budgets share one answer counter
  * for {@code --wrong-reset-every}, which is the whole server's.
+ *
+ * <p>With a second policy ({@code --second-policy}, IETF only) both policies are listed in each
+ * field, the main one first: {@code RateLimit-Policy: "default";q=20;w=1, "window";q=60;w=5} and
+ * {@code RateLimit: "default";r=3;t=1, "window";r=41;t=4}, each item its own policy's numbers; a call
+ * the second policy refused without asking the main one lists the second's alone in {@code RateLimit}
+ * (draft-11 lets it carry any of the policies), and a wrong reset goes on the main policy's {@code t}.
+ *
+ * <p>With {@code --unnamed-budgets} no answer names its budget, as X's API v2 answers each endpoint
+ * with its own numbers under the same field names: every IETF policy is {@code "default"} (its own
+ * {@code q} and {@code w} still), and {@code x-ratelimit-resource} is left out.
  */
 public final class QuotaHeaders {
   private static final long SECOND = 1_000_000_000L;
@@ -45,10 +57,14 @@ public final class QuotaHeaders {
   /** The wrong reset: 200 days, far enough to strand a client, short enough to parse as a reset. */
   public static final long WRONG_RESET_SECONDS = 200L * 24 * 60 * 60;
 
+  /** Azure Resource Manager's one field: what remains of the subscription's reads. */
+  static final String AZURE_REMAINING = "x-ms-ratelimit-remaining-subscription-reads";
+
   /** Every header name this class writes, so a server can prepare them once. */
   public static final List<String> NAMES = List.of("RateLimit-Policy", "RateLimit", "RateLimit-Limit",
       "RateLimit-Remaining", "RateLimit-Reset", "x-ratelimit-limit", "x-ratelimit-remaining",
-      "x-ratelimit-used", "x-ratelimit-reset", "x-ratelimit-resource", "X-Shopify-Shop-Api-Call-Limit",
+      "x-ratelimit-used", "x-ratelimit-reset", "x-ratelimit-resource", "x-rate-limit-limit", "x-rate-limit-remaining",
+      "x-rate-limit-reset", "X-Shopify-Shop-Api-Call-Limit", AZURE_REMAINING,
       "Retry-After", "retry-after-ms", "Date");
 
   /** The IETF policy's name of a server with one budget, as it always was. */
@@ -58,7 +74,7 @@ public final class QuotaHeaders {
 
   private final HeaderStyle style;
   private final String policyName;
-  private final String resource;
+  private final @Nullable String resource;
   private final String rateLimitPrefix;
   private final long quota;
   private final long windowSeconds;
@@ -92,13 +108,13 @@ public final class QuotaHeaders {
 
   /**
    * @param policyName the IETF policy's name
-   * @param resource the {@code x-ratelimit-resource}
+   * @param resource the {@code x-ratelimit-resource}; null for none
    * @param capacity what a fresh key holds (the burst of a bucket), the {@code limit} of
    *     {@code used/limit}
    * @param wrongResetEvery every how many answers one states {@link #WRONG_RESET_SECONDS}; 0 for never
    * @param answers the answers counted for {@code wrongResetEvery}, shared by a host's budgets
    */
-  private QuotaHeaders(HeaderStyle style, String policyName, String resource, long limit, long capacity,
+  private QuotaHeaders(HeaderStyle style, String policyName, @Nullable String resource, long limit, long capacity,
       long windowNanos, int wrongResetEvery, AtomicLong answers) {
     this.style = style;
     this.policyName = policyName;
@@ -125,6 +141,10 @@ public final class QuotaHeaders {
   public static QuotaHeaders of(DemoServerConfig config) {
     long capacity = Policy.of(config).capacity(config.algorithm());
     boolean named = config.hasBudgets();
+    if (config.unnamedBudgets()) {
+      return new QuotaHeaders(config.headers(), DEFAULT_POLICY, null, config.limit(), capacity,
+          config.window().toNanos(), config.wrongResetEvery(), new AtomicLong());
+    }
     return new QuotaHeaders(config.headers(), named ? Budget.MAIN : DEFAULT_POLICY,
         named ? Budget.MAIN : DEFAULT_RESOURCE, config.limit(), capacity, config.window().toNanos(),
         config.wrongResetEvery(), new AtomicLong());
@@ -133,14 +153,28 @@ public final class QuotaHeaders {
   /**
    * The headers of a route's own budget on the same server: its name (as the IETF policy and the
    * {@code x-ratelimit-resource}), its limit and window, what a fresh key holds of it
-   * ({@code capacity}); the style and the {@code --wrong-reset-every} counter are this one's.
+   * ({@code capacity}); the style and the {@code --wrong-reset-every} counter are this one's, and
+   * so is whether answers name their budget: a host whose main budget is unnamed names none.
    */
   public QuotaHeaders forBudget(Budget budget, long capacity) {
-    return new QuotaHeaders(style, budget.name(), budget.name(), budget.limit(), capacity,
-        budget.window().toNanos(), wrongResetEvery, answers);
+    boolean named = resource != null;
+    return new QuotaHeaders(style, named ? budget.name() : DEFAULT_POLICY, named ? budget.name() : null,
+        budget.limit(), capacity, budget.window().toNanos(), wrongResetEvery, answers);
   }
 
-  /** The name this budget's answers carry (the IETF policy's; the x-ratelimit resource's may differ). */
+  /**
+   * The headers of a second policy beside this one ({@code --second-policy}): its name, limit and
+   * window, in this style; used through {@link #write(Decision, Decision, QuotaHeaders, BiConsumer)}.
+   */
+  public QuotaHeaders forSecond(SecondPolicy second) {
+    return new QuotaHeaders(style, second.name(), null, second.limit(), second.limit(), second.window().toNanos(), 0,
+        new AtomicLong());
+  }
+
+  /**
+   * The name this budget's answers carry (the IETF policy's; the x-ratelimit resource's may differ):
+   * {@code default} for every budget of a host whose answers name none.
+   */
   public String policyName() {
     return policyName;
   }
@@ -186,11 +220,21 @@ public final class QuotaHeaders {
         header.accept("x-ratelimit-remaining", Long.toString(r));
         header.accept("x-ratelimit-used", Long.toString(Math.max(0, limit - r)));
         header.accept("x-ratelimit-reset", Long.toString(Math.floorDiv(epochMillis, 1000) + t));
-        header.accept("x-ratelimit-resource", resource);
+        if (resource != null) {
+          header.accept("x-ratelimit-resource", resource);
+        }
+        break;
+      case X_RATE_LIMIT:
+        header.accept("x-rate-limit-limit", Long.toString(limit));
+        header.accept("x-rate-limit-remaining", Long.toString(r));
+        header.accept("x-rate-limit-reset", Long.toString(Math.floorDiv(epochMillis, 1000) + t));
         break;
       case USED_LIMIT:
         // Shopify counts the bucket's fill, the call just made included: "1/40" after a first call.
         header.accept("X-Shopify-Shop-Api-Call-Limit", Math.max(0, capacity - r) + "/" + capacity);
+        break;
+      case AZURE:
+        header.accept(AZURE_REMAINING, Long.toString(r));
         break;
       case RETRY_AFTER:
       case RETRY_AFTER_MS:
@@ -199,6 +243,21 @@ public final class QuotaHeaders {
       default:
         break;
     }
+  }
+
+  /**
+   * Writes the IETF fields for two policies, this one and {@code secondHeaders}'s ({@link #forSecond}):
+   * both in {@code RateLimit-Policy}, and in {@code RateLimit} each one's numbers, this one's only
+   * when it decided ({@code decision} null when the second refused without asking it). One answer
+   * for {@code --wrong-reset-every}, whose wrong reset goes on this policy's {@code t}.
+   */
+  public void write(@Nullable Decision decision, Decision second, QuotaHeaders secondHeaders,
+      BiConsumer<String, String> header) {
+    long t = wrongReset() ? WRONG_RESET_SECONDS : decision == null ? 0 : resetSeconds(decision);
+    header.accept("RateLimit-Policy", policyHeader + ", " + secondHeaders.policyHeader);
+    String secondItem = secondHeaders.rateLimitPrefix + second.remaining() + ";t=" + resetSeconds(second);
+    header.accept("RateLimit", decision == null ? secondItem
+        : rateLimitPrefix + decision.remaining() + ";t=" + t + ", " + secondItem);
   }
 
   /** Whether this answer is the Nth, whose reset is wrong; no shared counter is touched when off. */

@@ -48,6 +48,24 @@ class QuotaHeadersTest {
     assertThat(write(HeaderStyle.NONE, d)).isEmpty();
   }
 
+  @Test
+  void xsDialectIsGithubsNumbersAHyphenApartWithNoName() {
+    Decision d = Decision.reject(0, 3 * SECOND, 3 * SECOND);
+    assertThat(write(HeaderStyle.X_RATE_LIMIT, d)).containsExactly(Map.entry("x-rate-limit-limit", "10"),
+        Map.entry("x-rate-limit-remaining", "0"), Map.entry("x-rate-limit-reset", "1700000003"));
+    assertThat(write(HeaderStyle.X_RATE_LIMIT, Decision.allow(7, 400_000_000L)))
+        .containsEntry("x-rate-limit-remaining", "7").containsEntry("x-rate-limit-reset", "1700000001");
+  }
+
+  @Test
+  void azureSaysWhatRemainsAndNothingElse() {
+    assertThat(write(HeaderStyle.AZURE, Decision.allow(7, 400_000_000L)))
+        .containsExactly(Map.entry("x-ms-ratelimit-remaining-subscription-reads", "7"));
+    assertThat(write(HeaderStyle.AZURE, Decision.reject(0, 3 * SECOND, 3 * SECOND)))
+        .containsExactly(Map.entry("x-ms-ratelimit-remaining-subscription-reads", "0"));
+    assertThat(QuotaHeaders.NAMES).contains("x-ms-ratelimit-remaining-subscription-reads", "x-rate-limit-reset");
+  }
+
   private static Map<String, String> rejection(HeaderStyle style, long retryAfterNanos, long epochMillis) {
     Map<String, String> headers = new LinkedHashMap<>();
     new QuotaHeaders(style, 10, 10 * SECOND).writeRetryAfter(retryAfterNanos, epochMillis, headers::put);
@@ -58,7 +76,7 @@ class QuotaHeadersTest {
   void retryAfterInEachStylesShape() {
     long now = 1_700_000_000_500L;
     for (HeaderStyle style : new HeaderStyle[] {HeaderStyle.IETF, HeaderStyle.LEGACY, HeaderStyle.X_RATELIMIT,
-        HeaderStyle.RETRY_AFTER, HeaderStyle.USED_LIMIT}) {
+        HeaderStyle.X_RATE_LIMIT, HeaderStyle.RETRY_AFTER, HeaderStyle.USED_LIMIT, HeaderStyle.AZURE}) {
       assertThat(rejection(style, 2 * SECOND + 1, now)).as(style.cliName()).containsExactly(Map.entry("Retry-After", "3"));
     }
     assertThat(rejection(HeaderStyle.RETRY_AFTER_MS, 1_234_000_001L, now))
@@ -147,6 +165,7 @@ class QuotaHeadersTest {
         case IETF -> expected.put("RateLimit", "\"default\";r=4;t=17280000");
         case LEGACY -> expected.put("RateLimit-Reset", "17280000");
         case X_RATELIMIT -> expected.put("x-ratelimit-reset", Long.toString(1_700_000_000L + 17_280_000L));
+        case X_RATE_LIMIT -> expected.put("x-rate-limit-reset", Long.toString(1_700_000_000L + 17_280_000L));
         default -> { } // no reset: nothing to be wrong
       }
       assertThat(third).as(style.cliName()).isEqualTo(expected);

@@ -4,6 +4,7 @@ import dev.polite.demo.Algorithm;
 import dev.polite.demo.DemoServer;
 import dev.polite.demo.DemoServerConfig;
 import dev.polite.demo.HeaderStyle;
+import dev.polite.demo.SecondPolicy;
 import dev.polite.examples.HtmlPage;
 import java.io.InterruptedIOException;
 import java.time.Duration;
@@ -13,14 +14,16 @@ import java.util.List;
 import java.util.Locale;
 import java.util.OptionalLong;
 import okhttp3.HttpUrl;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A demo server in the zoo: one algorithm, one header dialect, {@code limit} per {@code window}
  * with a burst (the bucket family's capacity; the queue's slots for the leaky queue), optionally
  * with its clock ahead of ours, and optionally one of the shapes of a limit ({@link Shape}: a cap
  * on calls in flight, GitHub's 403s, a wrong reset now and then, a quota the cell spends, several
- * budgets on one host). Started in process on port 0; its rejections are its own count (the cap's
- * refusals included).
+ * budgets on one host, named or not, a block that early calls restart, a limiter that refuses
+ * everything, a second policy, refusals with unusable hints). Started in process on port 0; its
+ * rejections are its own count (the cap's and every other refusal included).
  *
  * <p>Usage: {@code new DemoZooServer(Algorithm.TOKEN_BUCKET, HeaderStyle.NONE, 20, Duration.ofSeconds(1), 20, Duration.ZERO)}
  *
@@ -46,6 +49,9 @@ record DemoZooServer(String name, Algorithm algorithm, HeaderStyle headers, long
   static final Duration QUOTA_GUARD = Duration.ofSeconds(
       60 + (long) Math.max(Zoo.CUT_MIN_SECONDS, Zoo.CUT_FLOORS * Verdict.SPENT_QUOTA_SECONDS) + 1);
 
+  /** How far past a window's opening a cell that waits for one starts: the window is surely open by then. */
+  private static final long WINDOW_OPENED_MILLIS = 5;
+
   /** A plain row, named {@code algorithm/headers}. */
   public DemoZooServer(Algorithm algorithm, HeaderStyle headers, long limit, Duration window, long capacity,
       Duration clockSkew) {
@@ -58,8 +64,14 @@ record DemoZooServer(String name, Algorithm algorithm, HeaderStyle headers, long
    * with each admitted call taking a while ({@code --concurrency}, {@code --latency}), refusals
    * answered 403 as GitHub does ({@code --reject-status 403}), a reset 200 days out on every Nth
    * answer ({@code --wrong-reset-every}), a quota the cell spends, judged by
-   * {@link Verdict#spentQuota}, and routes with budgets of their own ({@code --budget}), which the
-   * cell's calls spend in a fixed mix ({@link Split}).
+   * {@link Verdict#spentQuota}, routes with budgets of their own ({@code --budget}), which the
+   * cell's calls spend in a fixed mix ({@link Split}), named in the answers or not
+   * ({@code --unnamed-budgets}), a block that each early call restarts ({@code --block-for}), a
+   * limiter that refuses everything ({@code --refuse-all}), judged by
+   * {@link Verdict#refusesEverything}, a second policy beside the first ({@code --second-policy}),
+   * and refusals whose hint no client can use on a server that otherwise admits everything
+   * ({@code --bogus-refusal-every}, each admitted call taking {@code latency}), judged by
+   * {@link Verdict#unusableHints}. Made by the factories, one per shape.
    *
    * @param concurrency calls in flight per key, 0 for no cap
    * @param latency each admitted call's simulated work
@@ -69,40 +81,118 @@ record DemoZooServer(String name, Algorithm algorithm, HeaderStyle headers, long
    *     the rest must fail fast
    * @param split the budgets of the host's routes and the cell's mix of calls over them
    *     ({@link Split#NONE} for one budget, every call to {@link #PATH})
+   * @param blockFor how long a key is blocked once refused, each call during the block restarting
+   *     it; zero for no block
+   * @param refuseAll whether every call is refused ({@code Retry-After: 0}, nothing else)
+   * @param secondPolicy a fixed window every call must also pass, listed beside the main policy in
+   *     the IETF fields; null for none
+   * @param bogusRefusalEvery every Nth answer is a refusal no limiter made, saying "come back in a
+   *     day"; 0 for never
    */
   public record Shape(int concurrency, Duration latency, int rejectStatus, int wrongResetEvery, boolean spentQuota,
-      Split split) {
+      Split split, Duration blockFor, boolean refuseAll, @Nullable SecondPolicy secondPolicy, int bogusRefusalEvery) {
     /** Nothing added: the algorithm in its dialect, 429 refusals. */
-    public static final Shape PLAIN = new Shape(0, Duration.ZERO, 429, 0, false);
-
-    /** A shape with one budget, every call to {@link #PATH}. */
-    public Shape(int concurrency, Duration latency, int rejectStatus, int wrongResetEvery, boolean spentQuota) {
-      this(concurrency, latency, rejectStatus, wrongResetEvery, spentQuota, Split.NONE);
-    }
+    public static final Shape PLAIN = new Parts().shape();
 
     /** A cap of {@code inFlight} calls in flight per key, each admitted call taking {@code latency}. */
     public static Shape cap(int inFlight, Duration latency, int rejectStatus) {
-      return new Shape(inFlight, latency, rejectStatus, 0, false);
+      Parts parts = new Parts();
+      parts.concurrency = inFlight;
+      parts.latency = latency;
+      parts.rejectStatus = rejectStatus;
+      return parts.shape();
     }
 
     /** Every {@code every}th answer states a reset 200 days out, everything else true. */
     public static Shape wrongReset(int every) {
-      return new Shape(0, Duration.ZERO, 429, every, false);
+      Parts parts = new Parts();
+      parts.wrongResetEvery = every;
+      return parts.shape();
     }
 
     /** A quota the cell spends, refused with {@code rejectStatus}. */
     public static Shape spent(int rejectStatus) {
-      return new Shape(0, Duration.ZERO, rejectStatus, 0, true);
+      Parts parts = new Parts();
+      parts.spentQuota = true;
+      parts.rejectStatus = rejectStatus;
+      return parts.shape();
     }
 
     /** Routes with budgets of their own, spent by the cell's calls in {@code split}'s mix. */
     public static Shape budgets(Split split) {
-      return new Shape(0, Duration.ZERO, 429, 0, false, split);
+      Parts parts = new Parts();
+      parts.split = split;
+      return parts.shape();
+    }
+
+    /** Once refused, a key is blocked for {@code blockFor}, and every call during the block restarts it. */
+    public static Shape block(Duration blockFor) {
+      Parts parts = new Parts();
+      parts.blockFor = blockFor;
+      return parts.shape();
+    }
+
+    /** Every call refused, {@code Retry-After: 0} and nothing else: no call can succeed. */
+    public static Shape refusesEverything() {
+      Parts parts = new Parts();
+      parts.refuseAll = true;
+      return parts.shape();
+    }
+
+    /** A second policy every call must also pass, listed beside the first in one field. */
+    public static Shape twoPolicies(SecondPolicy second) {
+      Parts parts = new Parts();
+      parts.secondPolicy = second;
+      return parts.shape();
+    }
+
+    /**
+     * Every {@code every}th answer a refusal no limiter made, with a {@code Retry-After} of a day, on a
+     * server whose limit no cell reaches; each admitted call takes {@code latency}, so the row has a floor.
+     */
+    public static Shape unusableHints(int every, Duration latency) {
+      Parts parts = new Parts();
+      parts.bogusRefusalEvery = every;
+      parts.latency = latency;
+      return parts.shape();
     }
 
     /** Whether it adds nothing. */
     public boolean plain() {
       return equals(PLAIN);
+    }
+
+    /**
+     * How the row's cells are judged: a spent quota's, a limiter that refuses everything's and
+     * unusable hints' by their own targets, every other shape by the usual ones.
+     */
+    Targets targets(long limit) {
+      if (spentQuota) {
+        return new Targets.SpentQuota(limit);
+      }
+      if (refuseAll) {
+        return new Targets.RefusesEverything();
+      }
+      return bogusRefusalEvery > 0 ? new Targets.UnusableHints(bogusRefusalEvery) : Targets.USUAL;
+    }
+
+    /** A shape's parts as its factory sets them, every other one as {@link #PLAIN} has it. */
+    private static final class Parts {
+      int concurrency;
+      Duration latency = Duration.ZERO;
+      int rejectStatus = 429;
+      int wrongResetEvery;
+      boolean spentQuota;
+      Split split = Split.NONE;
+      Duration blockFor = Duration.ZERO;
+      boolean refuseAll;
+      @Nullable SecondPolicy secondPolicy;
+      int bogusRefusalEvery;
+
+      Shape shape() {
+        return new Shape(concurrency, latency, rejectStatus, wrongResetEvery, spentQuota, split, blockFor, refuseAll,
+            secondPolicy, bogusRefusalEvery);
+      }
     }
   }
 
@@ -141,8 +231,10 @@ record DemoZooServer(String name, Algorithm algorithm, HeaderStyle headers, long
    *
    * @param mainCalls the main budget's calls per cycle, at least 1
    * @param routes the routes with budgets of their own, in the order they are given to the server
+   * @param named whether the answers name their budget; false for X's API v2, whose answers give each
+   *     route's own numbers under the same names ({@code --unnamed-budgets})
    */
-  public record Split(int mainCalls, List<Route> routes) {
+  public record Split(int mainCalls, List<Route> routes, boolean named) {
     /** One budget: every call to {@link #PATH}. */
     public static final Split NONE = new Split(1, List.of());
 
@@ -151,6 +243,16 @@ record DemoZooServer(String name, Algorithm algorithm, HeaderStyle headers, long
         throw new IllegalArgumentException("mainCalls: must be at least 1, was " + mainCalls);
       }
       routes = List.copyOf(routes);
+    }
+
+    /** Budgets the answers name, as GitHub's {@code x-ratelimit-resource} does. */
+    public Split(int mainCalls, List<Route> routes) {
+      this(mainCalls, routes, true);
+    }
+
+    /** The same budgets and mix, the answers naming none. */
+    public Split unnamed() {
+      return new Split(mainCalls, routes, false);
     }
 
     /** Whether the host has one budget only. */
@@ -225,7 +327,26 @@ record DemoZooServer(String name, Algorithm algorithm, HeaderStyle headers, long
         mix.add(route.calls() + " in " + split.cycle() + " to " + route.prefix() + ", a budget of its own: "
             + route.name() + ", " + route.limit() + " per " + seconds(route.window()));
       }
-      parts.add("several budgets on one host, each answer naming its own: " + String.join(", ", mix));
+      parts.add("several budgets on one host, " + (split.named() ? "each answer naming its own: "
+          : "no answer naming its own (each gives its budget's numbers under the same names): ")
+          + String.join(", ", mix));
+    }
+    if (!shape.blockFor().isZero()) {
+      parts.add("once refused, a key is blocked for " + seconds(shape.blockFor()) + ", each call during the block "
+          + "restarting it (Retry-After: " + shape.blockFor().toSeconds() + ", no quota headers)");
+    }
+    if (shape.refuseAll()) {
+      parts.add("every call refused (Retry-After: 0, nothing else): no call can succeed, and each must fail fast");
+    }
+    SecondPolicy second = shape.secondPolicy();
+    if (second != null) {
+      parts.add("a second policy every call must also pass, \"" + second.name() + "\": a fixed window of "
+          + second.limit() + " per " + seconds(second.window()) + ", both listed in one RateLimit-Policy field");
+    }
+    if (shape.bogusRefusalEvery() > 0) {
+      parts.add("a limit no cell reaches, but every " + ordinal(shape.bogusRefusalEvery()) + " answer a refusal no "
+          + "limiter made, Retry-After: 86400 (a day), nothing else; each admitted call taking "
+          + shape.latency().toMillis() + " ms");
     }
     return String.join(", ", parts);
   }
@@ -246,7 +367,8 @@ record DemoZooServer(String name, Algorithm algorithm, HeaderStyle headers, long
     for (Route route : split.routes()) {
       rate = Math.min(rate, route.rate() * split.cycle() / route.calls());
     }
-    return rate;
+    SecondPolicy second = shape.secondPolicy();
+    return second == null ? rate : Math.min(rate, second.limit() / (second.window().toNanos() / 1e9));
   }
 
   /** The documented burst; with several budgets, the most the mix can send at once, as {@link #rate()}. */
@@ -258,12 +380,19 @@ record DemoZooServer(String name, Algorithm algorithm, HeaderStyle headers, long
     for (Route route : split.routes()) {
       burst = Math.min(burst, route.limit() * split.cycle() / route.calls());
     }
-    return burst;
+    SecondPolicy second = shape.secondPolicy();
+    return second == null ? burst : Math.min(burst, second.limit());
   }
 
-  /** A cap on calls in flight holds fewer callers' calls at once when fewer call: {@code min(callers, cap)}. */
+  /**
+   * A cap on calls in flight holds fewer callers' calls at once when fewer call:
+   * {@code min(callers, cap)}; unusable hints' calls, which no cap holds, run {@code callers} at a time.
+   */
   @Override
   public double floorSeconds(int requests, int callers) {
+    if (shape.bogusRefusalEvery() > 0) {
+      return Floor.concurrency(admittedOf(requests), callers, shape.latency());
+    }
     double floor = floorSeconds(requests);
     if (shape.concurrency() > 0 && callers < shape.concurrency() && !shape.spentQuota()) {
       floor = Math.max(floor, Floor.concurrency(requests, callers, shape.latency()));
@@ -271,10 +400,24 @@ record DemoZooServer(String name, Algorithm algorithm, HeaderStyle headers, long
     return floor;
   }
 
+  /**
+   * The floor with as many callers as there are calls; for unusable hints that is one latency, the
+   * admitted calls all at once (the cells' own floors, {@link #floorSeconds(int, int)}, take their callers).
+   */
   @Override
   public double floorSeconds(int requests) {
     if (shape.spentQuota()) {
       return Verdict.SPENT_QUOTA_SECONDS;
+    }
+    if (shape.refuseAll()) {
+      return Verdict.REFUSES_EVERYTHING_SECONDS;
+    }
+    if (shape.bogusRefusalEvery() > 0) {
+      return floorSeconds(requests, requests);
+    }
+    SecondPolicy second = shape.secondPolicy();
+    if (second != null) {
+      return Floor.bucketAndWindows(requests, capacity, mainRate(), second.limit(), second.window());
     }
     Split split = shape.split();
     double floor = split.none() ? floor(requests, limit, window, capacity)
@@ -287,6 +430,14 @@ record DemoZooServer(String name, Algorithm algorithm, HeaderStyle headers, long
     // Both limits hold at once, so neither's floor can be beaten; here the cap's is far the higher.
     return shape.concurrency() > 0
         ? Math.max(floor, Floor.concurrency(requests, shape.concurrency(), shape.latency())) : floor;
+  }
+
+  /**
+   * The calls of {@code requests} that a server refusing every Nth answer admits, for a client that
+   * sends each call once and gives the refused ones up: the least it must have admitted.
+   */
+  private int admittedOf(int requests) {
+    return Math.max(1, requests - requests / shape.bogusRefusalEvery());
   }
 
   /** This row's algorithm's floor for {@code requests} calls against one budget; none for no calls. */
@@ -304,6 +455,27 @@ record DemoZooServer(String name, Algorithm algorithm, HeaderStyle headers, long
 
   @Override
   public String floorRule() {
+    if (shape.refuseAll()) {
+      return "no floor but a bound: no call can succeed; every call must end, at most max(3, 10 % of N) refused, all "
+          + "within " + HtmlPage.number(Verdict.REFUSES_EVERYTHING_SECONDS) + " s";
+    }
+    if (shape.bogusRefusalEvery() > 0) {
+      int every = shape.bogusRefusalEvery();
+      return "ceil((N - floor(N / " + every + ")) / C) x " + shape.latency().toMillis() + " ms: the calls the server "
+          + "admits (every " + ordinal(every) + " answer is refused, and those calls may be given up), C at a time, "
+          + "each taking its latency";
+    }
+    SecondPolicy second = shape.secondPolicy();
+    if (second != null) {
+      return "both policies at once, for a client that starts as the window opens (the zoo starts the cell so): the "
+          + "burst of " + capacity + " at once, then " + HtmlPage.number(mainRate()) + " per second until the window's "
+          + second.limit() + ", then nothing until the next window opens (the bucket refilled meanwhile), and so on; "
+          + "more than either's own floor (the bucket's (N - burst) / rate, the window's (ceil(N / "
+          + second.limit() + ") - 1) x " + seconds(second.window()) + ")";
+    }
+    if (!shape.blockFor().isZero()) {
+      return baseRule() + " (a client that never goes over never meets the block)";
+    }
     if (!shape.split().none()) {
       Split split = shape.split();
       List<String> shares = new ArrayList<>();
@@ -343,6 +515,11 @@ record DemoZooServer(String name, Algorithm algorithm, HeaderStyle headers, long
   }
 
   @Override
+  public Targets targets() {
+    return shape.targets(limit);
+  }
+
+  @Override
   public boolean shaped() {
     return !shape.plain();
   }
@@ -363,11 +540,27 @@ record DemoZooServer(String name, Algorithm algorithm, HeaderStyle headers, long
         .concurrency(shape.concurrency())
         .latency(shape.latency())
         .rejectStatus(shape.rejectStatus())
-        .wrongResetEvery(shape.wrongResetEvery());
+        .wrongResetEvery(shape.wrongResetEvery())
+        .unnamedBudgets(!shape.split().named())
+        .blockFor(shape.blockFor())
+        .refuseAll(shape.refuseAll())
+        .bogusRefusalEvery(shape.bogusRefusalEvery());
     for (Route route : shape.split().routes()) {
       builder.budget(route.prefix(), route.name(), route.limit(), route.window());
     }
+    SecondPolicy second = shape.secondPolicy();
+    if (second != null) {
+      builder.secondPolicy(second);
+    }
     DemoServer server = builder.start();
+    if (second != null) {
+      try {
+        asAWindowOpens(second.window());
+      } catch (InterruptedIOException e) {
+        server.close();
+        throw e;
+      }
+    }
     List<HttpUrl> urls = shape.split().paths().stream().map(path -> HttpUrl.get(server.url() + path)).toList();
     return new Running(urls, () -> OptionalLong.of(server.stats().rejected()), server::close);
   }
@@ -384,12 +577,28 @@ record DemoZooServer(String name, Algorithm algorithm, HeaderStyle headers, long
     }
     long left = windowMillis - Math.floorMod(System.currentTimeMillis(), windowMillis);
     if (left < QUOTA_GUARD.toMillis()) {
-      try {
-        Thread.sleep(left + 100);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new InterruptedIOException("interrupted waiting for the quota's window to turn");
-      }
+      sleep(left + 100, "the quota's window to turn");
+    }
+  }
+
+  /**
+   * Waits until a window of {@code window} (aligned on the epoch, as the demo server's are) has just
+   * opened, so the cell starts as its floor assumes: a two-policy cell started late in its 5 s window
+   * would meet the next one up to 5 s sooner than the floor allows for, and its time would say more
+   * about when it started than about the client.
+   */
+  private static void asAWindowOpens(Duration window) throws InterruptedIOException {
+    long windowMillis = window.toMillis();
+    sleep(windowMillis - Math.floorMod(System.currentTimeMillis(), windowMillis) + WINDOW_OPENED_MILLIS,
+        "a window to open");
+  }
+
+  private static void sleep(long millis, String forWhat) throws InterruptedIOException {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted waiting for " + forWhat);
     }
   }
 

@@ -27,7 +27,9 @@ import picocli.CommandLine.Spec;
  * {@code zoo}: every client against a matrix of real limiters on loopback, one cell at a time,
  * each judged against its floor. The demo server's token bucket in every header dialect, its
  * window and queueing algorithms, the shapes of a limit (a cap on calls in flight, GitHub's 403s,
- * a wrong reset now and then, a spent quota, two budgets on one host) and HAProxy (when installed),
+ * a wrong reset now and then, a spent quota, two budgets on one host, named or not, two policies in
+ * one field, a block that early calls restart, a limiter that refuses everything, refusals with
+ * unusable hints) and HAProxy (when installed),
  * at 1, 4, 16 and 64 callers.
  * Prints one row per cell (or one JSON object, then a summary), writes a one-page HTML report, and
  * with {@code --quick} is the CI gate: it exits 1 when a cell of polite's (on OkHttp or on the JDK's
@@ -43,10 +45,14 @@ import picocli.CommandLine.Spec;
             + "one cell at a time, each with a fresh server and client, all at 20 requests per second; "
             + "then the shapes of a limit: a cap of 2 calls in flight (429 or GitHub's 403), a wrong reset "
             + "now and then, a quota of 20 an hour that the cell spends, one host with two budgets (core 20 per "
-            + "second, /api/search its own 5 per second, 1 call in 4).",
+            + "second, /api/search its own 5 per second, 1 call in 4; named in the answers, or not), two policies "
+            + "in one field (the bucket and 60 per 5 s), a block of 1 s that each early call restarts, a limiter "
+            + "that refuses everything, and every 10th answer a refusal saying 'come back in a day'.",
         "Prints one row per cell with its floor (the least time any client could take without a rejection) "
             + "and a verdict: ok when every call succeeded, rejections <= max(3, 10%% of requests) and "
-            + "time <= 1.3 x floor (the spent quota: exactly its 20 succeeded, <= 2 rejections, <= 3 s). "
+            + "time <= 1.3 x floor (the spent quota: exactly its 20 succeeded, <= 2 rejections, <= 3 s; the "
+            + "limiter that refuses everything: none succeeded, <= max(3, 10%%) rejections, <= 3 s; the unusable "
+            + "hints: the refused calls may be given up). "
             + "Writes an HTML report.",
         "With --quick: polite, on OkHttp and on the JDK's HttpClient, on the cells that matter most, in about "
             + "three minutes; exits 1 when a cell of either "
@@ -74,7 +80,8 @@ public final class ZooCommand implements Callable<Integer> {
   @Option(names = "--servers", paramLabel = "FILTER", split = ",",
       description = "Only the limiters whose name contains one of these, such as token-bucket,haproxy or /none "
           + "(names: token-bucket/ietf, fixed-window/none, leaky-queue/ietf, concurrency/github-403, "
-          + "fixed-window/wrong-reset, quota/spent, budgets/x-ratelimit, haproxy, ...).")
+          + "fixed-window/wrong-reset, quota/spent, budgets/x-ratelimit, budgets/unnamed, policies/ietf, "
+          + "block/restarted, refuses/everything, hints/unusable, haproxy, ...).")
   List<String> servers = new ArrayList<>();
 
   @Option(names = "--concurrency", paramLabel = "C", split = ",",
@@ -181,11 +188,9 @@ public final class ZooCommand implements Callable<Integer> {
         matrix.quick() ? " --quick" : "", count(matrix.cells().size(), "cell"), count(servers.size(), "limiter"),
         limits, matrix.requests(), Verdict.rejectionAllowance(matrix.requests()), Verdict.SLOW_FACTOR));
     for (ZooServer server : servers) {
-      if (server.quota().isPresent()) {
-        intro.append(String.format(Locale.ROOT, "%n%s: ok when exactly %d succeeded, at most %d rejected, "
-                + "within %s s: its floor column is that bound (<=%.1f), not a floor.", server.name(),
-            Math.min(matrix.requests(), server.quota().getAsLong()), Verdict.SPENT_QUOTA_REJECTIONS,
-            HtmlPage.number(Verdict.SPENT_QUOTA_SECONDS), Verdict.SPENT_QUOTA_SECONDS));
+      String own = server.targets().explain(server.name(), matrix.requests());
+      if (own != null) {
+        intro.append(System.lineSeparator()).append(own);
       }
     }
     return intro.toString();

@@ -2,6 +2,7 @@ package dev.polite.examples.zoo;
 
 import dev.polite.demo.Algorithm;
 import dev.polite.demo.HeaderStyle;
+import dev.polite.demo.SecondPolicy;
 import dev.polite.examples.clients.ClientKind;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,7 +19,8 @@ import java.util.Set;
  * <p>The rate limiters allow 20 requests per second each: the demo server's token bucket (burst 20) in
  * each header dialect (the Retry-After date from a clock a minute ahead of ours), its fixed
  * window, sliding log and queueing leaky bucket (a queue of 20) with no headers at all and with
- * IETF headers, and HAProxy's sliding rate when {@code haproxy} is installed. Then the shapes of a
+ * IETF headers, the fixed window with the counts that name no reset (Shopify's used/limit, Azure's
+ * remaining), and HAProxy's sliding rate when {@code haproxy} is installed. Then the shapes of a
  * limit, each its own row: a cap of {@value #CAP} calls in flight per key (each admitted call taking
  * 50 ms, under a token bucket far above what a cell needs) refused with 429 or with GitHub's 403, a
  * fixed window whose every 10th answer states a reset 200 days out, a quota of 20 an hour that
@@ -26,18 +28,28 @@ import java.util.Set;
  * budgets, as GitHub's {@code core} and {@code search} ({@code budgets/x-ratelimit}: a fixed window,
  * core 20 per second and {@code /api/search} its own 5 per second, each answer naming its budget in
  * {@code x-ratelimit-resource}; 3 calls in 4 go to core, 1 in 4 to search, and the floor is the
- * larger of the two budgets' floors for their shares).
+ * larger of the two budgets' floors for their shares), the same two budgets in X's dialect with no
+ * answer naming its budget ({@code budgets/unnamed}), the cap refused with a bare 429
+ * ({@code concurrency/none}), two policies in one IETF field (the bucket and a window of 60 per
+ * 5 s, {@code policies/ietf}), a block of 1 s that every early call restarts
+ * ({@code block/restarted}), a limiter that refuses everything ({@code refuses/everything}, judged
+ * by {@link Verdict#refusesEverything}), and every 10th answer a refusal saying "come back in a
+ * day" on a server with no limit ({@code hints/unusable}, judged by {@link Verdict#unusableHints}).
  *
  * <p>polite, polite-jdk and polite-adaptive run every cell. A peer runs only where its input differs, since
  * the rest would repeat a row: {@code naive} and {@code paced} read no header, so they run one row
  * per algorithm; {@code retry-after} and {@code failsafe} read only Retry-After, so they run the
  * token bucket's rows whose Retry-After differs (seconds, a date, none) plus one row per other
- * algorithm. The cap, the quota and the two budgets are limiters of their own, so every peer runs
- * {@code concurrency/x-ratelimit}, {@code quota/spent} and {@code budgets/x-ratelimit} (a peer that
- * reads no header still meets a different limiter there: the mix spends search four times as fast
- * as core, and its floor is search's); GitHub's 403 differs from the 429 only
- * for a peer that retries (the status decides whether it does), so {@code paced}, which never
- * retries, skips {@code concurrency/github-403}; and no peer reads a reset, so none runs
+ * algorithm. The cap, the quota, the two budgets, the two policies, the block, the limiter that
+ * refuses everything and the unusable hints are limiters of their own, so every peer runs
+ * {@code concurrency/x-ratelimit}, {@code quota/spent}, {@code budgets/x-ratelimit},
+ * {@code policies/ietf}, {@code block/restarted}, {@code refuses/everything} and
+ * {@code hints/unusable} (a peer that reads no header still meets a different limiter there: the
+ * mix spends search four times as fast as core, and its floor is search's); GitHub's 403 differs
+ * from the 429 only for a peer that retries (the status decides whether it does), so {@code paced},
+ * which never retries, skips {@code concurrency/github-403}; the bare 429 of
+ * {@code concurrency/none} differs only for a reader of Retry-After; no peer reads a budget's name,
+ * so none runs {@code budgets/unnamed}; and no peer reads a reset, so none runs
  * {@code fixed-window/wrong-reset}. {@link Selection#everyCell()} runs every client everywhere.
  *
  * <p>Usage: {@code ZooMatrix matrix = ZooMatrix.quick(Selection.DEFAULT, Executables.onPath("haproxy"));}
@@ -84,6 +96,19 @@ final class ZooMatrix {
   public static final int CORE_CALLS = 3;
   /** ... and 1 to search. */
   public static final int SEARCH_CALLS = 1;
+  /** The block row's block: 1 s after the latest refused call. */
+  public static final Duration BLOCK_FOR = Duration.ofSeconds(1);
+  /**
+   * The two-policy row's second policy: a fixed window of 60 per 5 s beside the bucket's 20 per
+   * second, burst 20. Both bind in a cell of 100 calls from one caller to 64: the bucket for the
+   * window's first 60 calls (2 s), the window until the next opens (3 s more), the bucket again
+   * for the rest.
+   */
+  public static final SecondPolicy SECOND_POLICY = new SecondPolicy("window", 60, Duration.ofSeconds(5));
+  /** The unusable hints' row: every 10th answer a refusal saying "come back in a day" ... */
+  public static final int BOGUS_EVERY = 10;
+  /** ... each admitted call taking this long, under a bucket no cell reaches ({@link #CAP_BUCKET}). */
+  public static final Duration HINTS_LATENCY = Duration.ofMillis(50);
   /** The full zoo's columns. */
   public static final List<Integer> CONCURRENCY = List.of(1, 4, 16, 64);
   /** The printed note (and the JSON summary's) when HAProxy's rows are skipped. */
@@ -212,14 +237,19 @@ final class ZooMatrix {
   public static List<ZooServer> servers(Optional<Path> haproxy) {
     List<ZooServer> servers = new ArrayList<>();
     for (HeaderStyle style : List.of(HeaderStyle.IETF, HeaderStyle.LEGACY, HeaderStyle.X_RATELIMIT,
-        HeaderStyle.USED_LIMIT, HeaderStyle.RETRY_AFTER, HeaderStyle.RETRY_AFTER_MS, HeaderStyle.RETRY_AFTER_DATE,
-        HeaderStyle.NONE)) {
+        HeaderStyle.USED_LIMIT, HeaderStyle.AZURE, HeaderStyle.RETRY_AFTER, HeaderStyle.RETRY_AFTER_MS,
+        HeaderStyle.RETRY_AFTER_DATE, HeaderStyle.NONE)) {
       servers.add(demo(Algorithm.TOKEN_BUCKET, style,
           style == HeaderStyle.RETRY_AFTER_DATE ? CLOCK_AHEAD : Duration.ZERO));
     }
     for (Algorithm algorithm : List.of(Algorithm.FIXED_WINDOW, Algorithm.SLIDING_LOG, Algorithm.LEAKY_QUEUE)) {
       servers.add(demo(algorithm, HeaderStyle.NONE, Duration.ZERO));
       servers.add(demo(algorithm, HeaderStyle.IETF, Duration.ZERO));
+      if (algorithm == Algorithm.FIXED_WINDOW) {
+        // counts with no reset, against a window whose count jumps back when it turns
+        servers.add(demo(algorithm, HeaderStyle.USED_LIMIT, Duration.ZERO));
+        servers.add(demo(algorithm, HeaderStyle.AZURE, Duration.ZERO));
+      }
     }
     servers.addAll(shapes());
     haproxy.ifPresent(binary -> servers.add(new HaproxyZooServer(binary, LIMIT, WINDOW)));
@@ -227,22 +257,37 @@ final class ZooMatrix {
   }
 
   /**
-   * The shapes of a limit: the cap on calls in flight with 429s and with GitHub's 403s, a wrong
-   * reset now and then, a spent quota, and two budgets on one host.
+   * The shapes of a limit: the cap on calls in flight with 429s, with GitHub's 403s and with a bare
+   * 429, a wrong reset now and then, a spent quota, two budgets on one host (named in the answers,
+   * and not), two policies in one field, a block that early calls restart, a limiter that refuses
+   * everything, and refusals whose hint no client can use.
    */
   static List<DemoZooServer> shapes() {
+    DemoZooServer.Split coreAndSearch = new DemoZooServer.Split(CORE_CALLS,
+        List.of(new DemoZooServer.Route(SEARCH_PREFIX, SEARCH_NAME, SEARCH_LIMIT, WINDOW, SEARCH_CALLS)));
     return List.of(
         new DemoZooServer("concurrency/x-ratelimit", Algorithm.TOKEN_BUCKET, HeaderStyle.X_RATELIMIT, CAP_BUCKET,
             WINDOW, CAP_BUCKET, Duration.ZERO, DemoZooServer.Shape.cap(CAP, CAP_LATENCY, 429)),
         new DemoZooServer("concurrency/github-403", Algorithm.TOKEN_BUCKET, HeaderStyle.X_RATELIMIT, CAP_BUCKET,
             WINDOW, CAP_BUCKET, Duration.ZERO, DemoZooServer.Shape.cap(CAP, CAP_LATENCY, 403)),
+        new DemoZooServer("concurrency/none", Algorithm.TOKEN_BUCKET, HeaderStyle.NONE, CAP_BUCKET, WINDOW,
+            CAP_BUCKET, Duration.ZERO, DemoZooServer.Shape.cap(CAP, CAP_LATENCY, 429)),
         new DemoZooServer("fixed-window/wrong-reset", Algorithm.FIXED_WINDOW, HeaderStyle.X_RATELIMIT, LIMIT, WINDOW,
             BURST, Duration.ZERO, DemoZooServer.Shape.wrongReset(WRONG_RESET_EVERY)),
         new DemoZooServer("quota/spent", Algorithm.FIXED_WINDOW, HeaderStyle.X_RATELIMIT, QUOTA, QUOTA_WINDOW, QUOTA,
             Duration.ZERO, DemoZooServer.Shape.spent(403)),
         new DemoZooServer("budgets/x-ratelimit", Algorithm.FIXED_WINDOW, HeaderStyle.X_RATELIMIT, LIMIT, WINDOW, BURST,
-            Duration.ZERO, DemoZooServer.Shape.budgets(new DemoZooServer.Split(CORE_CALLS,
-                List.of(new DemoZooServer.Route(SEARCH_PREFIX, SEARCH_NAME, SEARCH_LIMIT, WINDOW, SEARCH_CALLS))))));
+            Duration.ZERO, DemoZooServer.Shape.budgets(coreAndSearch)),
+        new DemoZooServer("budgets/unnamed", Algorithm.FIXED_WINDOW, HeaderStyle.X_RATE_LIMIT, LIMIT, WINDOW, BURST,
+            Duration.ZERO, DemoZooServer.Shape.budgets(coreAndSearch.unnamed())),
+        new DemoZooServer("policies/ietf", Algorithm.TOKEN_BUCKET, HeaderStyle.IETF, LIMIT, WINDOW, BURST,
+            Duration.ZERO, DemoZooServer.Shape.twoPolicies(SECOND_POLICY)),
+        new DemoZooServer("block/restarted", Algorithm.TOKEN_BUCKET, HeaderStyle.RETRY_AFTER, LIMIT, WINDOW, BURST,
+            Duration.ZERO, DemoZooServer.Shape.block(BLOCK_FOR)),
+        new DemoZooServer("refuses/everything", Algorithm.TOKEN_BUCKET, HeaderStyle.NONE, LIMIT, WINDOW, BURST,
+            Duration.ZERO, DemoZooServer.Shape.refusesEverything()),
+        new DemoZooServer("hints/unusable", Algorithm.TOKEN_BUCKET, HeaderStyle.RETRY_AFTER, CAP_BUCKET, WINDOW,
+            CAP_BUCKET, Duration.ZERO, DemoZooServer.Shape.unusableHints(BOGUS_EVERY, HINTS_LATENCY)));
   }
 
   /**
@@ -250,9 +295,11 @@ final class ZooMatrix {
    * peer that reads no header only on one row per algorithm (IETF headers, or HAProxy), which
    * stands for the rows it cannot tell apart; a reader of Retry-After alone on the token bucket's
    * rows whose Retry-After differs, and on one row per other algorithm. Of the shapes, every peer
-   * on the cap with 429s, on the spent quota and on the two budgets (limiters of their own), a peer
-   * that retries on the cap with GitHub's 403s (the status decides whether it retries), and none on
-   * the wrong reset (no peer reads a reset).
+   * on the cap with 429s, the spent quota, the two named budgets, the two policies, the block, the
+   * limiter that refuses everything and the unusable hints (limiters of their own), a peer that
+   * retries on the cap with GitHub's 403s (the status decides whether it retries), a reader of
+   * Retry-After on the cap's bare 429 (the one it differs for), and none on the unnamed budgets (no
+   * peer reads a budget's name) or the wrong reset (no peer reads a reset).
    */
   static boolean tells(ClientKind client, ZooServer server) {
     if (!(server instanceof DemoZooServer demo)) {
@@ -262,10 +309,17 @@ final class ZooMatrix {
       return true;
     }
     DemoZooServer.Shape shape = demo.shape();
-    if (shape.spentQuota() || !shape.split().none()) {
+    if (!shape.split().none()) {
+      return shape.split().named();
+    }
+    if (shape.spentQuota() || shape.refuseAll() || shape.bogusRefusalEvery() > 0 || shape.secondPolicy() != null
+        || !shape.blockFor().isZero()) {
       return true;
     }
     if (shape.concurrency() > 0) {
+      if (demo.headers() == HeaderStyle.NONE) {
+        return RETRY_AFTER_ONLY.contains(client);
+      }
       return shape.rejectStatus() == 429 || RETRYING.contains(client);
     }
     if (shape.wrongResetEvery() > 0) {

@@ -93,6 +93,12 @@ final class ZooReport {
                 + " s (a bound, shown in place of its floor)" : "")
         .append(". <code>paced</code> and <code>failsafe</code> are ")
         .append("told 90&nbsp;% of the documented rate and the documented burst.</p>\n");
+    for (ZooServer server : servers.values()) {
+      if (!(server.targets() instanceof Targets.Usual) && !(server.targets() instanceof Targets.SpentQuota)) {
+        html.append("<p class=\"muted\">").append(HtmlPage.escape(server.targets().explain(server.name(),
+            matrix.requests()))).append("</p>\n");
+      }
+    }
     for (String note : matrix.notes()) {
       html.append("<p><b>Note:</b> ").append(HtmlPage.escape(note)).append("</p>\n");
     }
@@ -106,7 +112,7 @@ final class ZooReport {
     for (ZooServer server : servers.values()) {
       html.append("<tr><td><code>").append(HtmlPage.escape(server.name())).append("</code></td><td style=\"text-align:left\">")
           .append(HtmlPage.escape(server.description())).append("</td><td>")
-          .append(String.format(Locale.ROOT, server.quota().isPresent() ? "&le; %.2f s (a bound)" : "%.2f s",
+          .append(String.format(Locale.ROOT, server.targets().floorIsBound() ? "&le; %.2f s (a bound)" : "%.2f s",
               server.floorSeconds(matrix.requests())))
           .append("</td><td style=\"text-align:left\" class=\"muted\">").append(HtmlPage.escape(server.floorRule()))
           .append("</td></tr>\n");

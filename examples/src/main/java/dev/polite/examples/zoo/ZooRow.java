@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.polite.examples.load.RunResult;
 import java.util.Locale;
-import java.util.OptionalLong;
 
 /**
  * One measured cell of the zoo: the run, the refusals as the server counted them, the floor and
@@ -27,24 +26,24 @@ record ZooRow(ZooCell cell, RunResult run, long rejected, boolean rejectedByServ
       "client", "server", "conc", "requests", "ok", "rejected", "sent", "seconds", "floor", "verdict");
 
   /**
-   * The verdict against the zoo's targets (time within 1.3 times the floor); for a spent quota,
-   * {@link Verdict#spentQuota its own}.
+   * The verdict against the zoo's targets (time within 1.3 times the floor); for a row with targets
+   * of its own ({@link Targets}), those.
    */
   public Verdict verdict() {
     return judge(Verdict.SLOW_FACTOR);
   }
 
   /**
-   * The verdict against the CI gate's targets (time within twice the floor); for a spent quota the
-   * same as {@link #verdict()}: its bound is a bound, with no slack to add.
+   * The verdict against the CI gate's targets (time within twice the floor); for a row whose floor
+   * is a bound the same as {@link #verdict()}: a bound is a bound, with no slack to add.
    */
   public Verdict gateVerdict() {
     return judge(Verdict.GATE_SLOW_FACTOR);
   }
 
-  /** Whether the floor is a spent quota's time bound (shown {@code <=3.0}), not a floor. */
+  /** Whether the floor is a time bound (a spent quota's, shown {@code <=3.0}), not a floor. */
   public boolean floorIsBound() {
-    return cell.server().quota().isPresent();
+    return cell.server().targets().floorIsBound();
   }
 
   /** The floor column: {@code 4.0}, or {@code <=3.0} for a spent quota's bound. */
@@ -53,11 +52,7 @@ record ZooRow(ZooCell cell, RunResult run, long rejected, boolean rejectedByServ
   }
 
   private Verdict judge(double slowFactor) {
-    OptionalLong quota = cell.server().quota();
-    if (quota.isPresent()) {
-      return Verdict.spentQuota(run.requests(), run.succeeded(), rejected, run.seconds(), quota.getAsLong());
-    }
-    return Verdict.judge(run.requests(), run.succeeded(), rejected, run.seconds(), floorSeconds, slowFactor);
+    return cell.server().targets().judge(run, rejected, floorSeconds, slowFactor);
   }
 
   /** The run's time over its floor, such as 1.12; infinite when the floor is zero. */
@@ -81,8 +76,10 @@ record ZooRow(ZooCell cell, RunResult run, long rejected, boolean rejectedByServ
   /**
    * One JSON object: {@code client, server, concurrency, requests, succeeded, failed, rejected,
    * rejected_by (server or client), sent, retries, seconds, floor, verdict}, then {@code cut} and
-   * {@code local_drops} only when they happened, and for a spent quota {@code quota} (the calls
-   * it admits) and {@code floor_is_bound: true} ({@code floor} is then the verdict's time bound).
+   * {@code local_drops} only when they happened, and on a row with targets of its own what they
+   * need ({@link Targets#addTo}): for a spent quota {@code quota} (the calls it admits),
+   * {@code rejections_allowed} and {@code floor_is_bound: true} ({@code floor} is then the verdict's
+   * time bound).
    */
   public ObjectNode toJsonNode(ObjectMapper mapper) {
     ObjectNode node = mapper.createObjectNode();
@@ -105,11 +102,7 @@ record ZooRow(ZooCell cell, RunResult run, long rejected, boolean rejectedByServ
     if (run.dropped() > 0) {
       node.put("local_drops", run.dropped());
     }
-    OptionalLong quota = cell.server().quota();
-    if (quota.isPresent()) {
-      node.put("quota", quota.getAsLong());
-      node.put("floor_is_bound", true);
-    }
+    cell.server().targets().addTo(node, run);
     return node;
   }
 

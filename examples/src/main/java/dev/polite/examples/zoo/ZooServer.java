@@ -52,6 +52,16 @@ interface ZooServer {
   }
 
   /**
+   * How this row's cells are judged: the usual targets, or, for a row where calls are expected to
+   * fail, its own ({@link Targets}); by default the spent quota's for a row with a {@link #quota()},
+   * else the usual.
+   */
+  default Targets targets() {
+    OptionalLong quota = quota();
+    return quota.isPresent() ? new Targets.SpentQuota(quota.getAsLong()) : Targets.USUAL;
+  }
+
+  /**
    * Whether the row is one of the shapes of a limit (a cap on calls in flight, GitHub's 403s, a
    * wrong reset now and then, a spent quota, several budgets on one host) rather than a limiter of
    * 20 per second in one dialect; false by default.

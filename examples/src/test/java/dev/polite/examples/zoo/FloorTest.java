@@ -76,6 +76,24 @@ class FloorTest {
   }
 
   @Test
+  void aBucketAndAWindowTogetherTakeLongerThanEitherAlone() {
+    Duration five = Duration.ofSeconds(5);
+    // 60 by 2 s (the burst, then 40 at the rate), then 20 at once as the next window opens at 5 s, 20 more by 6 s
+    assertThat(Floor.bucketAndWindows(100, 20, 20, 60, five)).isCloseTo(6.0, within(1e-9));
+    assertThat(Floor.tokenBucket(100, 20, 20)).isEqualTo(4.0);
+    assertThat(Floor.windows(100, 60, five)).isEqualTo(5.0);
+    assertThat(Floor.bucketAndWindows(64, 20, 20, 60, five)).as("4 past the window's 60, at once at 5 s")
+        .isCloseTo(5.0, within(1e-9));
+    assertThat(Floor.bucketAndWindows(60, 20, 20, 60, five)).as("only the bucket binds")
+        .isCloseTo(Floor.tokenBucket(60, 20, 20), within(1e-9));
+    assertThat(Floor.bucketAndWindows(20, 20, 20, 60, five)).isZero();
+    assertThat(Floor.bucketAndWindows(100, 1000, 1000, 20, Duration.ofSeconds(1))).as("only the window binds")
+        .isCloseTo(Floor.windows(100, 20, Duration.ofSeconds(1)), within(1e-9));
+    // a token's wait that crosses into the next window opens it: 3 per 1 s, a token every 0.5 s
+    assertThat(Floor.bucketAndWindows(5, 1, 2, 3, Duration.ofSeconds(1))).isCloseTo(2.0, within(1e-9));
+  }
+
+  @Test
   void aRoundRobinMixGivesEachSlotItsShare() {
     assertThat(Floor.roundRobinShare(100, 4, 0, 3)).as("3 in 4").isEqualTo(75);
     assertThat(Floor.roundRobinShare(100, 4, 3, 4)).as("1 in 4").isEqualTo(25);

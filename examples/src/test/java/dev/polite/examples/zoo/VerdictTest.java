@@ -68,6 +68,34 @@ class VerdictTest {
   }
 
   @Test
+  void aLimiterThatRefusesEverythingIsOkWhenEveryCallFailedFastWithFewRefusals() {
+    assertThat(Verdict.refusesEverything(100, 0, 10, 3.0).ok()).as("the allowance, within 3 s").isTrue();
+    assertThat(Verdict.refusesEverything(100, 0, 11, 0.5).text()).isEqualTo("rejections");
+    assertThat(Verdict.refusesEverything(100, 0, 1, 3.01).text()).as("a call that hung holds the cell").isEqualTo("slow");
+    assertThat(Verdict.refusesEverything(100, 2, 1, 0.5).text()).as("admitted all the same")
+        .isEqualTo("over quota 2");
+    assertThat(Verdict.refusesEverything(20, 0, 3, 0.5).ok()).as("max(3, 10 %)").isTrue();
+    assertThat(Verdict.refusesEverything(100, 0, 600, 20.0).text()).isEqualTo("rejections, slow");
+    assertThat(Verdict.REFUSES_EVERYTHING_SECONDS).isEqualTo(3.0);
+  }
+
+  @Test
+  void unusableHintsExcuseTheCallsGivenUpWithTheirRefusals() {
+    // 100 calls, one answer in 10 refused: 10 given up, 90 admitted in 4.5 s against a floor of 4.5 s
+    assertThat(Verdict.unusableHints(100, 90, 10, 10, 4.5, 4.5, Verdict.SLOW_FACTOR, 10).ok()).isTrue();
+    assertThat(Verdict.unusableHints(100, 100, 0, 11, 4.5, 4.5, Verdict.SLOW_FACTOR, 10).ok())
+        .as("every refused call tried again, and admitted").isTrue();
+    assertThat(Verdict.unusableHints(100, 80, 10, 10, 4.5, 4.5, Verdict.SLOW_FACTOR, 10).text())
+        .as("10 more failed with no refusal to excuse them").isEqualTo("lost 10");
+    assertThat(Verdict.unusableHints(100, 90, 10, 3, 4.5, 4.5, Verdict.SLOW_FACTOR, 10).text())
+        .as("no more excused than were refused").isEqualTo("lost 7");
+    assertThat(Verdict.unusableHintsRejections(100, 10)).as("the 10 bogus ones and the allowance").isEqualTo(20);
+    assertThat(Verdict.unusableHints(100, 100, 0, 21, 4.5, 4.5, Verdict.SLOW_FACTOR, 10).text()).isEqualTo("rejections");
+    assertThat(Verdict.unusableHints(100, 90, 10, 10, 5.9, 4.5, Verdict.SLOW_FACTOR, 10).text()).isEqualTo("slow");
+    assertThat(Verdict.unusableHints(100, 90, 10, 10, 5.9, 4.5, Verdict.GATE_SLOW_FACTOR, 10).ok()).isTrue();
+  }
+
+  @Test
   void aSpentQuotaIsNotJudgedByTheUsualTargets() {
     // 80 calls failed is the point, not a loss; 2 s is within the bound, though a "floor" of 0.
     assertThat(Verdict.spentQuota(100, 20, 1, 2.0, 20).ok()).isTrue();

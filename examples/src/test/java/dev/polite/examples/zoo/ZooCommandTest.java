@@ -89,9 +89,10 @@ class ZooCommandTest {
     JsonNode row = lines.get(0);
     assertThat(row.fieldNames()).toIterable().containsExactly("client", "server", "concurrency", "requests",
         "succeeded", "failed", "rejected", "rejected_by", "sent", "retries", "seconds", "floor", "verdict", "quota",
-        "floor_is_bound");
+        "rejections_allowed", "floor_is_bound");
     assertThat(row.get("server").asText()).isEqualTo("quota/spent");
     assertThat(row.get("quota").asInt()).isEqualTo(20);
+    assertThat(row.get("rejections_allowed").asInt()).isEqualTo(2);
     assertThat(row.get("floor").asDouble()).as("the bound").isEqualTo(3.0);
     assertThat(row.get("floor_is_bound").asBoolean()).isTrue();
     // 20 calls get through, and every other one is retried at once into the spent quota: not a loss

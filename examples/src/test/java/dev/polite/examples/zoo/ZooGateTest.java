@@ -51,6 +51,41 @@ class ZooGateTest {
   }
 
   @Test
+  void aLimiterThatRefusesEverythingIsGatedByItsBoundAndSaysSoInItsJson() {
+    ZooMatrix refuses = ZooMatrix.full(new ZooMatrix.Selection(List.of(ClientKind.POLITE),
+        List.of("refuses/everything"), List.of(64), false), Optional.empty());
+    ZooRow ok = ZooRows.of(refuses, cell -> ZooRows.result(cell, 0, 10, 0.4)).get(0);
+    ZooRow refusedPerCall = ZooRows.of(refuses, cell -> ZooRows.result(cell, 0, 100, 0.4)).get(0);
+    ZooRow hung = ZooRows.of(refuses, cell -> ZooRows.result(cell, 0, 3, 20.0)).get(0);
+
+    assertThat(ok.verdict().ok()).as("100 calls failed, as they must").isTrue();
+    assertThat(ZooGate.misses(List.of(ok, refusedPerCall, hung))).extracting(ZooGate::describe).containsExactly(
+        "polite on refuses/everything at 64: rejections", "polite on refuses/everything at 64: slow");
+    assertThat(ok.floorIsBound()).isTrue();
+    assertThat(ok.floorText()).isEqualTo("<=3.0");
+    ObjectNode json = ok.toJsonNode(new ObjectMapper());
+    assertThat(json.get("quota").asInt()).isZero();
+    assertThat(json.get("rejections_allowed").asInt()).isEqualTo(10);
+    assertThat(json.get("floor_is_bound").asBoolean()).isTrue();
+  }
+
+  @Test
+  void unusableHintsExcuseTheCallsGivenUpWithARefusal() {
+    ZooMatrix hints = ZooMatrix.full(new ZooMatrix.Selection(List.of(ClientKind.POLITE),
+        List.of("hints/unusable"), List.of(4), false), Optional.empty());
+    ZooCell cell = hints.cells().get(0);
+    // 90 succeeded and 10 given up with the server's 429 (no exception), in 1.2 s against a floor of 1.15 s
+    ZooRow givenUp = new ZooRow(cell, new dev.polite.examples.load.RunResult("polite", 100, 90, 10, 100, 0, 0, 0,
+        1.2, List.of()), 10, true, cell.floorSeconds(), false);
+    ZooRow failed = ZooRows.result(cell, 90, 10, 1.2); // 10 failed with an exception: not given up with a refusal
+
+    assertThat(givenUp.verdict().ok()).isTrue();
+    assertThat(givenUp.toJsonNode(new ObjectMapper()).get("given_up").asInt()).isEqualTo(10);
+    assertThat(givenUp.toJsonNode(new ObjectMapper()).get("rejections_allowed").asInt()).isEqualTo(20);
+    assertThat(ZooGate.describe(ZooGate.misses(List.of(failed)).get(0))).isEqualTo("polite on hints/unusable at 4: lost 10");
+  }
+
+  @Test
   void aSpentQuotaIsGatedAndShownByItsOwnVerdict() {
     ZooMatrix quota = ZooMatrix.full(new ZooMatrix.Selection(List.of(ClientKind.POLITE), List.of("quota/spent"),
         List.of(16), false), Optional.empty());

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import dev.polite.demo.Algorithm;
 import dev.polite.demo.HeaderStyle;
+import dev.polite.demo.SecondPolicy;
 import dev.polite.examples.clients.ClientKind;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,11 +27,13 @@ class ZooMatrixTest {
     assertThat(polite).extracting(ZooCell::requests).containsOnly(ZooMatrix.REQUESTS);
     assertThat(polite.subList(0, 4)).extracting(ZooCell::concurrency).containsExactly(1, 4, 16, 64);
     assertThat(names(polite)).containsExactly("token-bucket/ietf", "token-bucket/legacy", "token-bucket/x-ratelimit",
-        "token-bucket/used-limit", "token-bucket/retry-after", "token-bucket/retry-after-ms",
+        "token-bucket/used-limit", "token-bucket/azure", "token-bucket/retry-after", "token-bucket/retry-after-ms",
         "token-bucket/retry-after-date", "token-bucket/none", "fixed-window/none", "fixed-window/ietf",
-        "sliding-log/none", "sliding-log/ietf", "leaky-queue/none", "leaky-queue/ietf", "concurrency/x-ratelimit",
-        "concurrency/github-403", "fixed-window/wrong-reset", "quota/spent", "budgets/x-ratelimit", "haproxy");
-    assertThat(polite).hasSize(20 * 4);
+        "fixed-window/used-limit", "fixed-window/azure", "sliding-log/none", "sliding-log/ietf", "leaky-queue/none",
+        "leaky-queue/ietf", "concurrency/x-ratelimit", "concurrency/github-403", "concurrency/none",
+        "fixed-window/wrong-reset", "quota/spent", "budgets/x-ratelimit", "budgets/unnamed", "policies/ietf",
+        "block/restarted", "refuses/everything", "hints/unusable", "haproxy");
+    assertThat(polite).hasSize(29 * 4);
     assertThat(cellsOf(matrix, ClientKind.POLITE_JDK)).as("polite on the JDK's client, every cell too")
         .extracting(cell -> cell.server().name() + "@" + cell.concurrency())
         .containsExactlyElementsOf(polite.stream().map(cell -> cell.server().name() + "@" + cell.concurrency()).toList());
@@ -43,18 +46,22 @@ class ZooMatrixTest {
   void peersRunOnlyWhereTheirInputDiffers() {
     ZooMatrix matrix = ZooMatrix.full(ZooMatrix.Selection.DEFAULT, HAPROXY);
 
-    // The cap, the quota and the two budgets are limiters of their own (a peer that reads no header
-    // still meets search's floor on the budgets); GitHub's 403 differs from the 429 only for a peer
-    // that retries; no peer reads a reset.
-    assertThat(names(cellsOf(matrix, ClientKind.NAIVE))).containsExactly("token-bucket/ietf", "fixed-window/ietf",
-        "sliding-log/ietf", "leaky-queue/ietf", "concurrency/x-ratelimit", "concurrency/github-403", "quota/spent",
-        "budgets/x-ratelimit", "haproxy");
+    // The cap, the quota, the two budgets, the two policies, the block, the limiter that refuses
+    // everything and the unusable hints are limiters of their own (a peer that reads no header still
+    // meets search's floor on the budgets); GitHub's 403 differs from the 429 only for a peer that
+    // retries, the bare 429 only for a reader of Retry-After; no peer reads a budget's name or a reset,
+    // nor the counts with no reset.
+    List<String> ownLimiters = List.of("quota/spent", "budgets/x-ratelimit", "policies/ietf", "block/restarted",
+        "refuses/everything", "hints/unusable");
+    assertThat(names(cellsOf(matrix, ClientKind.NAIVE))).containsExactlyElementsOf(concat(List.of("token-bucket/ietf",
+        "fixed-window/ietf", "sliding-log/ietf", "leaky-queue/ietf", "concurrency/x-ratelimit", "concurrency/github-403"),
+        ownLimiters, List.of("haproxy")));
     assertThat(names(cellsOf(matrix, ClientKind.PACED))).as("it never retries: a 403 is a 429 to it")
-        .containsExactly("token-bucket/ietf", "fixed-window/ietf", "sliding-log/ietf", "leaky-queue/ietf",
-            "concurrency/x-ratelimit", "quota/spent", "budgets/x-ratelimit", "haproxy");
-    List<String> retryAfterShapes = List.of("token-bucket/retry-after", "token-bucket/retry-after-date",
+        .containsExactlyElementsOf(concat(List.of("token-bucket/ietf", "fixed-window/ietf", "sliding-log/ietf",
+            "leaky-queue/ietf", "concurrency/x-ratelimit"), ownLimiters, List.of("haproxy")));
+    List<String> retryAfterShapes = concat(List.of("token-bucket/retry-after", "token-bucket/retry-after-date",
         "token-bucket/none", "fixed-window/ietf", "sliding-log/ietf", "leaky-queue/ietf", "concurrency/x-ratelimit",
-        "concurrency/github-403", "quota/spent", "budgets/x-ratelimit", "haproxy");
+        "concurrency/github-403", "concurrency/none"), ownLimiters, List.of("haproxy"));
     assertThat(names(cellsOf(matrix, ClientKind.RETRY_AFTER))).containsExactlyElementsOf(retryAfterShapes);
     assertThat(names(cellsOf(matrix, ClientKind.FAILSAFE))).containsExactlyElementsOf(retryAfterShapes);
   }
@@ -64,12 +71,11 @@ class ZooMatrixTest {
     ZooMatrix full = ZooMatrix.full(ZooMatrix.Selection.DEFAULT, HAPROXY);
     ZooMatrix every = ZooMatrix.full(new ZooMatrix.Selection(List.of(), List.of(), List.of(), true), HAPROXY);
 
-    assertThat(ZooMatrix.servers(HAPROXY)).hasSize(20);
-    assertThat(every.cells()).hasSize(7 * 20 * 4);
-    // polite, polite-jdk and polite-adaptive 20 rows each, naive 9, paced 8, retry-after and failsafe 11 each
-    assertThat(full.cells()).hasSize((20 + 20 + 20 + 9 + 8 + 11 + 11) * 4);
-    assertThat(every.cells().size() - full.cells().size()).as("every peer runs the budgets: no new repeats")
-        .isEqualTo(164);
+    assertThat(ZooMatrix.servers(HAPROXY)).hasSize(29);
+    assertThat(every.cells()).hasSize(7 * 29 * 4);
+    // polite, polite-jdk and polite-adaptive 29 rows each, naive 13, paced 12, retry-after and failsafe 16 each
+    assertThat(full.cells()).hasSize((29 + 29 + 29 + 13 + 12 + 16 + 16) * 4);
+    assertThat(every.cells().size() - full.cells().size()).as("the peers' repeats").isEqualTo(4 * (4 * 29 - 57));
   }
 
   @Test
@@ -77,29 +83,36 @@ class ZooMatrixTest {
     List<ZooServer> shapes = ZooMatrix.servers(NO_HAPROXY).stream().filter(ZooServer::shaped).toList();
 
     assertThat(shapes).extracting(ZooServer::name).containsExactly("concurrency/x-ratelimit",
-        "concurrency/github-403", "fixed-window/wrong-reset", "quota/spent", "budgets/x-ratelimit");
+        "concurrency/github-403", "concurrency/none", "fixed-window/wrong-reset", "quota/spent", "budgets/x-ratelimit",
+        "budgets/unnamed", "policies/ietf", "block/restarted", "refuses/everything", "hints/unusable");
     DemoZooServer cap = (DemoZooServer) shapes.get(0);
     assertThat(cap.shape()).isEqualTo(DemoZooServer.Shape.cap(2, Duration.ofMillis(50), 429));
     assertThat(cap.headers()).isEqualTo(HeaderStyle.X_RATELIMIT);
     assertThat(cap.limit()).as("far above the 40 per second a cap of 2 x 50 ms lets through").isEqualTo(1000);
     assertThat(cap.capacity()).isEqualTo(1000);
     assertThat(((DemoZooServer) shapes.get(1)).shape().rejectStatus()).isEqualTo(403);
-    DemoZooServer wrongReset = (DemoZooServer) shapes.get(2);
+    DemoZooServer bare = (DemoZooServer) shapes.get(2);
+    assertThat(bare.shape()).as("the same cap").isEqualTo(cap.shape());
+    assertThat(bare.headers()).as("a bare 429: no Retry-After, no headers").isEqualTo(HeaderStyle.NONE);
+    assertThat(bare.limit()).isEqualTo(1000);
+    DemoZooServer wrongReset = (DemoZooServer) shapes.get(3);
     assertThat(wrongReset.algorithm()).isEqualTo(Algorithm.FIXED_WINDOW);
     assertThat(wrongReset.shape().wrongResetEvery()).isEqualTo(10);
     assertThat(wrongReset.limit()).isEqualTo(20);
     assertThat(wrongReset.window()).isEqualTo(Duration.ofSeconds(1));
-    DemoZooServer quota = (DemoZooServer) shapes.get(3);
+    DemoZooServer quota = (DemoZooServer) shapes.get(4);
     assertThat(quota.algorithm()).isEqualTo(Algorithm.FIXED_WINDOW);
     assertThat(quota.window()).isEqualTo(Duration.ofHours(1));
     assertThat(quota.shape().rejectStatus()).isEqualTo(403);
     assertThat(quota.quota()).hasValue(20);
     assertThat(quota.floorSeconds(100)).as("the bound, shown as the floor").isEqualTo(Verdict.SPENT_QUOTA_SECONDS);
     assertThat(quota.description()).contains("20 per 1 h", "403");
-    assertThat(shapes.subList(0, 3)).allMatch(server -> server.quota().isEmpty());
+    assertThat(quota.targets()).isEqualTo(new Targets.SpentQuota(20));
+    assertThat(shapes.subList(0, 4)).allMatch(server -> server.quota().isEmpty() && server.targets() == Targets.USUAL);
     assertThat(ZooMatrix.servers(NO_HAPROXY).stream().filter(server -> !server.shaped()))
-        .allMatch(server -> server.quota().isEmpty() && server.rate() == 20.0);
-    assertThat(shapes).allMatch(server -> ((DemoZooServer) server).shape().split().none() == (server != shapes.get(4)));
+        .allMatch(server -> server.quota().isEmpty() && server.rate() == 20.0 && server.targets() == Targets.USUAL);
+    assertThat(shapes).filteredOn(server -> !((DemoZooServer) server).shape().split().none())
+        .extracting(ZooServer::name).containsExactly("budgets/x-ratelimit", "budgets/unnamed");
   }
 
   @Test
@@ -128,6 +141,100 @@ class ZooMatrixTest {
         "3 calls in 4 to /api/items (core)", "1 in 4 to /api/search, a budget of its own: search, 5 per 1 s");
     assertThat(budgets.floorRule()).contains("each budget's own floor", "search 1/4 of N at 5 per 1 s",
         "(ceil(N / limit) - 1) windows");
+  }
+
+  @Test
+  void theUnnamedBudgetsAreGithubsTwoInXsDialectWithNoNameAndOnlyPoliteRunsThem() {
+    DemoZooServer unnamed = server("budgets/unnamed");
+    DemoZooServer named = server("budgets/x-ratelimit");
+
+    assertThat(unnamed.headers()).isEqualTo(HeaderStyle.X_RATE_LIMIT);
+    assertThat(unnamed.algorithm()).isEqualTo(Algorithm.FIXED_WINDOW);
+    assertThat(unnamed.shape().split()).isEqualTo(named.shape().split().unnamed());
+    assertThat(unnamed.shape().split().named()).isFalse();
+    assertThat(unnamed.floorSeconds(100)).isEqualTo(named.floorSeconds(100));
+    assertThat(unnamed.rate()).isEqualTo(named.rate());
+    assertThat(unnamed.description()).contains("no answer naming its own", "x-rate-limit headers");
+    for (ClientKind peer : List.of(ClientKind.NAIVE, ClientKind.PACED, ClientKind.RETRY_AFTER, ClientKind.FAILSAFE)) {
+      assertThat(ZooMatrix.tells(peer, unnamed)).as(peer.cliName()).isFalse();
+    }
+    assertThat(ZooMatrix.tells(ClientKind.POLITE_JDK, unnamed)).isTrue();
+  }
+
+  @Test
+  void theTwoPoliciesAreTheBucketAndAWindowOfSixtyPerFiveSecondsBothBinding() {
+    DemoZooServer policies = server("policies/ietf");
+
+    assertThat(policies.headers()).isEqualTo(HeaderStyle.IETF);
+    assertThat(policies.shape().secondPolicy()).isEqualTo(new SecondPolicy("window", 60, Duration.ofSeconds(5)));
+    assertThat(policies.floorSeconds(100)).as("more than the bucket's 4 s and the window's 5 s")
+        .isCloseTo(6.0, within(1e-9));
+    assertThat(policies.floorSeconds(100, 16)).isEqualTo(policies.floorSeconds(100));
+    assertThat(policies.rate()).as("the window's 12 a second, below the bucket's 20").isEqualTo(12.0);
+    assertThat(policies.burst()).isEqualTo(20);
+    assertThat(policies.targets()).isEqualTo(Targets.USUAL);
+    assertThat(policies.description()).contains("\"window\": a fixed window of 60 per 5 s");
+    assertThat(policies.floorRule()).contains("starts as the window opens");
+  }
+
+  @Test
+  void theBlockIsTheTokenBucketsWithRetryAfterOnlyAndItsOwnFloor() {
+    DemoZooServer block = server("block/restarted");
+
+    assertThat(block.shape().blockFor()).isEqualTo(Duration.ofSeconds(1));
+    assertThat(block.headers()).isEqualTo(HeaderStyle.RETRY_AFTER);
+    assertThat(block.floorSeconds(100)).as("a client that never goes over never meets the block").isEqualTo(4.0);
+    assertThat(block.targets()).isEqualTo(Targets.USUAL);
+    assertThat(block.description()).contains("blocked for 1 s", "restarting it");
+    assertThat(block.floorRule()).contains("never meets the block");
+  }
+
+  @Test
+  void aLimiterThatRefusesEverythingIsJudgedByItsOwnBound() {
+    DemoZooServer refuses = server("refuses/everything");
+
+    assertThat(refuses.shape().refuseAll()).isTrue();
+    assertThat(refuses.targets()).isEqualTo(new Targets.RefusesEverything());
+    assertThat(refuses.targets().floorIsBound()).isTrue();
+    assertThat(refuses.floorSeconds(100, 64)).isEqualTo(Verdict.REFUSES_EVERYTHING_SECONDS);
+    assertThat(refuses.quota()).isEmpty();
+    assertThat(refuses.floorRule()).startsWith("no floor but a bound");
+    for (ClientKind peer : List.of(ClientKind.NAIVE, ClientKind.PACED, ClientKind.RETRY_AFTER, ClientKind.FAILSAFE)) {
+      assertThat(ZooMatrix.tells(peer, refuses)).as(peer.cliName()).isTrue();
+    }
+  }
+
+  @Test
+  void unusableHintsFloorAtTheLatencyOfTheCallsTheServerAdmitsOverTheCallers() {
+    DemoZooServer hints = server("hints/unusable");
+
+    assertThat(hints.shape().bogusRefusalEvery()).isEqualTo(10);
+    assertThat(hints.shape().latency()).isEqualTo(Duration.ofMillis(50));
+    assertThat(hints.limit()).as("a limit no cell reaches").isEqualTo(1000);
+    assertThat(hints.targets()).isEqualTo(new Targets.UnusableHints(10));
+    // 90 calls admitted (every 10th answer refused): one at a time 4.5 s, 4 at a time 23 waves
+    assertThat(hints.floorSeconds(100, 1)).isCloseTo(4.5, within(1e-9));
+    assertThat(hints.floorSeconds(100, 4)).isCloseTo(1.15, within(1e-9));
+    assertThat(hints.floorSeconds(100, 16)).isCloseTo(0.3, within(1e-9));
+    assertThat(hints.floorSeconds(100, 64)).isCloseTo(0.1, within(1e-9));
+    assertThat(hints.description()).contains("every 10th answer a refusal", "86400");
+  }
+
+  @Test
+  void theBareCapRunsForThePeersThatReadRetryAfterAndTheCountsWithNoResetForPoliteAlone() {
+    DemoZooServer bare = server("concurrency/none");
+    assertThat(ZooMatrix.tells(ClientKind.RETRY_AFTER, bare)).isTrue();
+    assertThat(ZooMatrix.tells(ClientKind.FAILSAFE, bare)).isTrue();
+    assertThat(ZooMatrix.tells(ClientKind.NAIVE, bare)).as("a cap refusal is retried at once either way").isFalse();
+    assertThat(ZooMatrix.tells(ClientKind.PACED, bare)).isFalse();
+    for (String name : List.of("token-bucket/azure", "fixed-window/azure", "fixed-window/used-limit")) {
+      DemoZooServer counts = server(name);
+      assertThat(counts.shaped()).as(name + ": 20 per second in a dialect").isFalse();
+      assertThat(counts.floorSeconds(100)).isEqualTo(4.0);
+      for (ClientKind peer : List.of(ClientKind.NAIVE, ClientKind.PACED, ClientKind.RETRY_AFTER, ClientKind.FAILSAFE)) {
+        assertThat(ZooMatrix.tells(peer, counts)).as(name + " " + peer.cliName()).isFalse();
+      }
+    }
   }
 
   @Test
@@ -211,6 +318,16 @@ class ZooMatrixTest {
 
     assertThat(cell.toldRate()).isEqualTo(18.0);
     assertThat(cell.toldBurst()).isEqualTo(20.0);
+  }
+
+  private static DemoZooServer server(String name) {
+    return (DemoZooServer) ZooMatrix.servers(NO_HAPROXY).stream().filter(server -> server.name().equals(name))
+        .findFirst().orElseThrow();
+  }
+
+  @SafeVarargs
+  private static List<String> concat(List<String>... parts) {
+    return java.util.Arrays.stream(parts).flatMap(List::stream).toList();
   }
 
   private static List<ZooCell> cellsOf(ZooMatrix matrix, ClientKind client) {
