@@ -4,14 +4,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 import okhttp3.Request;
 
 /**
- * How many times one call went out, carried with the call: on OkHttp as a tag of its request, which
- * the client side of {@link AttemptCounter} (the last application interceptor) counts into, once
- * per attempt of the client's own; on the JDK's client, which has no interceptors, by
- * {@link CountingRelay} on the wire, which finds it by the header {@link CountingRelay#follow}
- * names for it, the JDK client's silent re-sends included. The caller reads it when the call is
- * over. Counting per call is what makes "retries" honest: {@code sent - calls} mixes up a call
- * that went out three times with two calls a throttle dropped before they ever left, and goes
- * negative when the drops win.
+ * How many times one call went on the wire, counted where it happened: by {@link AttemptCounter}
+ * on OkHttp, which finds it as a tag of every request the call writes, or by
+ * {@link CountingRelay}, which finds it by the header {@link CountingRelay#follow} names for it.
+ * Every attempt counts, whoever made it: the client's (polite's, a peer's retry loop, Failsafe's)
+ * and the engine's silent ones (OkHttp re-sending a request after a connection failed, the JDK
+ * client re-sending a GET whose pooled connection closed), so a call's attempts add up to the
+ * {@code sent} of the run. The caller reads it when the call is over. Counting per call is what
+ * makes "retries" honest: {@code sent - calls} mixes up a call that went out three times with two
+ * calls a throttle dropped before they ever left, and goes negative when the drops win.
  *
  * <p>The tag survives every retry because every client measured here proceeds with the call's
  * request or a {@code newBuilder()} of it, and OkHttp re-sends the request it was given; a builder
