@@ -3,6 +3,8 @@ package dev.polite.examples.load;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.polite.demo.DemoServer;
+import dev.polite.demo.StatsSnapshot;
 import dev.polite.examples.Cli;
 import mockwebserver3.MockWebServer;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -60,8 +62,31 @@ class LoadAgainstDroppingServerTest {
     }
   }
 
+  /**
+   * End to end against the demo server dropping every fourth request it reads
+   * ({@code --drop-every 4}): {@code sent} is every API request the server read, as its own stats
+   * count them.
+   */
+  @ParameterizedTest(name = "{0} at concurrency {1} against the demo server")
+  @CsvSource({"naive, 4", "polite, 4", "polite-jdk, 4"})
+  void everyClientCountsWhatTheDemoServerRead(String client, int concurrency) {
+    try (DemoServer server = DemoServer.builder().limit(1_000).dropEvery(4).start()) {
+      JsonNode json = load(server.url() + "/api/items", client, concurrency);
+
+      StatsSnapshot stats = server.stats();
+      long read = stats.admitted() + stats.rejected() + stats.dropped();
+      assertThat(stats.dropped()).as("some were dropped: " + json).isPositive();
+      assertThat(json.get("sent").asLong()).as("every API request the server read: " + json).isEqualTo(read);
+      assertThat(json.get("retries").asLong()).as(json.toString()).isEqualTo(read - CALLS);
+    }
+  }
+
   private static JsonNode load(MockWebServer server, String client, int concurrency, String... more) {
-    String[] args = {"load", "--url", server.url("/api/items").toString(), "--requests", Integer.toString(CALLS),
+    return load(server.url("/api/items").toString(), client, concurrency, more);
+  }
+
+  private static JsonNode load(String url, String client, int concurrency, String... more) {
+    String[] args = {"load", "--url", url, "--requests", Integer.toString(CALLS),
         "--concurrency", Integer.toString(concurrency), "--client", client, "--json"};
     String[] all = java.util.Arrays.copyOf(args, args.length + more.length);
     System.arraycopy(more, 0, all, args.length, more.length);
