@@ -2,19 +2,15 @@ package dev.polite.examples.clients;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.polite.examples.ThreadPerConnectionServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
@@ -73,28 +69,19 @@ class AttemptCounterTest {
     }
   }
 
-  /**
-   * Answers every request 200 in HTTP/1.1, keeping the connection, until told to close the idle
-   * ones. A thread per connection, on an ephemeral loopback port.
-   */
-  private static final class IdleClosingServer implements AutoCloseable {
-    private final ServerSocket socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-    private final ExecutorService threads = Executors.newCachedThreadPool(runnable -> {
-      Thread thread = new Thread(runnable, "idle-closing-server");
-      thread.setDaemon(true);
-      return thread;
-    });
-    private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+  /** Answers every request 200 in HTTP/1.1, keeping the connection, until told to close the idle ones. */
+  private static final class IdleClosingServer extends ThreadPerConnectionServer {
     private final Set<Socket> idle = ConcurrentHashMap.newKeySet();
     private final AtomicInteger requests = new AtomicInteger();
     private final AtomicInteger accepted = new AtomicInteger();
 
     IdleClosingServer() throws IOException {
-      threads.execute(this::accept);
+      super("idle-closing-server");
+      start();
     }
 
     String url() {
-      return "http://127.0.0.1:" + socket.getLocalPort() + "/api/items";
+      return url("/api/items");
     }
 
     int requestsRead() {
@@ -118,59 +105,16 @@ class AttemptCounterTest {
       }
     }
 
-    private void accept() {
-      while (!socket.isClosed()) {
-        try {
-          Socket connection = socket.accept();
-          open.add(connection);
-          accepted.incrementAndGet();
-          threads.execute(() -> serve(connection));
-        } catch (IOException e) {
-          return; // closed
-        }
-      }
-    }
-
-    private void serve(Socket connection) {
-      try (connection) {
-        InputStream in = connection.getInputStream();
-        OutputStream out = connection.getOutputStream();
-        while (readHead(in)) {
-          requests.incrementAndGet();
-          idle.add(connection); // before the answer: once the client has it, the connection is idle
-          out.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}".getBytes(StandardCharsets.US_ASCII));
-          out.flush();
-        }
-      } catch (IOException e) {
-        // closed by closeIdleConnections, or by the client
-      }
-    }
-
-    /** Reads up to the blank line that ends a request's head; false at end of stream first. */
-    private static boolean readHead(InputStream in) throws IOException {
-      int matched = 0; // of "\r\n\r\n"
-      int b;
-      while ((b = in.read()) != -1) {
-        matched = (b == '\r' && matched % 2 == 0) || (b == '\n' && matched % 2 == 1) ? matched + 1
-            : (b == '\r' ? 1 : 0);
-        if (matched == 4) {
-          return true;
-        }
-      }
-      return false;
-    }
-
     @Override
-    public void close() throws IOException {
-      socket.close();
-      for (Socket connection : open) {
-        connection.close(); // a thread blocked reading it ends; an interrupt would not end it
-      }
-      threads.shutdownNow();
-      try {
-        threads.awaitTermination(5, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
+    protected void serve(Socket connection) throws IOException {
+      accepted.incrementAndGet();
+      InputStream in = connection.getInputStream();
+      OutputStream out = connection.getOutputStream();
+      while (readHead(in)) {
+        requests.incrementAndGet();
+        idle.add(connection); // before the answer: once the client has it, the connection is idle
+        out.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}".getBytes(StandardCharsets.US_ASCII));
+        out.flush();
       }
     }
   }

@@ -4,16 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.polite.examples.Cli;
+import dev.polite.examples.ThreadPerConnectionServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 import mockwebserver3.MockWebServer;
@@ -150,26 +146,19 @@ class LoadAgainstClosingServerTest {
   }
 
   /**
-   * A server on an ephemeral loopback port that answers one request per connection, each with the
-   * status {@code statusOf(n)} gives the n-th request it read (from 1), {@code Content-Length} and
-   * no {@code Connection} header. {@link #http10} answers in HTTP/1.0 and then closes the
-   * connection, as Python's {@code http.server} does; {@link #keepAliveOnce} answers in HTTP/1.1,
-   * so the client keeps the connection, and closes it on reading the next request, unanswered.
-   * A thread per connection, as {@code python3 -m http.server} has.
+   * A server that answers one request per connection, each with the status {@code statusOf(n)}
+   * gives the n-th request it read (from 1), {@code Content-Length} and no {@code Connection}
+   * header. {@link #http10} answers in HTTP/1.0 and then closes the connection, as Python's
+   * {@code http.server} does; {@link #keepAliveOnce} answers in HTTP/1.1, so the client keeps the
+   * connection, and closes it on reading the next request, unanswered.
    */
-  private static final class OneAnswerServer implements AutoCloseable {
-    private final ServerSocket socket;
-    private final ExecutorService threads = Executors.newCachedThreadPool(runnable -> {
-      Thread thread = new Thread(runnable, "one-answer-server");
-      thread.setDaemon(true);
-      return thread;
-    });
+  private static final class OneAnswerServer extends ThreadPerConnectionServer {
     private final AtomicInteger requests = new AtomicInteger();
     private final IntFunction<Integer> statusOf;
     private final boolean keepAlive;
 
-    private OneAnswerServer(ServerSocket socket, IntFunction<Integer> statusOf, boolean keepAlive) {
-      this.socket = socket;
+    private OneAnswerServer(IntFunction<Integer> statusOf, boolean keepAlive) throws IOException {
+      super("one-answer-server");
       this.statusOf = statusOf;
       this.keepAlive = keepAlive;
     }
@@ -183,14 +172,9 @@ class LoadAgainstClosingServerTest {
     }
 
     private static OneAnswerServer start(IntFunction<Integer> statusOf, boolean keepAlive) throws IOException {
-      OneAnswerServer server = new OneAnswerServer(new ServerSocket(0, 50, InetAddress.getLoopbackAddress()),
-          statusOf, keepAlive);
-      server.threads.execute(server::accept);
+      OneAnswerServer server = new OneAnswerServer(statusOf, keepAlive);
+      server.start();
       return server;
-    }
-
-    String url(String path) {
-      return "http://127.0.0.1:" + socket.getLocalPort() + path;
     }
 
     /** Requests read so far. */
@@ -198,65 +182,26 @@ class LoadAgainstClosingServerTest {
       return requests.get();
     }
 
-    private void accept() {
-      while (!socket.isClosed()) {
-        try {
-          Socket connection = socket.accept();
-          threads.execute(() -> answer(connection));
-        } catch (IOException e) {
-          return; // closed
-        }
-      }
-    }
-
-    private void answer(Socket connection) {
-      try (connection) {
-        InputStream in = connection.getInputStream();
-        if (!readHead(in)) {
-          return; // the client left before a whole request
-        }
-        int status = statusOf.apply(requests.incrementAndGet());
-        String body = "hi\n";
-        String head = (keepAlive ? "HTTP/1.1 " : "HTTP/1.0 ") + status + (status == 200 ? " OK" : " Too Many Requests")
-            + "\r\n"
-            + "Server: SimpleHTTP/0.6 Python/3.11.7\r\n"
-            + "Content-type: text/html\r\n"
-            + "Content-Length: " + body.length() + "\r\n"
-            + (status == 429 ? "Retry-After: 0\r\n" : "")
-            + "\r\n";
-        OutputStream out = connection.getOutputStream();
-        out.write((head + body).getBytes(StandardCharsets.US_ASCII));
-        out.flush();
-        if (keepAlive && readHead(in)) {
-          requests.incrementAndGet(); // read, and closed unanswered
-        }
-      } catch (IOException e) {
-        // the client went away; nothing to answer
-      }
-    }
-
-    /** Reads up to the blank line that ends a request's head; false at end of stream first. */
-    private static boolean readHead(InputStream in) throws IOException {
-      int matched = 0; // of "\r\n\r\n"
-      int b;
-      while ((b = in.read()) != -1) {
-        matched = (b == '\r' && matched % 2 == 0) || (b == '\n' && matched % 2 == 1) ? matched + 1
-            : (b == '\r' ? 1 : 0);
-        if (matched == 4) {
-          return true;
-        }
-      }
-      return false;
-    }
-
     @Override
-    public void close() throws IOException {
-      socket.close();
-      threads.shutdownNow();
-      try {
-        threads.awaitTermination(5, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
+    protected void serve(Socket connection) throws IOException {
+      InputStream in = connection.getInputStream();
+      if (!readHead(in)) {
+        return; // the client left before a whole request
+      }
+      int status = statusOf.apply(requests.incrementAndGet());
+      String body = "hi\n";
+      String head = (keepAlive ? "HTTP/1.1 " : "HTTP/1.0 ") + status + (status == 200 ? " OK" : " Too Many Requests")
+          + "\r\n"
+          + "Server: SimpleHTTP/0.6 Python/3.11.7\r\n"
+          + "Content-type: text/html\r\n"
+          + "Content-Length: " + body.length() + "\r\n"
+          + (status == 429 ? "Retry-After: 0\r\n" : "")
+          + "\r\n";
+      OutputStream out = connection.getOutputStream();
+      out.write((head + body).getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      if (keepAlive && readHead(in)) {
+        requests.incrementAndGet(); // read, and closed unanswered
       }
     }
   }
