@@ -12,6 +12,7 @@ import static dev.polite.demo.Settings.BURST;
 import static dev.polite.demo.Settings.CLOCK;
 import static dev.polite.demo.Settings.CLOCK_SKEW;
 import static dev.polite.demo.Settings.CONCURRENCY;
+import static dev.polite.demo.Settings.DROP_EVERY;
 import static dev.polite.demo.Settings.DRY_RUN;
 import static dev.polite.demo.Settings.HEADERS;
 import static dev.polite.demo.Settings.HOST;
@@ -327,6 +328,14 @@ public final class DemoServerConfig {
     return WRONG_RESET_EVERY.in(values);
   }
 
+  /**
+   * Every how many requests under {@code /api/} one is read and its connection closed without an
+   * answer ({@code --drop-every}); 0 for never.
+   */
+  public int dropEvery() {
+    return DROP_EVERY.in(values);
+  }
+
   /** Time a client has to send a request's line and headers ({@code --parse-timeout}). */
   public Duration parseTimeout() {
     return PARSE_TIMEOUT.in(values);
@@ -615,6 +624,15 @@ public final class DemoServerConfig {
      */
     public Builder wrongResetEvery(int every) {
       return set(WRONG_RESET_EVERY, every);
+    }
+
+    /**
+     * Every {@code every}th request under {@code /api/} (counted over the whole server) is read and
+     * its connection closed without an answer, before the limiter sees it, and counted as dropped;
+     * 0 for never, else at least 2.
+     */
+    public Builder dropEvery(int every) {
+      return set(DROP_EVERY, every);
     }
 
     /** Time a client has to send a request's line and headers, 1 ms to 1 h; then it is closed. */

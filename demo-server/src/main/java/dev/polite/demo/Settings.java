@@ -95,6 +95,19 @@ final class Settings {
               + "retry-after-date, none) are unaffected; 0 = off (default: ${DEFAULT-VALUE}).",
           Builder::wrongResetEvery);
 
+  /**
+   * A server, or a proxy in front of it, that reads a request and then drops the connection with
+   * no answer: a client's engine may send it again by itself, and a count of what a client sent
+   * must count that too (issue 48). 1 is refused: a server that answers nothing measures nothing.
+   */
+  static final Setting<Integer> DROP_EVERY = Setting.count("dropEvery", 0,
+          every -> every == 0 || every >= 2, "must be 0 (off) or at least 2")
+      .flag("--drop-every", "N",
+          "Every Nth request under /api/ (counted over the whole server) is read and its connection closed "
+              + "without an answer, before the limiter sees it; /stats counts it as dropped; 0 = off "
+              + "(default: ${DEFAULT-VALUE}).",
+          Builder::dropEvery);
+
   /** What each text means, and which the setting accepts, is {@link StoreKind}'s to say. */
   static final Setting<String> STORE = Setting.text("store", StoreKind.MEMORY_TEXT, StoreKind::accepts,
           store -> "must be 'memory', 'redis://HOST:PORT' or 'synced:redis://HOST:PORT', was '" + store + "'")
@@ -349,7 +362,7 @@ final class Settings {
 
   /** Every setting, in the order the usage lists their flags. */
   static final List<Setting<?>> ALL = List.of(HOST, PORT, ALGORITHM, LIMIT, WINDOW, BURST, HEADERS,
-      CLOCK_SKEW, REJECT_STATUS, WRONG_RESET_EVERY, STORE, SYNC_INTERVAL, WHEN_DOWN, NODES, REDIS_TIMEOUT, TRUSTED_PROXIES, API_KEY_HEADER, COST_HEADER,
+      CLOCK_SKEW, REJECT_STATUS, WRONG_RESET_EVERY, DROP_EVERY, STORE, SYNC_INTERVAL, WHEN_DOWN, NODES, REDIS_TIMEOUT, TRUSTED_PROXIES, API_KEY_HEADER, COST_HEADER,
       ROUTE_COSTS, BUDGETS, UNNAMED_BUDGETS, SECOND_POLICY, CONCURRENCY, LATENCY, BLOCK_FOR, REFUSE_ALL,
       REFUSE_ALL_RETRY_AFTER, BOGUS_REFUSAL_EVERY, BOGUS_RETRY_AFTER, DRY_RUN, MAX_KEYS, PARSE_TIMEOUT, IDLE_TIMEOUT, MAX_CONNECTIONS,
       MAX_CONNECTIONS_PER_CLIENT, IO_THREADS, ADMIN_TOKEN, CLOCK);

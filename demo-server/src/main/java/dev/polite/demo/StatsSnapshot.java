@@ -20,17 +20,25 @@ import org.jspecify.annotations.Nullable;
  * @param unavailable requests the store could not decide at all (answered 503: its Redis pool
  *     stayed full), neither admitted nor refused
  * @param refunds the refunds clients asked for with the cost header ({@code --cost-header})
+ * @param dropped requests read and then dropped, their connection closed with no answer
+ *     ({@code --drop-every}), neither admitted nor refused
  */
 public record StatsSnapshot(
     Map<String, KeyStats> keys, long admitted, long rejected, long startedEpochSecond,
-    Map<String, BudgetCounts> budgets, long unavailable, Refunds refunds) {
+    Map<String, BudgetCounts> budgets, long unavailable, Refunds refunds, long dropped) {
 
   public StatsSnapshot {
     keys = Map.copyOf(keys);
     budgets = Collections.unmodifiableMap(new LinkedHashMap<>(budgets));
   }
 
-  /** Counts with nothing unavailable and no refunds. */
+  /** Counts with nothing dropped. */
+  public StatsSnapshot(Map<String, KeyStats> keys, long admitted, long rejected, long startedEpochSecond,
+      Map<String, BudgetCounts> budgets, long unavailable, Refunds refunds) {
+    this(keys, admitted, rejected, startedEpochSecond, budgets, unavailable, refunds, 0);
+  }
+
+  /** Counts with nothing unavailable, no refunds and nothing dropped. */
   public StatsSnapshot(Map<String, KeyStats> keys, long admitted, long rejected, long startedEpochSecond,
       Map<String, BudgetCounts> budgets) {
     this(keys, admitted, rejected, startedEpochSecond, budgets, 0, Refunds.NONE);

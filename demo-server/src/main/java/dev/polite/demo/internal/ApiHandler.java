@@ -61,6 +61,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>In dry-run the limiter still decides and counts, but every request is served; would-be
  * rejections are logged as one line per second at most, so a flood cannot become a log flood.
+ *
+ * <p>With {@code --drop-every N}, every Nth request is read and then dropped: its connection is
+ * closed with no answer, before the limiter sees it, and the stats count it as dropped, neither
+ * admitted nor refused.
  */
 public final class ApiHandler implements Endpoint {
   private static final Logger log = LoggerFactory.getLogger(ApiHandler.class);
@@ -122,6 +126,8 @@ public final class ApiHandler implements Endpoint {
   private final AtomicLong dryRunSecond = new AtomicLong(Long.MIN_VALUE);
   private final AtomicLong dryRunCount = new AtomicLong();
   private final AtomicLong busySecond = new AtomicLong(Long.MIN_VALUE);
+  private final int dropEvery;
+  private final AtomicLong arrived = new AtomicLong();
 
   public ApiHandler(DemoServerConfig config, Budgets budgets, TrafficStats stats, LongSupplier epochMillis) {
     this.config = config;
@@ -145,6 +151,7 @@ public final class ApiHandler implements Endpoint {
           : problemBody(rejectStatus, shown, "rate");
     }
     this.dryRun = config.dryRun();
+    this.dropEvery = config.dropEvery();
     this.trustsSomeProxy = !config.trustedProxies().isEmpty();
     long blockNanos = Nanos.of(config.blockFor());
     this.blocks = blockNanos > 0 ? new Blocks(blockNanos, config.maxKeys()) : null;
@@ -166,6 +173,11 @@ public final class ApiHandler implements Endpoint {
 
   @Override
   public void handle(Exchange exchange) {
+    if (dropEvery > 0 && arrived.incrementAndGet() % dropEvery == 0) {
+      stats.recordDropped();
+      exchange.drop();
+      return;
+    }
     if (budgets.blocking()) {
       exchange.dispatch(() -> decide(exchange));
       return;

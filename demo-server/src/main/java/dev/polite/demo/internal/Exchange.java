@@ -153,6 +153,15 @@ public final class Exchange {
     connection.answer(this, answer);
   }
 
+  /** Ends this exchange with no answer at all: its connection is closed, as a server that fell over. */
+  public void drop() {
+    if (sent) {
+      throw new IllegalStateException("already answered: " + request.method() + " " + request.uri());
+    }
+    sent = true;
+    connection.drop(this);
+  }
+
   boolean keepAlive() {
     return keepAlive;
   }

@@ -206,6 +206,24 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
     drain();
   }
 
+  /** Closes the connection with no answer to {@code exchange} (from any thread): nothing more is read or written. */
+  void drop(Exchange exchange) {
+    ChannelHandlerContext ctx = context();
+    if (!ctx.executor().inEventLoop()) {
+      ctx.executor().execute(() -> drop(exchange));
+      return;
+    }
+    if (exchange == current) {
+      current = null;
+    }
+    exchange.done();
+    closing = true;
+    gate.drop();
+    waiting.clear();
+    unflushed = false;
+    ctx.close();
+  }
+
   private void start(Exchange exchange) {
     waiting.add(exchange);
     drain();

@@ -33,6 +33,7 @@ public final class TrafficStats {
   private final AtomicLong admitted = new AtomicLong();
   private final AtomicLong rejected = new AtomicLong();
   private final AtomicLong unavailable = new AtomicLong();
+  private final AtomicLong dropped = new AtomicLong();
   private final AtomicLong refundsGiven = new AtomicLong();
   private final AtomicLong refundsClamped = new AtomicLong();
   private final AtomicLong refundsRefused = new AtomicLong();
@@ -79,6 +80,11 @@ public final class TrafficStats {
     unavailable.incrementAndGet();
   }
 
+  /** Counts one request read and dropped with no answer ({@code --drop-every}): neither admitted nor refused. */
+  public void recordDropped() {
+    dropped.incrementAndGet();
+  }
+
   /** Counts one refund that asked for {@code asked} units and was given {@code given} (0: refused). */
   public void recordRefund(long asked, long given) {
     if (given <= 0) {
@@ -108,6 +114,7 @@ public final class TrafficStats {
     admitted.set(0);
     rejected.set(0);
     unavailable.set(0);
+    dropped.set(0);
     refundsGiven.set(0);
     refundsClamped.set(0);
     refundsRefused.set(0);
@@ -157,7 +164,7 @@ public final class TrafficStats {
       perKey.put(r.key(), r.counter().toStats(r.key(), now));
     }
     return new Top(perKey, counted[0], admitted.get(), rejected.get(), unavailable.get(), refunds(), startedEpochSecond,
-        budgets());
+        budgets(), dropped.get());
   }
 
   /** The totals and {@code key}'s counts alone, if it was counted. */
@@ -168,7 +175,7 @@ public final class TrafficStats {
       perKey.put(key, counter.toStats(key, nowSecond()));
     }
     return new Top(perKey, keys.get().size(), admitted.get(), rejected.get(), unavailable.get(), refunds(),
-        startedEpochSecond, budgets());
+        startedEpochSecond, budgets(), dropped.get());
   }
 
   /**
@@ -182,9 +189,11 @@ public final class TrafficStats {
    * @param refunds the refunds asked for, given, clamped and refused
    * @param startedEpochSecond when counting started
    * @param budgets each budget's counts by name, the main one first; empty without route budgets
+   * @param dropped requests read and dropped with no answer ({@code --drop-every})
    */
   public record Top(Map<String, KeyStats> keys, int keysCounted, long admitted, long rejected, long unavailable,
-      StatsSnapshot.Refunds refunds, long startedEpochSecond, Map<String, StatsSnapshot.BudgetCounts> budgets) {}
+      StatsSnapshot.Refunds refunds, long startedEpochSecond, Map<String, StatsSnapshot.BudgetCounts> budgets,
+      long dropped) {}
 
   private record Ranked(String key, Counter counter, long total) {}
 
@@ -197,7 +206,7 @@ public final class TrafficStats {
     long now = nowSecond();
     keys.get().snapshot().forEach((key, counter) -> perKey.put(key, counter.toStats(key, now)));
     return new StatsSnapshot(perKey, admitted.get(), rejected.get(), startedEpochSecond, budgets(), unavailable.get(),
-        refunds());
+        refunds(), dropped.get());
   }
 
   private long nowSecond() {

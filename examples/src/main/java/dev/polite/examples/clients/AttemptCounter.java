@@ -1,75 +1,104 @@
 package dev.polite.examples.clients;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.WeakHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import okhttp3.Connection;
 import okhttp3.Interceptor;
 import okhttp3.OkHttpClient;
+import okhttp3.Protocol;
 import okhttp3.Request;
 import okhttp3.Response;
-import org.jspecify.annotations.Nullable;
 
 /**
- * Counts what reaches the server, and what the client itself sent, as two interceptors that
- * {@link #addTo} installs on one builder. OkHttp sits between them: its
- * {@code RetryAndFollowUpInterceptor} runs below every application interceptor and above every
- * network interceptor, and with {@code retryOnConnectionFailure} (on by default) it sends a
- * request again, by itself, on a new connection when the one it picked fails before an answer.
+ * Counts what an OkHttp client puts on the wire, where it happens: a network interceptor, which
+ * {@link #addTo} installs, sees every exchange OkHttp makes, one per request written to a
+ * connection. That includes what OkHttp sends by itself below every application interceptor, in
+ * its {@code RetryAndFollowUpInterceptor}: the same request again on a new connection (or a new
+ * route) when one failed before an answer ({@code retryOnConnectionFailure}, on by default), and
+ * the follow-ups it makes of some answers (a 408, a 503 with {@code Retry-After: 0}, redirects).
+ * Each exchange is one attempt: {@link #sent()}, and one more in the {@link CallAttempts} its
+ * request carries as a tag (the tag survives OkHttp's re-sends, which reuse the request), so a
+ * call's retries are every attempt beyond its first, whoever made it.
  *
+ * <p>Issue 48 (item 9): this used to count only the client's own attempts as attempts, and held
+ * back every failed exchange that OkHttp then sent again, as if the server could not have read it:
+ * against a server that reads a request and then drops the connection, 35 were counted where the
+ * server read 43.
+ *
+ * <p>One exchange is not sent: one OkHttp starts on a pooled connection that the server has
+ * already closed, which the server can never read. OkHttp probes no pooled connection before a
+ * GET (it probes before other methods, and only after 10 s idle), so it writes the request, fails
+ * to read an answer, and sends it again on a new connection. Counted as it is, that one failed
+ * exchange would be one more "sent" than the server read (issue 27: 10 calls to Python's
+ * {@code http.server} counted as 19 sent). So before an exchange on a connection it has seen
+ * before, the counter asks whether the server has closed it, and if so closes it too, before
+ * anything is written: OkHttp's write fails at once and it sends the request again on a new
+ * connection, as it would have after its failed read, and the counter counts a
+ * {@link #staleConnections() stale connection} instead of an attempt. A connection is known closed:
  * <ul>
- *   <li>The <em>client side</em>, the last application interceptor, sees each attempt the client
- *       makes (polite's, naive's or Failsafe's retries included) once; a request tagged with
- *       {@link CallAttempts} counts them, and its retries are those beyond the first.
- *   <li>The <em>network side</em> sees each exchange OkHttp puts on a connection. An answered one
- *       (any status) reached the server and is {@link #sent()}. A failed one is held until it is
- *       known whether OkHttp sends the request again within the same client attempt: if it does,
- *       the failure is a {@link #connectionRetries() connection retry}, not in {@code sent};
- *       else it was the attempt's last word on the wire (the failure the client sees) and is sent.
+ *   <li>when its last answer said so: HTTP/1.0 without {@code Connection: keep-alive}, which per
+ *       RFC 9112, section 9.3, closes after the answer (OkHttp honours only {@code Connection:
+ *       close}), so the answer's close always beats the next request;
+ *   <li>when it sat idle for {@value #PROBE_AFTER_IDLE_MILLIS} ms or more (a server's keep-alive
+ *       timeout may have closed it) and a read of at most a millisecond finds its end, or finds a
+ *       byte the server sent unasked (a parting 408, say), which leaves the connection unusable
+ *       too. Only then: the probe costs up to a millisecond when the connection is fine, a
+ *       thousandth of the idle time before it. A server that closes idle connections sooner than
+ *       that, or at the very moment a request is written, can still have a request counted that
+ *       it never read.
  * </ul>
+ * HTTP/2 connections are not probed (a read would take a frame); OkHttp watches those itself.
  *
- * <p>Why the split: an HTTP/1.0 server that closes each connection after its answer without
- * saying {@code Connection: close} (Python's {@code http.server}) has OkHttp pool a dead
- * connection, and every next call's first exchange fails on it before the server ever reads it
- * (issue 27: 10 calls counted as 19 sent and 9 retries against a server that saw 10). Such a
- * stale connection is by far the usual cause of OkHttp's re-send; a server that reads a request
- * and then cuts the connection is the rare other one, and those re-sends it did read are still
- * visible, in {@link #connectionRetries()}.
- *
- * <p>Thread-safe; the per-attempt state lives in a request tag, and one attempt's exchanges run
- * one after another on one thread.
+ * <p>Thread-safe: the per-connection state is in a synchronized weak map, and OkHttp gives an
+ * HTTP/1 connection to one exchange at a time.
  *
  * <p>Usage: {@code AttemptCounter counter = new AttemptCounter(System.nanoTime()); counter.addTo(builder); ... counter.sent();}
  */
 public final class AttemptCounter implements WireCount {
+  /** How long a pooled connection must have sat idle before it is probed for the server's close. */
+  static final long PROBE_AFTER_IDLE_MILLIS = 1_000;
+
   private final long startNanos;
+  private final long probeAfterIdleNanos;
   private final List<SentAttempt> attempts = new ArrayList<>();
   private final AtomicLong sent = new AtomicLong();
   private final AtomicLong rejected = new AtomicLong();
-  private final AtomicLong connectionRetries = new AtomicLong();
-  private final Interceptor clientSide = this::clientAttempt;
+  private final AtomicLong staleConnections = new AtomicLong();
+  /** What the last answer on each connection said, while OkHttp may use it again. */
+  private final Map<Connection, LastAnswer> connections = Collections.synchronizedMap(new WeakHashMap<>());
   private final Interceptor networkSide = this::exchange;
 
   /** @param startNanos the run's start on {@link System#nanoTime()}: attempt times count from it */
   public AttemptCounter(long startNanos) {
+    this(startNanos, PROBE_AFTER_IDLE_MILLIS * 1_000_000);
+  }
+
+  /** As above, probing pooled connections idle for {@code probeAfterIdleNanos} or more (tests). */
+  AttemptCounter(long startNanos, long probeAfterIdleNanos) {
     this.startNanos = startNanos;
+    this.probeAfterIdleNanos = probeAfterIdleNanos;
   }
 
   /**
-   * Adds the client side as the builder's last application interceptor (so call this after the
-   * client's own interceptors) and the network side as a network interceptor.
+   * Adds the counter as one of the builder's network interceptors.
    *
    * @return {@code builder}
    */
   public OkHttpClient.Builder addTo(OkHttpClient.Builder builder) {
-    return builder.addInterceptor(clientSide).addNetworkInterceptor(networkSide);
+    return builder.addNetworkInterceptor(networkSide);
   }
 
-  /**
-   * Attempts that reached the server: every exchange answered (any status), and every failed
-   * one OkHttp did not send again (the failure its call saw).
-   */
+  /** Attempts written to a connection the server had not closed: every exchange but the stale ones. */
   @Override
   public long sent() {
     return sent.get();
@@ -82,12 +111,13 @@ public final class AttemptCounter implements WireCount {
   }
 
   /**
-   * Exchanges that failed before an answer and that OkHttp then sent again on a new connection by
-   * itself: not in {@link #sent()}, and no retry of the client's.
+   * Exchanges OkHttp began on a pooled connection that the server had already closed: closed
+   * before anything was written, and sent again by OkHttp on a new connection; not in
+   * {@link #sent()}, no attempt of their call's.
    */
   @Override
-  public long connectionRetries() {
-    return connectionRetries.get();
+  public long staleConnections() {
+    return staleConnections.get();
   }
 
   /** Every attempt counted in {@link #sent()}, in the order they were sent. */
@@ -100,50 +130,38 @@ public final class AttemptCounter implements WireCount {
     }
   }
 
-  private Response clientAttempt(Interceptor.Chain chain) throws IOException {
-    CallAttempts call = chain.request().tag(CallAttempts.class);
+  private Response exchange(Interceptor.Chain chain) throws IOException {
+    Request request = chain.request();
+    Connection connection = chain.connection(); // a network interceptor's chain always has one
+    LastAnswer last = connection == null ? null : connections.remove(connection);
+    if (connection != null && last != null && closedByServer(connection, last)) {
+      staleConnections.incrementAndGet();
+      connection.socket().close();
+      return chain.proceed(request); // fails before a byte is written; OkHttp sends it again elsewhere
+    }
+    CallAttempts call = request.tag(CallAttempts.class);
     if (call != null) {
       call.attempted();
-    }
-    ClientAttempt attempt = new ClientAttempt(call);
-    // Only OkHttp's own interceptors are below: they keep a request's tags on every exchange.
-    Request tagged = chain.request().newBuilder().tag(ClientAttempt.class, attempt).build();
-    try {
-      return chain.proceed(tagged);
-    } finally {
-      attempt.settle(); // OkHttp sent nothing after its last failure, so that one stands
-    }
-  }
-
-  private Response exchange(Interceptor.Chain chain) throws IOException {
-    ClientAttempt attempt = chain.request().tag(ClientAttempt.class);
-    if (attempt != null) {
-      attempt.resent();
     }
     long sentAt = System.nanoTime() - startNanos;
     Response response;
     try {
-      response = chain.proceed(chain.request());
-    } catch (IOException e) {
-      if (attempt != null) {
-        attempt.failed(sentAt); // OkHttp may yet send it again: wait and see
-      } else {
-        countSent(new SentAttempt(sentAt, 0, false)); // no client side to tell: count it
-      }
-      throw e;
-    } catch (RuntimeException e) {
-      countSent(new SentAttempt(sentAt, 0, false)); // OkHttp recovers from no such failure
+      response = chain.proceed(request);
+    } catch (IOException | RuntimeException e) {
+      countSent(new SentAttempt(sentAt, 0, false)); // OkHttp does not use a failed connection again
       throw e;
     }
     boolean rateLimited = RateLimitRejection.is(response);
     if (rateLimited) {
       rejected.incrementAndGet();
-      CallAttempts call = attempt != null ? attempt.call : chain.request().tag(CallAttempts.class);
       if (call != null) {
         call.rejected();
       }
     }
     countSent(new SentAttempt(sentAt, response.code(), rateLimited));
+    if (connection != null) {
+      connections.put(connection, new LastAnswer(System.nanoTime(), closesAfter(response)));
+    }
     return response;
   }
 
@@ -154,36 +172,50 @@ public final class AttemptCounter implements WireCount {
     }
   }
 
+  /** Whether the server has closed {@code connection}, or said it would after its last answer. */
+  private boolean closedByServer(Connection connection, LastAnswer last) {
+    if (last.closes) {
+      return true;
+    }
+    Protocol protocol = connection.protocol();
+    boolean http1 = protocol == Protocol.HTTP_1_1 || protocol == Protocol.HTTP_1_0;
+    return http1 && System.nanoTime() - last.nanos >= probeAfterIdleNanos && endedWhileIdle(connection.socket());
+  }
+
   /**
-   * One attempt of the client's, as its exchanges see it: the failed exchange not yet counted,
-   * if any. Used by one thread at a time (OkHttp runs an attempt's exchanges in turn).
+   * Whether a read of at most a millisecond on an idle HTTP/1 connection finds its end, or a byte
+   * nobody asked for; false when it times out, as on a connection still open. The socket's own
+   * timeout is put back.
    */
-  private final class ClientAttempt {
-    final @Nullable CallAttempts call;
-    private long failedAt = -1; // when the pending failed exchange was sent, or -1 for none
-
-    ClientAttempt(@Nullable CallAttempts call) {
-      this.call = call;
-    }
-
-    void failed(long sentAt) {
-      failedAt = sentAt;
-    }
-
-    /** A new exchange: the failure before it, if any, is one OkHttp sent again. */
-    void resent() {
-      if (failedAt >= 0) {
-        connectionRetries.incrementAndGet();
-        failedAt = -1;
+  private static boolean endedWhileIdle(Socket socket) {
+    try {
+      int timeout = socket.getSoTimeout();
+      try {
+        socket.setSoTimeout(1);
+        InputStream in = socket.getInputStream();
+        in.read(); // -1 at the end; a byte the server sent unasked ends the connection's use too
+        return true;
+      } finally {
+        if (!socket.isClosed()) {
+          socket.setSoTimeout(timeout);
+        }
       }
-    }
-
-    /** The attempt is over: a failure still pending was its last exchange, and was sent. */
-    void settle() {
-      if (failedAt >= 0) {
-        countSent(new SentAttempt(failedAt, 0, false));
-        failedAt = -1;
-      }
+    } catch (SocketTimeoutException open) {
+      return false;
+    } catch (IOException broken) {
+      return true; // reset by the server
     }
   }
+
+  /** Whether the server closes the connection after {@code response}: HTTP/1.0 not kept alive. */
+  private static boolean closesAfter(Response response) {
+    return response.protocol() == Protocol.HTTP_1_0
+        && !response.header("Connection", "").toLowerCase(Locale.ROOT).contains("keep-alive");
+  }
+
+  /**
+   * The last answer on a connection: when it came, and whether it said the connection closes after
+   * it.
+   */
+  private record LastAnswer(long nanos, boolean closes) {}
 }

@@ -64,6 +64,11 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@link #rejected()}: rate-limit answers ({@link RateLimitRejection}) that came back.
  *   <li>{@link #attempts()}: each forwarded head, when it left and what answered it (status 0
  *       when its connection ended first), for the reports.
+ *   <li>Per call: a request that names a call in the header {@link #CALL_HEADER} (a name
+ *       {@link #follow} gave out) counts as one more attempt of that call's {@link CallAttempts},
+ *       and its refusal as one of its refusals, the client's silent re-sends included; the relay
+ *       takes the header off before it forwards the request, so the target sees what the client
+ *       would have sent it.
  * </ul>
  *
  * <p>Plain HTTP only: the relay reads what it forwards, which TLS would hide. It adds one event
@@ -76,6 +81,9 @@ import org.jspecify.annotations.Nullable;
  * <p>Usage: {@code try (CountingRelay relay = CountingRelay.start(urls, System.nanoTime())) { send(relay.through(url)); relay.sent(); }}
  */
 public final class CountingRelay implements WireCount, AutoCloseable {
+  /** The request header naming the call a request belongs to ({@link #follow}); never forwarded. */
+  public static final String CALL_HEADER = "Polite-Relay-Call";
+
   private static final int MAX_LINE = 8_192;
   private static final int MAX_HEADERS = 64 * 1_024;
   private static final int CONNECT_TIMEOUT_MILLIS = 10_000;
@@ -88,6 +96,8 @@ public final class CountingRelay implements WireCount, AutoCloseable {
   private final AtomicLong rejected = new AtomicLong();
   private final List<Forwarded> forwarded = new ArrayList<>();
   private final Map<Origin, IOException> unreachable = new ConcurrentHashMap<>();
+  private final Map<String, CallAttempts> calls = new ConcurrentHashMap<>();
+  private final AtomicLong callNames = new AtomicLong();
 
   private CountingRelay(EventLoopGroup loop, long startNanos) {
     this.loop = loop;
@@ -130,6 +140,21 @@ public final class CountingRelay implements WireCount, AutoCloseable {
       throw new IllegalArgumentException("not a target of this relay: " + url);
     }
     return url.newBuilder().host(InetAddress.getLoopbackAddress().getHostAddress()).port(port).build();
+  }
+
+  /**
+   * Counts the attempts and refusals of requests that carry the returned name in
+   * {@link #CALL_HEADER} into {@code attempts}, until {@link #forget} is called with it.
+   */
+  public String follow(CallAttempts attempts) {
+    String call = Long.toString(callNames.incrementAndGet());
+    calls.put(call, attempts);
+    return call;
+  }
+
+  /** Stops following the call named {@code call}: its requests are counted in the relay's totals only. */
+  public void forget(String call) {
+    calls.remove(call);
   }
 
   /** Request heads forwarded to the targets so far. */
@@ -212,14 +237,19 @@ public final class CountingRelay implements WireCount, AutoCloseable {
     }
   }
 
-  /** One head forwarded, and what answered it; its answer is written on the relay's thread. */
+  /**
+   * One head forwarded, the call it belongs to if it named one, and what answered it; its answer
+   * is written on the relay's thread.
+   */
   private static final class Forwarded {
     final long sentNanos;
+    final @Nullable CallAttempts call;
     volatile int status;
     volatile boolean rejected;
 
-    Forwarded(long sentNanos) {
+    Forwarded(long sentNanos, @Nullable CallAttempts call) {
       this.sentNanos = sentNanos;
+      this.call = call;
     }
   }
 
@@ -303,7 +333,13 @@ public final class CountingRelay implements WireCount, AutoCloseable {
       }
       if (msg instanceof HttpRequest request) {
         request.headers().set(HttpHeaderNames.HOST, origin.hostHeader());
-        Forwarded head = new Forwarded(System.nanoTime() - startNanos);
+        String name = request.headers().get(CALL_HEADER);
+        request.headers().remove(CALL_HEADER);
+        CallAttempts call = name == null ? null : calls.get(name);
+        if (call != null) {
+          call.attempted();
+        }
+        Forwarded head = new Forwarded(System.nanoTime() - startNanos, call);
         open.unanswered.add(head);
         synchronized (forwarded) {
           forwarded.add(head);
@@ -351,6 +387,9 @@ public final class CountingRelay implements WireCount, AutoCloseable {
           head.rejected = refused;
           if (refused) {
             rejected.incrementAndGet();
+            if (head.call != null) {
+              head.call.rejected();
+            }
           }
         }
       }

@@ -5,14 +5,16 @@ import java.util.List;
 /**
  * What reached the server, as counted on the wire: by OkHttp's network interceptors
  * ({@link AttemptCounter}), or by a relay between a client without interceptors and the server
- * ({@link CountingRelay}). Thread-safe; read while the calls run and after.
+ * ({@link CountingRelay}). Each attempt counted here is counted, with its refusal if it was one,
+ * into the {@link CallAttempts} of the call it belongs to as well. Thread-safe; read while the
+ * calls run and after.
  *
  * <p>Usage: {@code WireCount wire = relay; out.println(wire.sent() + " sent, " + wire.rejected() + " rejected");}
  */
 public interface WireCount {
   /**
-   * Attempts that reached the server: every one answered (any status), and every one that failed
-   * with no answer that the engine did not send again by itself.
+   * Attempts put on the wire, answered or not, the engine's own silent re-sends included: every
+   * request written to a connection the server had not closed.
    */
   long sent();
 
@@ -23,11 +25,12 @@ public interface WireCount {
   List<SentAttempt> attempts();
 
   /**
-   * Exchanges that failed before any answer and that the engine itself sent again on a new
-   * connection, in neither {@link #sent()} nor any call's retries; 0 (the default) where the
-   * engine's re-sends are seen as sent like any other attempt.
+   * Attempts the engine began on a pooled connection the server had already closed, held back
+   * before anything was written and sent again by the engine on a new connection: in neither
+   * {@link #sent()} nor any call's attempts. 0 (the default) where such an attempt never reaches
+   * the counter at all.
    */
-  default long connectionRetries() {
+  default long staleConnections() {
     return 0;
   }
 }

@@ -28,13 +28,16 @@ import okhttp3.HttpUrl;
  * and a connect timeout. {@code send} blocks the worker, {@code sendAsync} holds no thread while
  * polite waits.
  *
- * <p>The JDK's client has no interceptors, so attempts are counted where they happen. Each
- * call's request carries its {@link CallAttempts} as a hint, and {@link CallAttempts#listener()}
- * counts polite's attempts and refusals into it: the retries are polite's. What reaches the server
- * is counted on the wire by a {@link CountingRelay} on loopback, which the client calls instead of
- * each target: {@code sent} is every request head it forwarded, the JDK client's own re-sends (of
- * a GET whose pooled connection closed under it) included, so {@code connectionRetries} is always
- * 0 here. Plain {@code http} targets only.
+ * <p>The JDK's client has no interceptors, so attempts are counted where they happen: on the
+ * wire, by a {@link CountingRelay} on loopback, which the client calls instead of each target.
+ * {@code sent} is every request head it forwarded, the JDK client's own re-sends included (it
+ * sends a GET again once, by itself, when a pooled connection closes before any answer:
+ * {@code MultiExchange} retries a {@code ConnectionExpiredException} once for GET and HEAD), and
+ * each call's request names the call in {@link CountingRelay#CALL_HEADER}, so the relay counts the
+ * same attempts into the call's {@link CallAttempts}: its retries are every attempt beyond its
+ * first, polite's and the JDK client's alike. A head that comes on a connection the server had
+ * closed is never forwarded, so nothing is held back as stale here. Plain {@code http} targets
+ * only.
  *
  * <p>Usage: {@code try (JdkLoadClient client = JdkLoadClient.open(urls, PoliteListener.none(), false, System.nanoTime())) { client.send(url, attempts); }}
  */
@@ -67,19 +70,20 @@ final class JdkLoadClient implements LoadClient {
     CountingRelay relay = CountingRelay.start(urls, startNanos);
     HttpClient jdk = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(CONNECT_TIMEOUT).build();
-    return new JdkLoadClient(relay, PoliteHttpClient.builder(jdk).addListener(CallAttempts.listener())
-        .addListener(listener).observeOnly(observeOnly).build());
+    return new JdkLoadClient(relay, PoliteHttpClient.builder(jdk).addListener(listener).observeOnly(observeOnly)
+        .build());
   }
 
   @Override
   public int send(HttpUrl url, CallAttempts attempts) throws IOException {
     Thread caller = Thread.currentThread();
     sending.add(caller);
+    String call = relay.follow(attempts);
     try {
       if (cut) { // checked after registering, so a cut racing with this call either sees it or is seen
         throw new InterruptedIOException("the run was cut");
       }
-      return client.send(request(url, attempts), BodyHandlers.discarding()).statusCode();
+      return client.send(request(url, call), BodyHandlers.discarding()).statusCode();
     } catch (InterruptedException e) {
       InterruptedIOException cancelled = new InterruptedIOException("the run was cut");
       cancelled.initCause(e);
@@ -87,18 +91,21 @@ final class JdkLoadClient implements LoadClient {
     } catch (IOException e) {
       throw unreachableOr(url, e);
     } finally {
+      relay.forget(call);
       sending.remove(caller);
     }
   }
 
   @Override
   public CompletableFuture<Integer> sendAsync(HttpUrl url, CallAttempts attempts) {
-    CompletableFuture<HttpResponse<Void>> call = client.sendAsync(request(url, attempts), BodyHandlers.discarding());
+    String name = relay.follow(attempts);
+    CompletableFuture<HttpResponse<Void>> call = client.sendAsync(request(url, name), BodyHandlers.discarding());
     inFlight.add(call);
     if (cut) {
       call.cancel(true);
     }
     return call.handle((response, failure) -> {
+      relay.forget(name);
       inFlight.remove(call);
       if (failure == null) {
         return response.statusCode();
@@ -130,8 +137,9 @@ final class JdkLoadClient implements LoadClient {
     client.shutdownNow(); // Java 21 and later; nothing before
   }
 
-  private HttpRequest request(HttpUrl url, CallAttempts attempts) {
-    return CallAttempts.hint(HttpRequest.newBuilder(relay.through(url).uri()).GET().build(), attempts);
+  /** A GET of {@code url} through the relay, naming the call the relay counts it into. */
+  private HttpRequest request(HttpUrl url, String call) {
+    return HttpRequest.newBuilder(relay.through(url).uri()).header(CountingRelay.CALL_HEADER, call).GET().build();
   }
 
   /** What ended an async call, as the {@link IOException} a blocking one would have thrown. */

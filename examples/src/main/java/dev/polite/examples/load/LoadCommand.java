@@ -43,12 +43,12 @@ import picocli.CommandLine.Spec;
             + "client, requests, succeeded, failed, rejected, sent, retries, seconds "
             + "(and local_drops when an adaptive throttle dropped calls on the client), threads_peak "
             + "(the most live threads in this JVM during the run) and, with --async, async: true. "
-            + "sent counts the attempts that reached the server (each one answered, and each one that failed "
-            + "and was not sent again; for polite-jdk every request a relay on loopback forwarded, the JDK client's "
-            + "own re-sends included), retries the client's own attempts beyond each call's first; "
-            + "connection_retries (only when non-zero) counts the attempts OkHttp itself sent again on a new "
-            + "connection after the one it picked failed before any answer (a pooled connection the server had "
-            + "closed, as an HTTP/1.0 server does after each answer), in neither; "
+            + "sent counts every attempt put on the wire, counted where it happens (by a network interceptor; "
+            + "for polite-jdk by a relay on loopback), answered or not, the engine's own silent re-sends "
+            + "included; retries the attempts beyond each call's first, the engine's re-sends among them; "
+            + "stale_connections (only when non-zero) counts the attempts OkHttp began on a pooled connection "
+            + "the server had already closed (as an HTTP/1.0 server does after each answer), held back before "
+            + "anything was written and sent again on a new connection, in neither; "
             + "failed the calls that ended in an exception, rejected every rate-limit answer (429, or 403 with a spent limit).",
         "Exits 1 when a call failed (after printing) or the URL cannot be reached, 2 on bad options."},
     usageHelpAutoWidth = true, sortOptions = false)
@@ -153,8 +153,8 @@ public final class LoadCommand implements Callable<Integer> {
           result.rejected(), result.sent(), result.retries(), result.seconds(), threadsPeak,
           (result.failed() > 0 ? "  " + result.failed() + " failed" : "")
               + (result.dropped() > 0 ? "  " + result.dropped() + " dropped locally" : "")
-              + (result.connectionRetries() > 0
-                  ? "  " + result.connectionRetries() + " sent again by OkHttp on a new connection" : "")));
+              + (result.staleConnections() > 0
+                  ? "  " + result.staleConnections() + " stale connections met" : "")));
       int width = result.urls().stream().mapToInt(url -> url.url().length()).max().orElse(0);
       result.urls().forEach(url -> out.println(url.line(width)));
     }

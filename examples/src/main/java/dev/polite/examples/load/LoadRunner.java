@@ -37,9 +37,10 @@ import org.jspecify.annotations.Nullable;
  * Sends N GETs through one client, C at a time, and counts what happened. The client is made
  * fresh for each run on its kind's engine, a {@link LoadClient} shared by every worker as an
  * application would share it: a client's state (polite's learned limit, the paced bucket) is per
- * client, not per call. It counts each of its own attempts into the call's {@link CallAttempts}
- * (so that its retries are counted as its own, and an engine's silent re-sends are not), and what
- * really reached the server ({@link OkHttpLoadClient}, {@link JdkLoadClient} say how). A call
+ * client, not per call. It counts what reached the server where it happens, on the wire, and each
+ * call's attempts into the call's {@link CallAttempts} ({@link OkHttpLoadClient},
+ * {@link JdkLoadClient} say how), the engine's silent re-sends included, so that a call's retries
+ * are every attempt beyond its first. A call
  * ends in one of four ways: an answer (2xx is a success), a local drop by an adaptive throttle
  * ({@link ThrottledLocallyException}: never sent), a failure (any other exception), or "the
  * server is not there at all", which stops the run.
@@ -156,7 +157,7 @@ public final class LoadRunner {
       WireCount wire = client.wire();
       return new RunResult(kind.cliName(), requests, tally.succeeded.get(), wire.rejected(), wire.sent(),
           tally.retries.get(), tally.failed.get(), tally.dropped.get(), seconds, wire.attempts(), targets.results(),
-          wire.connectionRetries());
+          wire.staleConnections());
     } finally {
       running = null;
     }

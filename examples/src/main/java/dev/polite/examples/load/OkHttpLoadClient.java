@@ -22,10 +22,10 @@ import okhttp3.Response;
 /**
  * An OkHttp client of one kind, under load: one {@code OkHttpClient} shared by every worker, with
  * the kind's interceptors, as an application would share it (a client's state, polite's learned
- * limit or the paced bucket, is per client, not per call). An {@link AttemptCounter} below the
- * kind's interceptors counts each of the client's attempts into its call's {@link CallAttempts}
- * and, on the network side, what reached the server; OkHttp's own re-sends on a new connection
- * are its {@code connectionRetries}. Async calls go through {@code enqueue} on a
+ * limit or the paced bucket, is per client, not per call). An {@link AttemptCounter}, a network
+ * interceptor, counts every exchange OkHttp puts on a connection, its own silent re-sends included,
+ * as sent and as one more attempt of its call's {@link CallAttempts}. Async calls go through
+ * {@code enqueue} on a
  * {@link PoliteCallFactory} over the client, so that they wait for their pace without a thread.
  *
  * <p>Usage: {@code new OkHttpLoadClient(new OkHttpClient(), ClientKind.POLITE, 4.5, 5, PoliteListener.none(), false, 1, false, System.nanoTime())}
@@ -61,7 +61,7 @@ final class OkHttpLoadClient implements LoadClient {
     for (Interceptor interceptor : kind.interceptors(pacedRate, pacedBurst, listener, observeOnly)) {
       builder.addInterceptor(interceptor);
     }
-    client = counter.addTo(builder).build(); // after the kind's: it counts their attempts
+    client = counter.addTo(builder).build();
     calls = async ? PoliteCallFactory.create(client) : client;
   }
 

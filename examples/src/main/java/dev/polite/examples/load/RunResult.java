@@ -3,7 +3,6 @@ package dev.polite.examples.load;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.polite.examples.clients.AttemptCounter;
 import dev.polite.examples.clients.SentAttempt;
 import java.util.List;
 
@@ -17,11 +16,13 @@ import java.util.List;
  * @param requests calls made (each may have been sent several times)
  * @param succeeded calls that ended in a 2xx answer
  * @param rejected rate-limit rejections received, over all attempts
- * @param sent attempts that reached the server, retries included: every one answered (any
- *     status), and every one that failed with no answer and was not sent again by OkHttp
- * @param retries the client's own attempts beyond each call's first, summed over the calls
- *     (counted per call, so never negative: a call dropped before it left adds nothing); OkHttp's
- *     re-sends on a new connection are not among them
+ * @param sent attempts put on the wire, counted where they happen (see
+ *     {@link dev.polite.examples.clients.WireCount#sent()}): every request written to a connection
+ *     the server had not closed, answered or not, the client's retries and the engine's own silent
+ *     re-sends included
+ * @param retries attempts beyond each call's first, summed over the calls: the client's own and
+ *     the engine's silent re-sends alike (counted per call, so never negative: a call dropped
+ *     before it left adds nothing; {@code sent - requests} when no call was dropped)
  * @param failed calls that ended in an exception instead of an answer, local drops not included
  * @param dropped calls an adaptive throttle refused on the client
  *     ({@link dev.polite.adaptive.ThrottledLocallyException}): never sent, so neither a server
@@ -30,27 +31,26 @@ import java.util.List;
  * @param attempts every attempt, in the order sent
  * @param urls what each URL's calls came to, when the calls went to several URLs (in the order
  *     first given, each URL once); empty for a run against one
- * @param connectionRetries exchanges that failed before any answer and that OkHttp itself sent
- *     again on a new connection ({@code retryOnConnectionFailure}): mostly a pooled connection the
- *     server had already closed, which it never read; not in {@code sent}, not retries
- *     (see {@link AttemptCounter})
+ * @param staleConnections attempts OkHttp began on a pooled connection the server had already
+ *     closed, held back before anything was written and sent again by OkHttp on a new connection:
+ *     not in {@code sent}, not retries (see {@link dev.polite.examples.clients.AttemptCounter})
  */
 public record RunResult(String client, int requests, int succeeded, long rejected, long sent,
     long retries, int failed, int dropped, double seconds, List<SentAttempt> attempts, List<UrlResult> urls,
-    long connectionRetries) {
+    long staleConnections) {
 
   public RunResult {
     if (retries < 0) {
       throw new IllegalArgumentException("retries: must not be negative, was " + retries);
     }
-    if (connectionRetries < 0) {
-      throw new IllegalArgumentException("connectionRetries: must not be negative, was " + connectionRetries);
+    if (staleConnections < 0) {
+      throw new IllegalArgumentException("staleConnections: must not be negative, was " + staleConnections);
     }
     attempts = List.copyOf(attempts);
     urls = List.copyOf(urls);
   }
 
-  /** A run in which OkHttp sent nothing again by itself. */
+  /** A run that met no stale connection. */
   public RunResult(String client, int requests, int succeeded, long rejected, long sent, long retries, int failed,
       int dropped, double seconds, List<SentAttempt> attempts, List<UrlResult> urls) {
     this(client, requests, succeeded, rejected, sent, retries, failed, dropped, seconds, attempts, urls, 0);
@@ -65,8 +65,8 @@ public record RunResult(String client, int requests, int succeeded, long rejecte
   /**
    * The contract's JSON object, fields in this order: {@code client, requests, succeeded, failed,
    * rejected, sent, retries, seconds}, then {@code local_drops} only when a throttle dropped calls
-   * on the client, {@code connection_retries} only when OkHttp sent something again on a new
-   * connection by itself, and {@code urls} (each URL's {@link UrlResult#toJsonNode breakdown}) only
+   * on the client, {@code stale_connections} only when some attempt met a pooled connection the
+   * server had closed, and {@code urls} (each URL's {@link UrlResult#toJsonNode breakdown}) only
    * when the calls went to several URLs (so the contract's fields stay exactly these in every
    * other run).
    */
@@ -83,8 +83,8 @@ public record RunResult(String client, int requests, int succeeded, long rejecte
     if (dropped > 0) {
       node.put("local_drops", dropped);
     }
-    if (connectionRetries > 0) {
-      node.put("connection_retries", connectionRetries);
+    if (staleConnections > 0) {
+      node.put("stale_connections", staleConnections);
     }
     if (!urls.isEmpty()) {
       ArrayNode perUrl = node.putArray("urls");

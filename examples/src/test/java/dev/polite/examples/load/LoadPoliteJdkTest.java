@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code load --client polite-jdk}: polite on the JDK's {@code HttpClient}, told nothing, keeps
  * {@code load --json}'s contract, counted where its attempts happen: on the wire by a relay
- * (sent, rejected), and per call from polite's own events (retries).
+ * (sent, rejected, and each call's attempts, whose retries are those beyond its first).
  */
 class LoadPoliteJdkTest {
   @Test
@@ -80,6 +80,8 @@ class LoadPoliteJdkTest {
       assertThat(json.get("succeeded").asInt()).isEqualTo(1);
       assertThat(json.get("failed").asInt()).isEqualTo(2);
       assertThat(json.get("sent").asLong()).as("every request the server read").isEqualTo(cutting.getRequestCount());
+      assertThat(json.get("retries").asLong()).as("every attempt beyond each call's first, the JDK's own too")
+          .isEqualTo(json.get("sent").asLong() - 3);
       assertThat(json.get("rejected").asLong()).isZero();
     }
   }
