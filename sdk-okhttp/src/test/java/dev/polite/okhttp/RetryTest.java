@@ -195,7 +195,7 @@ class RetryTest extends HarnessTest {
 
   @Test
   void aRetryAfterOfADayComesBackAtOnce() throws Exception {
-    h.server.enqueue(status(429, "Retry-After", "86400"));
+    h.server.enqueue(status(429, "Retry-After", "86400", "X-RateLimit-Remaining", "0"));
     OkHttpClient client = h.client(h.polite().addListener(recorder).rateController(Harness.NO_DISCOVERY));
 
     try (Response r = client.newCall(h.get("/a")).execute()) {
@@ -208,6 +208,8 @@ class RetryTest extends HarnessTest {
     assertThat(h.clock.totalSleptNanos()).isZero();
     assertThat(events).contains("gave up WAIT_TOO_LONG 86400s");
 
+    // The refusal reports its budget spent, so the day is believed at once (a key that shows no
+    // limit doubts it until the calls after it confirm it: UnusableHintsTest).
     // A pause of a day is longer than any call may wait (60 s): no call can wait it out, so the
     // next one is told at once, with the server's delay, and sends nothing. It is not trusted for
     // the day either: after the max wait, one call goes as the probe that re-verifies it; the
@@ -235,8 +237,8 @@ class RetryTest extends HarnessTest {
 
   @Test
   void aProbeRefusedAgainRenewsTheLongPauseForAnotherMaxWait() throws Exception {
-    h.server.enqueue(status(429, "Retry-After", "86400"));
-    h.server.enqueue(status(429, "Retry-After", "86400"));
+    h.server.enqueue(status(429, "Retry-After", "86400", "X-RateLimit-Remaining", "0"));
+    h.server.enqueue(status(429, "Retry-After", "86400", "X-RateLimit-Remaining", "0"));
     h.server.enqueue(status(200));
     OkHttpClient client = h.client(h.polite().maxWait(Duration.ofSeconds(10))
         .rateController(Harness.NO_DISCOVERY));

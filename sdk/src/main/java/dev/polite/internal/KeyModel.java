@@ -65,6 +65,7 @@ public final class KeyModel {
 
   private final KeyPause pause;
   private final RefusalRun refusals = new RefusalRun();
+  private final DoubtedDelay doubted;
   private final SharedKey shared;
   private final boolean inFleet;
 
@@ -83,6 +84,8 @@ public final class KeyModel {
   private boolean bareIsThePace;
   /** When an answer was last read as a refusal of too many calls in flight (no pause). */
   private long refusedInFlightAt = Long.MIN_VALUE;
+  /** When the last refusal set aside ({@link #setAside}) came: its body's delay is doubted too. */
+  private long setAsideAt = Long.MIN_VALUE;
   private long epoch;
   private long lastGrantAt;
   private RateLimitSignals lastSignals = RateLimitSignals.none();
@@ -109,6 +112,7 @@ public final class KeyModel {
     AdmittedRate admitted = new AdmittedRate(); // the pause takes its time out of what was admitted
     this.discovered = new DiscoveredPace(config.rateController().create(), admitted);
     this.pause = new KeyPause(key, config, admitted, shared);
+    this.doubted = new DoubtedDelay(maxWaitNanos);
     this.count = new ServerCount(bucket, ledger);
     this.window = new InFlightWindow(config.cautiousStart());
     this.lastGrantAt = now;
@@ -389,6 +393,10 @@ public final class KeyModel {
     if (answer.admitted()) {
       discovered.admittedOne(now);
       pause.admitted(now);
+      doubted.admitted(permit.sentAt());
+    }
+    if (setAside(answer, signals, permit.sentAt(), now)) {
+      return;
     }
     if (pause.verifying()) {
       pause.probed(answer, now);
@@ -434,6 +442,33 @@ public final class KeyModel {
   }
 
   /**
+   * Whether a refusal is set aside, its delay doubted ({@link DoubtedDelay}): it names a delay no
+   * call may wait, longer than an hour, on a key that shows no limit and is not paused. Its call gives up; the key
+   * learns nothing from it, pauses for nothing, and goes on.
+   */
+  private boolean setAside(Answer answer, RateLimitSignals signals, long sentAt, long now) {
+    if (advertised.known() || !Answer.reportsNoBudget(signals) || pause.held(now) > 0) {
+      return false;
+    }
+    boolean wasDoubting = doubted.doubting();
+    if (!doubted.doubts(answer, signals, sentAt, now)) {
+      if (wasDoubting && !doubted.doubting()) {
+        log.info("polite: {} refused {} calls sent after one that named a delay of {}, none admitted: "
+            + "the delay holds", key, DoubtedDelay.CONFIRMING, signals.retryAfter());
+      }
+      return false;
+    }
+    setAsideAt = now;
+    if (!wasDoubting) {
+      log.info("polite: {} refused a call with a delay of {}, longer than calls wait or any common window, "
+          + "and shows no limit: "
+          + "the call gives up, and the key goes on until the calls after it confirm the delay", key,
+          signals.retryAfter());
+    }
+    return true;
+  }
+
+  /**
    * The body of a refusal learnt at {@code learnedAt} from its headers alone named a delay:
    * {@code withBody} is that answer's signals with it. Read after the headers were learnt, so
    * that a body in no hurry to arrive holds no permit; the delay then refines the pause the
@@ -442,7 +477,7 @@ public final class KeyModel {
    */
   public void onBodyHint(int status, RateLimitSignals withBody, long learnedAt, long now) {
     Duration hint = withBody.retryAfter();
-    if (hint == null || !withBody.isRejection() || refusedInFlightAt == learnedAt) {
+    if (hint == null || !withBody.isRejection() || refusedInFlightAt == learnedAt || setAsideAt == learnedAt) {
       return;
     }
     lastSignals = withBody;
@@ -720,7 +755,7 @@ public final class KeyModel {
   @Override
   public String toString() {
     return "KeyModel{" + key + " " + bucket + " " + ledger
-        + " " + pause + " " + refusals + " " + discovered
+        + " " + pause + " " + refusals + " " + doubted + " " + discovered
         + " " + window + (shownWindow.believed() ? " " + shownWindow : "") + '}';
   }
 }

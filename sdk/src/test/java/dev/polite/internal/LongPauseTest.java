@@ -82,9 +82,12 @@ class LongPauseTest {
   }
 
   @Test
-  void aRetryAfterOfADayIsBoundedTheSameWay() throws Exception {
+  void aRetryAfterOfADayIsBoundedTheSameWayOnceTheCallsAfterItConfirmIt() throws Exception {
     RateLimitSignals aDay = RateLimitSignals.builder().retryAfter(Duration.ofDays(1)).rejection(true).build();
-    state.onAnswer(429, aDay, go(), CONTEXT);
+    // A key that shows no limit doubts the first such refusal (DoubtedDelay): the calls after it go.
+    for (int i = 0; i <= DoubtedDelay.CONFIRMING; i++) {
+      state.onAnswer(429, aDay, go(), CONTEXT);
+    }
     failsAtOnceWithTheServersDelay(Duration.ofDays(1));
     now.addAndGet(MAX_WAIT);
     assertThat(go()).as("the probe").isNotNull();
