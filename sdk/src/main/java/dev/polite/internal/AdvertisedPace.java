@@ -9,7 +9,8 @@ import org.jspecify.annotations.Nullable;
  * The pace a key's server advertises, as the answers teach it: {@code quota / window} with the
  * quota as burst; or, when a server names a quota and a reset but no window (the older IETF
  * drafts, GitHub), {@code quota / window} with the window an {@link InferredWindow}, the longest
- * reset two answers agree on. A reading slower than the pace kept is believed only when the next
+ * reset two answers agree on. The burst is never more than the least quota any policy of the
+ * answer names ({@link #leastQuota}). A reading slower than the pace kept is believed only when the next
  * answer repeats it ({@link SlowerPace}); a faster one, or the first, at once. So one answer with
  * a plausible but wrong policy never slows the key, and the key's remaining count bounds it
  * meanwhile.
@@ -69,6 +70,7 @@ final class AdvertisedPace {
     } else {
       return null;
     }
+    burst = Math.min(burst, leastQuota(signals));
     if (!agreed && !slowerPace.believe(rate, burst, known, keptRate, keptBurst)) {
       return null; // one answer's slower pace: believed when the next says it too
     }
@@ -81,5 +83,20 @@ final class AdvertisedPace {
   private static boolean impliesWindow(RateLimitSignals signals) {
     return signals.limit().isPresent() && signals.limit().getAsLong() > 0
         && signals.reset() != null && signals.countsRequests();
+  }
+
+  /**
+   * The least request quota any policy of the answer names: the most that may go at once, whichever
+   * governs the pace. Two policies in one field (a burst of 20 a second beside 60 per 5 s) govern
+   * by turns; the slower one's quota of 60 taken as the burst sent 60 at once into the 20.
+   */
+  private static double leastQuota(RateLimitSignals signals) {
+    double least = Double.POSITIVE_INFINITY;
+    for (RateLimitPolicy p : signals.policies()) {
+      if (p.countsRequests() && p.quota().isPresent() && p.quota().getAsLong() > 0) {
+        least = Math.min(least, p.quota().getAsLong());
+      }
+    }
+    return least;
   }
 }
