@@ -55,7 +55,7 @@ import picocli.CommandLine.Spec;
             + "hints: the refused calls may be given up). "
             + "Writes an HTML report.",
         "With --quick: polite, on OkHttp and on the JDK's HttpClient, on the cells that matter most, in about "
-            + "three minutes; exits 1 when a cell of either "
+            + "three and a half minutes; exits 1 when a cell of either "
             + "loses a call, is refused too often or takes over 2 x its floor."},
     usageHelpAutoWidth = true, sortOptions = false)
 public final class ZooCommand implements Callable<Integer> {

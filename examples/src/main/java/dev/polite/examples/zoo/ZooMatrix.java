@@ -127,7 +127,10 @@ final class ZooMatrix {
       new Spot("fixed-window/wrong-reset", 16),
       new Spot("budgets/x-ratelimit", 16), new Spot("budgets/x-ratelimit", 64),
       new Spot("quota/spent", 4), new Spot("quota/spent", 16),
-      new Spot("concurrency/x-ratelimit", 4), new Spot("concurrency/github-403", 16));
+      new Spot("concurrency/x-ratelimit", 4), new Spot("concurrency/github-403", 16),
+      new Spot("concurrency/none", 16), new Spot("fixed-window/used-limit", 16),
+      new Spot("budgets/unnamed", 16), new Spot("policies/ietf", 64), new Spot("block/restarted", 16),
+      new Spot("refuses/everything", 16), new Spot("hints/unusable", 4));
   /** The quick zoo's one cell for polite-adaptive: no headers, the most callers. */
   private static final Spot QUICK_ADAPTIVE = new Spot("token-bucket/none", 64);
 

@@ -32,7 +32,7 @@ class ZooQuickTest {
   @TempDir
   Path dir;
 
-  /** Two clients on 19 cells of about 5 s each: longer than the build's default limit allows a test. */
+  /** Two clients on 26 cells of about 5 s each: longer than the build's default limit allows a test. */
   @Test
   @Timeout(value = 10, unit = TimeUnit.MINUTES)
   void everyCellOfPolitesOnEitherEngineMeetsItsTargets() {
