@@ -17,8 +17,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import mockwebserver3.Dispatcher;
 import mockwebserver3.MockResponse;
 import mockwebserver3.RecordedRequest;
-import okhttp3.Call;
-import okhttp3.Callback;
 import okhttp3.OkHttpClient;
 import okhttp3.Response;
 import org.junit.jupiter.api.Test;
@@ -271,39 +269,36 @@ class SeveralBudgetsTest extends HarnessTest {
   @Test
   void asynchronousCallsSplitTheBudgetsAlike() throws Exception {
     TwoBudgets server = new TwoBudgets(h.clock, 5000, Duration.ofHours(1), 2, Duration.ofMinutes(1), false);
+    asynchronousCallsSplitTheBudgets(h, server, polite(Duration.ofSeconds(5)), CORE, SEARCH);
+  }
+
+  /**
+   * Enqueued calls on {@code server}'s two budgets: search, core and search one at a time (the
+   * search budget of 2 spent), then three of each at once: the search calls fail at once, the core
+   * calls go, and nothing waited for search.
+   */
+  static void asynchronousCallsSplitTheBudgets(Harness h, TwoBudgets server, PoliteInterceptor polite,
+      String core, String search) throws Exception {
     h.server.setDispatcher(server);
     FakeScheduler scheduler = new FakeScheduler(h.clock);
-    OkHttpClient client = h.client(polite(Duration.ofSeconds(5)));
+    OkHttpClient client = h.client(polite);
     PoliteCallFactory calls = PoliteCallFactory.builder(client).scheduler(scheduler).build();
-    List<Object> outcomes = new CopyOnWriteArrayList<>();
-    Callback recorder = new Callback() {
-      @Override
-      public void onResponse(Call call, Response response) {
-        outcomes.add(response.code());
-        response.close();
-      }
+    Outcomes outcomes = new Outcomes();
 
-      @Override
-      public void onFailure(Call call, java.io.IOException e) {
-        outcomes.add(e.getClass().getSimpleName());
-      }
-    };
-
-    for (String path : List.of(SEARCH, CORE, SEARCH)) {
+    for (String path : List.of(search, core, search)) {
       int before = outcomes.size();
-      calls.newCall(h.get(path)).enqueue(recorder);
+      calls.newCall(h.get(path)).enqueue(outcomes);
       scheduler.runUntil(() -> outcomes.size() > before && client.dispatcher().runningCallsCount() == 0,
           client.dispatcher());
     }
     for (int i = 0; i < 6; i++) {
-      calls.newCall(h.get(i % 2 == 0 ? SEARCH : CORE + i)).enqueue(recorder);
+      calls.newCall(h.get(i % 2 == 0 ? search : core + i)).enqueue(outcomes);
     }
     scheduler.runUntil(() -> outcomes.size() == 9 && client.dispatcher().runningCallsCount() == 0,
         client.dispatcher());
 
-    assertThat(outcomes.subList(0, 3)).containsExactly(200, 200, 200);
-    // The three search calls fail at once, the three core calls go: nothing waited for search.
-    assertThat(outcomes.subList(3, 9)).containsExactlyInAnyOrder(200, 200, 200,
+    assertThat(outcomes.ended.subList(0, 3)).containsExactly(200, 200, 200);
+    assertThat(outcomes.ended.subList(3, 9)).containsExactlyInAnyOrder(200, 200, 200,
         "RateLimitedException", "RateLimitedException", "RateLimitedException");
     assertThat(server.search.refused.get()).isZero();
     assertThat(h.clock.elapsedSeconds()).isLessThan(0.01);

@@ -10,13 +10,10 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import okhttp3.Call;
-import okhttp3.Callback;
 import okhttp3.OkHttpClient;
 import okhttp3.Response;
 import org.assertj.core.data.Percentage;
@@ -129,40 +126,6 @@ class UnnamedBudgetsTest extends HarnessTest {
   void asynchronousCallsSplitTheBudgetsAlike() throws Exception {
     TwoBudgets server = new TwoBudgets(h.clock, 5000, Duration.ofHours(1), 2, Duration.ofMinutes(1), Style.UNNAMED);
     server.searchPrefix = "/2/users";
-    h.server.setDispatcher(server);
-    FakeScheduler scheduler = new FakeScheduler(h.clock);
-    OkHttpClient client = h.client(polite());
-    PoliteCallFactory calls = PoliteCallFactory.builder(client).scheduler(scheduler).build();
-    List<Object> outcomes = new CopyOnWriteArrayList<>();
-    Callback recorder = new Callback() {
-      @Override
-      public void onResponse(Call call, Response response) {
-        outcomes.add(response.code());
-        response.close();
-      }
-
-      @Override
-      public void onFailure(Call call, IOException e) {
-        outcomes.add(e.getClass().getSimpleName());
-      }
-    };
-
-    for (String path : List.of(SEARCH, CORE, SEARCH)) {
-      int before = outcomes.size();
-      calls.newCall(h.get(path)).enqueue(recorder);
-      scheduler.runUntil(() -> outcomes.size() > before && client.dispatcher().runningCallsCount() == 0,
-          client.dispatcher());
-    }
-    for (int i = 0; i < 6; i++) {
-      calls.newCall(h.get(i % 2 == 0 ? SEARCH : CORE + i)).enqueue(recorder);
-    }
-    scheduler.runUntil(() -> outcomes.size() == 9 && client.dispatcher().runningCallsCount() == 0,
-        client.dispatcher());
-
-    assertThat(outcomes.subList(0, 3)).containsExactly(200, 200, 200);
-    assertThat(outcomes.subList(3, 9)).containsExactlyInAnyOrder(200, 200, 200,
-        "RateLimitedException", "RateLimitedException", "RateLimitedException");
-    assertThat(server.search.refused.get()).isZero();
-    assertThat(h.clock.elapsedSeconds()).isLessThan(0.01);
+    SeveralBudgetsTest.asynchronousCallsSplitTheBudgets(h, server, polite(), CORE, SEARCH);
   }
 }

@@ -4,15 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.polite.RateLimitedException;
-import java.io.IOException;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import mockwebserver3.Dispatcher;
 import mockwebserver3.MockResponse;
 import mockwebserver3.RecordedRequest;
-import okhttp3.Call;
-import okhttp3.Callback;
 import okhttp3.OkHttpClient;
 import okhttp3.Response;
 import org.junit.jupiter.api.Test;
@@ -28,7 +23,6 @@ class UnusableHintsTest extends HarnessTest {
   /** Every this many answers is a refusal saying "come back in a day"; 1: every one. */
   private final AtomicInteger refuseEvery = new AtomicInteger(4);
   private final AtomicInteger answered = new AtomicInteger();
-  private final List<Object> outcomes = new CopyOnWriteArrayList<>();
 
   {
     h.server.setDispatcher(new Dispatcher() {
@@ -80,28 +74,16 @@ class UnusableHintsTest extends HarnessTest {
     FakeScheduler scheduler = new FakeScheduler(h.clock);
     OkHttpClient client = h.client(h.polite());
     PoliteCallFactory calls = PoliteCallFactory.builder(client).scheduler(scheduler).build();
-    Callback callback = new Callback() {
-      @Override
-      public void onResponse(Call call, Response response) {
-        try (response) {
-          outcomes.add(response.code());
-        }
-      }
-
-      @Override
-      public void onFailure(Call call, IOException e) {
-        outcomes.add(e);
-      }
-    };
+    Outcomes outcomes = new Outcomes();
 
     for (int i = 0; i < 20; i++) {
-      calls.newCall(h.get("/" + i)).enqueue(callback);
+      calls.newCall(h.get("/" + i)).enqueue(outcomes);
     }
     scheduler.runUntil(() -> outcomes.size() == 20 && client.dispatcher().runningCallsCount() == 0,
         client.dispatcher());
 
-    assertThat(outcomes).as("answered, none failed").containsOnly(200, 429);
-    assertThat(outcomes).filteredOn(o -> o.equals(429)).hasSize(5);
+    assertThat(outcomes.ended).as("answered, none failed").containsOnly(200, 429);
+    assertThat(outcomes.ended).filteredOn(o -> o.equals(429)).hasSize(5);
     assertThat(h.sends).as("each call once").hasSize(20);
     assertThat(h.clock.elapsed()).as("and none waited").isZero();
   }
