@@ -4,6 +4,7 @@ import dev.polite.Scheduler;
 import dev.polite.testing.FakeClock;
 import java.time.Duration;
 import java.util.PriorityQueue;
+import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -16,15 +17,22 @@ final class ManualScheduler implements Scheduler {
   private final FakeClock clock;
   private final PriorityQueue<Task> tasks = new PriorityQueue<>();
   private long sequence;
+  private CompletableFuture<Void> added = new CompletableFuture<>();
 
   ManualScheduler(FakeClock clock) {
     this.clock = clock;
   }
 
   @Override
-  public synchronized Scheduled runAt(long deadline, Runnable task) {
+  public Scheduled runAt(long deadline, Runnable task) {
     Task t = new Task(deadline, sequence++, task);
-    tasks.add(t);
+    CompletableFuture<Void> told;
+    synchronized (this) {
+      tasks.add(t);
+      told = added;
+      added = new CompletableFuture<>();
+    }
+    told.complete(null);
     return () -> {
       synchronized (ManualScheduler.this) {
         tasks.remove(t);
@@ -52,6 +60,11 @@ final class ManualScheduler implements Scheduler {
     }
     next.task.run();
     return true;
+  }
+
+  /** Completes when the next task is scheduled: ask before {@link #runDue}, so that none is missed. */
+  synchronized CompletableFuture<Void> nextAdded() {
+    return added;
   }
 
   /** Runs the earliest task if it is due now, leaving the clock where it is; false otherwise. */
