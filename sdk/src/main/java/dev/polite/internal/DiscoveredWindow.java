@@ -19,10 +19,7 @@ import org.jspecify.annotations.Nullable;
  *   <li><b>A burst:</b> at least two calls admitted before the refusal, sent within a quarter of
  *       the window they are read against: calls already spread out say "a pace", not "a burst".
  *   <li><b>Shut:</b> a call sent after the first refusal came back was refused too (the key's
- *       probe): a limiter that refills as it goes (a token bucket) would have taken it. Or the
- *       refusal carried a count of what is left, and it was 0 (Shopify's {@code used/limit},
- *       Azure's remaining counts, which name no reset): the server says it is shut, and the
- *       delay it names is the reopening; the slow start below catches a bucket that said so. And it
+ *       probe): a limiter that refills as it goes (a token bucket) would have taken it. And it
  *       took nothing sent after the first refusal came back until it reopened: a limiter that lets
  *       a call through now and then while it refuses others trickles at a rate. (The calls sent
  *       before that are the burst's, admitted or not in any order: many connections reorder it.)
@@ -270,13 +267,12 @@ final class DiscoveredWindow {
   }
 
   /**
-   * A refusal of a call sent at {@code sentAt}, whose count says none is left ({@code
-   * countSpent}) or says nothing. A window on trial that took at least its
+   * A refusal of a call sent at {@code sentAt}. A window on trial that took at least its
    * {@link #safeCount} before refusing showed that it opens where believed and counts fewer: it
    * is believed at what it took, still on trial (the next window verifies that count). Any other
    * refusal of a call sent under the belief drops it.
    */
-  Refusal onRefused(long sentAt, boolean countSpent, long now) {
+  Refusal onRefused(long sentAt, long now) {
     if (believed) {
       if (sentAt < origin) {
         return Refusal.NOTHING;
@@ -295,9 +291,6 @@ final class DiscoveredWindow {
       firstRefusalAt = now;
     } else if (sentAt > firstRefusalAt) {
       shut = true; // a call sent after the first refusal came back, refused too
-    }
-    if (countSpent) {
-      shut = true; // the server's own count says none is left: it refills nothing as it goes
     }
     lastRefusalAt = Math.max(lastRefusalAt, now);
     return Refusal.NOTHING;

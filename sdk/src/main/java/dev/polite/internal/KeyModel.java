@@ -601,7 +601,7 @@ public final class KeyModel {
       return false;
     }
     boolean onTrial = shownWindow.onTrial();
-    DiscoveredWindow.Refusal refusal = shownWindow.onRefused(sentAt, answer.quotaSpent(), now);
+    DiscoveredWindow.Refusal refusal = shownWindow.onRefused(sentAt, now);
     if (refusal == DiscoveredWindow.Refusal.NOTHING) {
       return false;
     }

@@ -24,7 +24,7 @@ class DiscoveredWindowTest {
     for (int i = 0; i < 20; i++) {
       assertThat(window.onAdmitted((fromMs + i) * MS, EVEN_PACE, MAX_WAIT)).isFalse();
     }
-    assertThat(window.onRefused((fromMs + 20) * MS, false, (fromMs + 21) * MS))
+    assertThat(window.onRefused((fromMs + 20) * MS, (fromMs + 21) * MS))
         .isEqualTo(DiscoveredWindow.Refusal.NOTHING);
   }
 
@@ -36,7 +36,7 @@ class DiscoveredWindowTest {
    */
   private boolean burstShutReopened(long fromMs) {
     burstThenRefused(fromMs);
-    window.onRefused((fromMs + 521) * MS, false, (fromMs + 522) * MS);
+    window.onRefused((fromMs + 521) * MS, (fromMs + 522) * MS);
     return window.onAdmitted((fromMs + 1_000) * MS, EVEN_PACE, MAX_WAIT);
   }
 
@@ -54,22 +54,6 @@ class DiscoveredWindowTest {
   }
 
   @Test
-  void aRefusalWhoseCountSaysNoneIsLeftShowsTheWindowShutWithoutAProbe() {
-    for (int i = 0; i < 20; i++) {
-      window.onAdmitted(i * MS, EVEN_PACE, MAX_WAIT);
-    }
-    window.onRefused(20 * MS, true, 21 * MS); // remaining 0, and a delay to the reopening
-    assertThat(window.onAdmitted(1_000 * MS, EVEN_PACE, MAX_WAIT)).as("the call after the delay").isTrue();
-    assertThat(window.believed()).isTrue();
-  }
-
-  @Test
-  void aRefusalThatSaysNothingOfItsCountStillNeedsTheProbe() {
-    burstThenRefused();
-    assertThat(window.onAdmitted(1_000 * MS, EVEN_PACE, MAX_WAIT)).as("no probe was refused").isFalse();
-  }
-
-  @Test
   void aProbeAdmittedAfterTheRefusalShowsNoShutWindow() {
     burstThenRefused(); // a token bucket: it refilled while the key backed off
     assertThat(window.onAdmitted(521 * MS, EVEN_PACE, MAX_WAIT)).isFalse();
@@ -81,12 +65,12 @@ class DiscoveredWindowTest {
     for (int i = 0; i < 14; i++) {
       window.onAdmitted(i * MS, EVEN_PACE, MAX_WAIT);
     }
-    window.onRefused(14 * MS, false, 22 * MS); // overtaken on the way by the six sent after it
+    window.onRefused(14 * MS, 22 * MS); // overtaken on the way by the six sent after it
     for (int i = 15; i < 21; i++) {
       assertThat(window.onAdmitted(i * MS, EVEN_PACE, MAX_WAIT)).isFalse();
     }
-    window.onRefused(21 * MS, false, 23 * MS);
-    window.onRefused(521 * MS, false, 522 * MS);
+    window.onRefused(21 * MS, 23 * MS);
+    window.onRefused(521 * MS, 522 * MS);
     assertThat(window.onAdmitted(1_000 * MS, EVEN_PACE, MAX_WAIT)).as("reopened").isTrue();
     assertThat(window.toString()).as("the burst's 20").startsWith("20 per ");
   }
@@ -94,8 +78,8 @@ class DiscoveredWindowTest {
   @Test
   void aCallTakenWhileTheServerStillRefusedOthersIsATrickleNotAWindow() {
     burstThenRefused();
-    window.onRefused(521 * MS, false, 522 * MS);
-    window.onRefused(600 * MS, false, 700 * MS); // refused at 700 ms
+    window.onRefused(521 * MS, 522 * MS);
+    window.onRefused(600 * MS, 700 * MS); // refused at 700 ms
     window.onAdmitted(650 * MS, EVEN_PACE, MAX_WAIT); // sent before that, and taken
     assertThat(window.onAdmitted(1_000 * MS, EVEN_PACE, MAX_WAIT)).isFalse();
   }
@@ -106,15 +90,15 @@ class DiscoveredWindowTest {
     for (int i = 0; i < 20; i++) {
       window.onAdmitted(i * 50 * MS, unpaced, MAX_WAIT); // over 950 ms of a 2 s window
     }
-    window.onRefused(1_000 * MS, false, 1_001 * MS);
-    window.onRefused(1_500 * MS, false, 1_501 * MS);
+    window.onRefused(1_000 * MS, 1_001 * MS);
+    window.onRefused(1_500 * MS, 1_501 * MS);
     assertThat(window.onAdmitted(2_000 * MS, unpaced, MAX_WAIT)).isFalse();
   }
 
   @Test
   void aReopeningSlowerThanTheEvenPaceIsNotBelieved() {
     burstThenRefused();
-    window.onRefused(521 * MS, false, 522 * MS);
+    window.onRefused(521 * MS, 522 * MS);
     // 20 in 1.5 s is 13.3/s, under the 18/s the key keeps without it.
     assertThat(window.onAdmitted(1_500 * MS, EVEN_PACE, MAX_WAIT)).isFalse();
   }
@@ -186,7 +170,7 @@ class DiscoveredWindowTest {
   private DiscoveredWindow.Refusal refused(long atMs) {
     window.reserve(atMs * MS);
     window.sent(atMs * MS);
-    return window.onRefused(atMs * MS, false, (atMs + 1) * MS);
+    return window.onRefused(atMs * MS, (atMs + 1) * MS);
   }
 
   @Test
@@ -195,8 +179,8 @@ class DiscoveredWindowTest {
     for (int i = 0; i < 32; i++) {
       window.onAdmitted(i * MS, EVEN_PACE, MAX_WAIT);
     }
-    window.onRefused(32 * MS, false, 33 * MS);
-    window.onRefused(521 * MS, false, 522 * MS);
+    window.onRefused(32 * MS, 33 * MS);
+    window.onRefused(521 * MS, 522 * MS);
     assertThat(window.onAdmitted(1_000 * MS, EVEN_PACE, MAX_WAIT)).isTrue();
     taken(19, 1_001); // 20 taken, the reopening's included
     assertThat(refused(1_002)).isEqualTo(DiscoveredWindow.Refusal.RECOUNTED);
@@ -232,7 +216,7 @@ class DiscoveredWindowTest {
   @Test
   void aRefusalOfACallSentUnderTheBeliefDropsItForGood() {
     burstShutReopened(0);
-    assertThat(window.onRefused(1_001 * MS, false, 1_002 * MS)).isEqualTo(DiscoveredWindow.Refusal.FELL);
+    assertThat(window.onRefused(1_001 * MS, 1_002 * MS)).isEqualTo(DiscoveredWindow.Refusal.FELL);
     assertThat(window.believed()).isFalse();
     // The same shape again is not believed again: it would cost a refusal each time.
     assertThat(burstShutReopened(3_000)).isFalse();
@@ -241,7 +225,7 @@ class DiscoveredWindowTest {
   @Test
   void aRefusalOfACallSentBeforeTheBeliefLeavesIt() {
     burstShutReopened(0);
-    assertThat(window.onRefused(900 * MS, false, 1_003 * MS)).isEqualTo(DiscoveredWindow.Refusal.NOTHING);
+    assertThat(window.onRefused(900 * MS, 1_003 * MS)).isEqualTo(DiscoveredWindow.Refusal.NOTHING);
     assertThat(window.believed()).isTrue();
   }
 }
