@@ -284,11 +284,13 @@ class ZooMatrixTest {
         "token-bucket/retry-after-date@16", "token-bucket/retry-after-date@64", "token-bucket/ietf@64",
         "fixed-window/none@16", "haproxy@4", "haproxy@16", "fixed-window/wrong-reset@16",
         "budgets/x-ratelimit@16", "budgets/x-ratelimit@64", "quota/spent@4", "quota/spent@16",
-        "concurrency/x-ratelimit@4", "concurrency/github-403@16");
+        "concurrency/x-ratelimit@4", "concurrency/github-403@16", "concurrency/none@16",
+        "fixed-window/used-limit@16", "budgets/unnamed@16", "policies/ietf@64", "block/restarted@16",
+        "refuses/everything@16", "hints/unusable@4");
     assertThat(cellsOf(quick, ClientKind.POLITE_JDK)).as("the JDK's client on the very same cells")
         .extracting(cell -> cell.server().name() + "@" + cell.concurrency()).containsExactlyElementsOf(polite);
     assertThat(cellsOf(quick, ClientKind.POLITE_ADAPTIVE)).hasSize(1);
-    assertThat(quick.cells()).hasSize(19 + 19 + 1);
+    assertThat(quick.cells()).hasSize(26 + 26 + 1);
     assertThat(quick.cells()).extracting(ZooCell::client)
         .containsOnly(ClientKind.POLITE, ClientKind.POLITE_JDK, ClientKind.POLITE_ADAPTIVE);
   }
