@@ -174,11 +174,6 @@ final class InFlightWindow {
     }
   }
 
-  /** Whether the cap is a bare refusal's guess, not yet shown at work by a success. */
-  boolean onTrial() {
-    return onTrial;
-  }
-
   private void grow(int othersOnTheWire, long sentAt, boolean advertised, int instances) {
     if (onTrial) {
       if (sentAt > shrunkAt) {
