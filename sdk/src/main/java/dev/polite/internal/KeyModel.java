@@ -383,7 +383,9 @@ public final class KeyModel {
     // The bucket is read for refusals only: every answer passes here.
     boolean refusal = Answer.isRefusal(status, signals);
     boolean bare = refusal && !advertised.known() && namesNoDelay(signals) && Answer.reportsNoBudget(signals);
-    boolean notThePace = refusal && (advertised.known() ? bucket.tokens(now) >= 1 : bare && !bareIsThePace);
+    // In a fleet a bare refusal is the pace's, as before: the other instances' calls fill the
+    // server too, so this instance's calls on the wire say nothing of a cap.
+    boolean notThePace = refusal && (advertised.known() ? bucket.tokens(now) >= 1 : bare && !bareIsThePace && !inFleet);
     Answer answer = Answer.of(status, signals, permit.othersOnTheWire(), notThePace);
     boolean rejected = answer.refused();
     readCount(signals, exclusive || firstPace, permit, now);
