@@ -84,10 +84,7 @@ class CallTimeoutTest {
       proxy.delay(Duration.ofMillis(30)); // each way: the answer 60 ms and more, past 20 ms
       news.drainPermits();
       discoverer.paceLearned(10, 10, true, otherClock.get()); // found: published as paced
-      assertThat(news.tryAcquire(5, TimeUnit.SECONDS)).as("the pace published").isTrue();
-      assertThat(key.take(1, 1, 0, clock.get())).as("the held call asks the fleet")
-          .isEqualTo(SharedKey.AWAIT);
-      assertThat(key.asking()).isTrue();
+      heldCallAsksOnceThePaceIsHeard(key);
       outcome(key);
       assertThat(mine.isFallingBack()).as("answered within ten timeouts: shared").isFalse();
       assertThat(mine.transitions()).isZero();
@@ -186,6 +183,23 @@ class CallTimeoutTest {
     assertThat(wait).as("its first unit due a schedule ahead")
         .isGreaterThan(TimeUnit.MILLISECONDS.toNanos(400));
     return key;
+  }
+
+  /**
+   * Waits for the news that the pace was found, and checks that the held call then asks the fleet.
+   * The hold's own wake-up runs on real time and may come first on a busy machine: the call is
+   * then still held (the keys' clock has not moved), and waits for the next news.
+   */
+  private void heldCallAsksOnceThePaceIsHeard(RedisSharedKey key) throws InterruptedException {
+    for (int news = 0; news < 3; news++) {
+      assertThat(this.news.tryAcquire(5, TimeUnit.SECONDS)).as("the pace published").isTrue();
+      assertThat(key.take(1, 1, 0, clock.get())).as("the held call asks the fleet, or is held")
+          .isEqualTo(SharedKey.AWAIT);
+      if (key.asking()) {
+        return;
+      }
+    }
+    assertThat(key.asking()).as("the held call asks the fleet once the pace is heard").isTrue();
   }
 
   private DelayingProxy proxy() throws IOException {
