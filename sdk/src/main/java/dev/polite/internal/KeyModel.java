@@ -75,6 +75,7 @@ public final class KeyModel {
 
   private final AdvertisedPace advertised = new AdvertisedPace();
   private final DiscoveredWindow shownWindow = new DiscoveredWindow();
+  private final CountedBudget counted = new CountedBudget();
   /** A call of another cost than 1 was reserved: a window shown in calls says nothing of it. */
   private boolean weighted;
   /**
@@ -205,12 +206,15 @@ public final class KeyModel {
   /** Whether a new call must wait for an answer before it may go (the key's window is full). */
   public boolean gateClosed() {
     int inFlight = inFlight();
-    return inFlight >= allowedInFlight() || shownWindow.holds(inFlight);
+    return inFlight >= allowedInFlight() || shownWindow.holds(inFlight) || counted.holds(inFlight);
   }
 
   private int allowedInFlight() {
     if (discovered.oneAtATime() || pause.verifying()) {
       return 1;
+    }
+    if (counted.governs() && window.cap() == 0) {
+      return Integer.MAX_VALUE; // the server's count gates the calls, not a slow start
     }
     return window.allowed();
   }
@@ -231,7 +235,12 @@ public final class KeyModel {
   /** Takes a call's tokens from the pace: the wait until they are the call's. */
   private long paceWait(double cost, long now) {
     long wait = bucket.reserve(cost, now);
-    if (wait > 0 && discovered.spendBank(cost, now)) {
+    if (counted.take(cost) && wait > 0) {
+      // The server's count has room for it: a budget it never says when it refills is spent,
+      // not paced (CountedBudget).
+      bucket.refund(cost, now);
+      wait = 0;
+    } else if (wait > 0 && discovered.spendBank(cost, now)) {
       // What the server banked while the key's first pause held it goes at once, past the pace.
       bucket.refund(cost, now);
       wait = 0;
@@ -305,6 +314,7 @@ public final class KeyModel {
       shownWindow.cancel();
     } else {
       bucket.refund(cost, now);
+      counted.giveBack(cost);
     }
     ledger.cancel(reservation.cost());
   }
@@ -327,6 +337,7 @@ public final class KeyModel {
     }
     weighted |= cost != 1;
     bucket.reserve(cost, now); // due now: it takes the tokens, and waits for none
+    counted.take(cost);
     long ticket = ledger.reserve(cost);
     return grant(now, ticket, ledger.inFlight() == 1, cost);
   }
@@ -389,6 +400,7 @@ public final class KeyModel {
     Answer answer = Answer.of(status, signals, permit.othersOnTheWire(), notThePace);
     boolean rejected = answer.refused();
     readCount(signals, exclusive || firstPace, permit, now);
+    readCountedBudget(answer, signals, permit, exclusive, now);
     if (advertised.known()) { // after the remaining count, so the fleet's bucket starts from what is left
       shared.paceLearned(bucket.rate(), bucket.capacity(), true, now);
     }
@@ -570,6 +582,27 @@ public final class KeyModel {
   }
 
   /**
+   * Reads the count of a budget the server never says when it refills ({@link CountedBudget}): a
+   * key alone, showing no pace, whose calls weigh one; an answer that reports it empty pauses the
+   * key for the refill learnt, as a spent quota's reset does.
+   */
+  private void readCountedBudget(Answer answer, RateLimitSignals signals, Permit permit, boolean exact,
+      long now) {
+    if (advertised.known() || inFleet || weighted) {
+      return;
+    }
+    if (answer.refused()) {
+      counted.refused(signals.retryAfter(), now);
+    } else if (answer.admitted() && CountedBudget.reports(signals)) {
+      long refill = counted.admitted(signals.remaining().getAsLong(), ledger.after(permit), exact,
+          permit.sentAt(), now);
+      if (refill > 0 && pause.holdSpent(refill, now)) {
+        pauseBegan(now);
+      }
+    }
+  }
+
+  /**
    * A silent server's window, shown by a burst it took whole and a reopening (see
    * {@link DiscoveredWindow}); read before the pace, so that a reopening is weighed against the
    * pace the refusal left, and a refusal that drops a window already taken whole is then cut
@@ -676,6 +709,7 @@ public final class KeyModel {
 
   /** A pause began: what was reserved before it is void, and what it restores is new. */
   private void pauseBegan(long now) {
+    counted.paused();
     voidReservations(now);
     bucket.setTokens(Math.min(bucket.tokens(now), 0), now);
   }
@@ -758,7 +792,7 @@ public final class KeyModel {
   public String toString() {
     return "KeyModel{" + key + " " + bucket + " " + ledger
         + " " + pause + " " + refusals + " " + doubted + " " + discovered
-        + " " + window + (shownWindow.believed() ? " " + shownWindow : "") + '}';
+        + " " + window + (shownWindow.believed() ? " " + shownWindow : "") + " " + counted + '}';
   }
 }
 

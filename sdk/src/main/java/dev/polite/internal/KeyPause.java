@@ -221,6 +221,16 @@ final class KeyPause {
   }
 
   /**
+   * Pauses the key for the refill of a count it spent, one the server never says when it refills
+   * ({@link CountedBudget}): the ordinary rhythm of such a budget, as a spent quota's reset is.
+   *
+   * @return whether a pause began
+   */
+  boolean holdSpent(long refillNanos, long now) {
+    return hold(Duration.ofNanos(refillNanos), false, 200, now);
+  }
+
+  /**
    * A refusal's body, read after its headers were learnt, named a delay of its own ({@code
    * hint}, from {@code learnedAt}). When the headers' answer set the pause (nothing lengthened it
    * since), the body's figure replaces theirs, shorter too (Discord's body gives the delay to the
