@@ -210,11 +210,16 @@ public final class KeyModel {
   }
 
   private int allowedInFlight() {
-    if (discovered.oneAtATime() || pause.verifying()) {
+    if (pause.verifying()) {
       return 1;
     }
     if (counted.governs() && window.cap() == 0) {
-      return Integer.MAX_VALUE; // the server's count gates the calls, not a slow start
+      // The server's count gates the calls (one asks while it is not known), not a slow start, a
+      // probe's one at a time or a bank's.
+      return Integer.MAX_VALUE;
+    }
+    if (discovered.oneAtATime()) {
+      return 1;
     }
     return window.allowed();
   }

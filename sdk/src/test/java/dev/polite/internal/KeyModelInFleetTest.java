@@ -184,6 +184,23 @@ class KeyModelInFleetTest {
     assertThat(key.toString()).doesNotContain("bank");
   }
 
+  @Test
+  void aFleetsKeyKeepsNoCountOfItsOwnWhereTheServerNamesNoReset() {
+    KeyModel key = key();
+    RateLimitSignals spent = RateLimitSignals.builder().limit(20).remaining(0).build();
+    key.onAnswer(429, RateLimitSignals.builder().rejection(true).limit(20).remaining(0)
+        .retryAfter(Duration.ofSeconds(1)).build(), send(key), now += MS); // alone, a refill learnt
+    now += key.pauseLeft(now);
+    key.onAnswer(200, spent, send(key), now += MS);
+    // Alone, "0 left" would pause the key for the refill; the other instances spend the count too.
+    assertThat(key.pauseLeft(now)).isZero();
+    key.onAnswer(200, RateLimitSignals.builder().limit(20).remaining(5).build(), send(key), now += MS);
+    for (int i = 0; i < 5; i++) {
+      send(key);
+    }
+    assertThat(key.gateClosed()).as("nor does the count gate its calls").isFalse();
+  }
+
   private static final class Fleet implements SharedState, SharedKey {
     final List<String> told = new ArrayList<>();
     int instances = 1;
