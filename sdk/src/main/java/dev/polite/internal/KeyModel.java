@@ -462,11 +462,14 @@ public final class KeyModel {
 
   /**
    * Whether a refusal is set aside, its delay doubted ({@link DoubtedDelay}): it names a delay no
-   * call may wait, longer than an hour, on a key that shows no limit and is not paused. Its call gives up; the key
-   * learns nothing from it, pauses for nothing, and goes on.
+   * call may wait, longer than an hour, on a key that shows no limit and is not held past any
+   * wait. Its call gives up; the key learns nothing from it, pauses for nothing, and goes on. A
+   * key held past any wait already believes a long delay (confirmed, or a spent quota's), and a
+   * refusal naming another renews it; a shorter pause (a second's Retry-After from the limiter,
+   * which the calls on the wire meet beside the stray refusals) is no reason to believe a day.
    */
   private boolean setAside(Answer answer, RateLimitSignals signals, long sentAt, long now) {
-    if (advertised.known() || !Answer.reportsNoBudget(signals) || pause.held(now) > 0) {
+    if (advertised.known() || !Answer.reportsNoBudget(signals) || pause.held(now) > maxWaitNanos) {
       return false;
     }
     boolean wasDoubting = doubted.doubting();

@@ -87,6 +87,27 @@ class DoubtedDelayTest {
   }
 
   @Test
+  void aDayArrivingWhileTheLimitersSecondHoldsTheKeyIsDoubtedAsAnyOther() {
+    admitSome(5);
+    Permit refusedByTheLimiter = send();
+    Permit refusedStray = send();
+    key.onAnswer(429, refusal(Duration.ofSeconds(1)), refusedByTheLimiter, now += MS);
+    key.onAnswer(429, A_DAY, refusedStray, now += MS);
+    assertThat(key.pauseHeld(now)).as("the limiter's second, not the day").isLessThanOrEqualTo(SECOND);
+  }
+
+  @Test
+  void aKeyHeldForADayItBelievedTakesTheNextDayAsItsRenewal() {
+    admitSome(5);
+    for (int i = 0; i <= DoubtedDelay.CONFIRMING; i++) {
+      key.onAnswer(429, A_DAY, send(), now += MS);
+    }
+    now += key.pauseLeft(now); // the max wait: one call re-verifies
+    key.onAnswer(429, A_DAY, send(), now += MS);
+    assertThat(key.pauseHeld(now)).as("renewed, not doubted").isEqualTo(Duration.ofDays(1).toNanos());
+  }
+
+  @Test
   void anHourIsBelievedAtOnceThoughNoCallMayWaitIt() {
     admitSome(5);
     key.onAnswer(429, refusal(Duration.ofHours(1)), send(), now += MS);
