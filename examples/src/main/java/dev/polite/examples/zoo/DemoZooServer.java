@@ -147,8 +147,8 @@ record DemoZooServer(String name, Algorithm algorithm, HeaderStyle headers, long
     }
 
     /**
-     * Every {@code every}th answer a refusal no limiter made, with a {@code Retry-After} of a day, on a
-     * server whose limit no cell reaches; each admitted call takes {@code latency}, so the row has a floor.
+     * Every {@code every}th answer a refusal no limiter made, with a {@code Retry-After} of a day, before
+     * the row's limiter; each admitted call takes {@code latency} (zero: none).
      */
     public static Shape unusableHints(int every, Duration latency) {
       Parts parts = new Parts();
@@ -344,9 +344,9 @@ record DemoZooServer(String name, Algorithm algorithm, HeaderStyle headers, long
           + second.limit() + " per " + seconds(second.window()) + ", both listed in one RateLimit-Policy field");
     }
     if (shape.bogusRefusalEvery() > 0) {
-      parts.add("a limit no cell reaches, but every " + ordinal(shape.bogusRefusalEvery()) + " answer a refusal no "
-          + "limiter made, Retry-After: 86400 (a day), nothing else; each admitted call taking "
-          + shape.latency().toMillis() + " ms");
+      parts.add("every " + ordinal(shape.bogusRefusalEvery()) + " answer a refusal no limiter made, Retry-After: "
+          + "86400 (a day), nothing else" + (shape.latency().isZero() ? ""
+          : "; each admitted call taking " + shape.latency().toMillis() + " ms"));
     }
     return String.join(", ", parts);
   }
@@ -386,12 +386,15 @@ record DemoZooServer(String name, Algorithm algorithm, HeaderStyle headers, long
 
   /**
    * A cap on calls in flight holds fewer callers' calls at once when fewer call:
-   * {@code min(callers, cap)}; unusable hints' calls, which no cap holds, run {@code callers} at a time.
+   * {@code min(callers, cap)}; unusable hints': the limiter's floor of the calls it admits (a
+   * client that gives the refused ones up needs no more), or their latency {@code callers} at a
+   * time, whichever is longer.
    */
   @Override
   public double floorSeconds(int requests, int callers) {
     if (shape.bogusRefusalEvery() > 0) {
-      return Floor.concurrency(admittedOf(requests), callers, shape.latency());
+      int admitted = admittedOf(requests);
+      return Math.max(floor(admitted, limit, window, capacity), Floor.concurrency(admitted, callers, shape.latency()));
     }
     double floor = floorSeconds(requests);
     if (shape.concurrency() > 0 && callers < shape.concurrency() && !shape.spentQuota()) {
@@ -401,8 +404,8 @@ record DemoZooServer(String name, Algorithm algorithm, HeaderStyle headers, long
   }
 
   /**
-   * The floor with as many callers as there are calls; for unusable hints that is one latency, the
-   * admitted calls all at once (the cells' own floors, {@link #floorSeconds(int, int)}, take their callers).
+   * The floor with as many callers as there are calls; for unusable hints, the floor of the calls the
+   * server admits (the cells' own floors, {@link #floorSeconds(int, int)}, take their callers).
    */
   @Override
   public double floorSeconds(int requests) {

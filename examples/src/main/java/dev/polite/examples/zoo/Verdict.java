@@ -23,7 +23,7 @@ import java.util.List;
  * {@link #REFUSES_EVERYTHING_SECONDS 3 s}, as the spent quota's.
  *
  * <p>Refusals with a hint no client can use ({@code hints/unusable}: every 10th answer a 429 saying
- * "come back in a day", on a server with no limit) are judged by {@link #unusableHints}: the calls
+ * "come back in a day", on a bucket that says Retry-After alone) are judged by {@link #unusableHints}: the calls
  * that ended with such a refusal may be given up (expected failures, as the spent quota's), every
  * other call must succeed, the server may refuse the bogus answers a client that sends each call
  * once meets plus the allowance, and the time target is the usual factor of the floor of the calls

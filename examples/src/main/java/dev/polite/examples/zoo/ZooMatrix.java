@@ -34,7 +34,8 @@ import java.util.Set;
  * 5 s, {@code policies/ietf}), a block of 1 s that every early call restarts
  * ({@code block/restarted}), a limiter that refuses everything ({@code refuses/everything}, judged
  * by {@link Verdict#refusesEverything}), and every 10th answer a refusal saying "come back in a
- * day" on a server with no limit ({@code hints/unusable}, judged by {@link Verdict#unusableHints}).
+ * day" on the bucket that says Retry-After alone ({@code hints/unusable}, judged by
+ * {@link Verdict#unusableHints}).
  *
  * <p>polite, polite-jdk and polite-adaptive run every cell. A peer runs only where its input differs, since
  * the rest would repeat a row: {@code naive} and {@code paced} read no header, so they run one row
@@ -105,10 +106,11 @@ final class ZooMatrix {
    * for the rest.
    */
   public static final SecondPolicy SECOND_POLICY = new SecondPolicy("window", 60, Duration.ofSeconds(5));
-  /** The unusable hints' row: every 10th answer a refusal saying "come back in a day" ... */
+  /**
+   * The unusable hints' row: every 10th answer a refusal saying "come back in a day", on the zoo's
+   * bucket of 20 a second whose own refusals say Retry-After alone.
+   */
   public static final int BOGUS_EVERY = 10;
-  /** ... each admitted call taking this long, under a bucket no cell reaches ({@link #CAP_BUCKET}). */
-  public static final Duration HINTS_LATENCY = Duration.ofMillis(50);
   /** The full zoo's columns. */
   public static final List<Integer> CONCURRENCY = List.of(1, 4, 16, 64);
   /** The printed note (and the JSON summary's) when HAProxy's rows are skipped. */
@@ -289,8 +291,8 @@ final class ZooMatrix {
             Duration.ZERO, DemoZooServer.Shape.block(BLOCK_FOR)),
         new DemoZooServer("refuses/everything", Algorithm.TOKEN_BUCKET, HeaderStyle.NONE, LIMIT, WINDOW, BURST,
             Duration.ZERO, DemoZooServer.Shape.refusesEverything()),
-        new DemoZooServer("hints/unusable", Algorithm.TOKEN_BUCKET, HeaderStyle.RETRY_AFTER, CAP_BUCKET, WINDOW,
-            CAP_BUCKET, Duration.ZERO, DemoZooServer.Shape.unusableHints(BOGUS_EVERY, HINTS_LATENCY)));
+        new DemoZooServer("hints/unusable", Algorithm.TOKEN_BUCKET, HeaderStyle.RETRY_AFTER, LIMIT, WINDOW,
+            BURST, Duration.ZERO, DemoZooServer.Shape.unusableHints(BOGUS_EVERY, Duration.ZERO)));
   }
 
   /**

@@ -205,18 +205,21 @@ class ZooMatrixTest {
   }
 
   @Test
-  void unusableHintsFloorAtTheLatencyOfTheCallsTheServerAdmitsOverTheCallers() {
+  void unusableHintsFloorAtTheBucketsFloorOfTheCallsTheServerAdmits() {
     DemoZooServer hints = server("hints/unusable");
 
     assertThat(hints.shape().bogusRefusalEvery()).isEqualTo(10);
-    assertThat(hints.shape().latency()).isEqualTo(Duration.ofMillis(50));
-    assertThat(hints.limit()).as("a limit no cell reaches").isEqualTo(1000);
+    assertThat(hints.limit()).as("the zoo's bucket, 20 a second").isEqualTo(20);
     assertThat(hints.targets()).isEqualTo(new Targets.UnusableHints(10));
-    // 90 calls admitted (every 10th answer refused): one at a time 4.5 s, 4 at a time 23 waves
-    assertThat(hints.floorSeconds(100, 1)).isCloseTo(4.5, within(1e-9));
-    assertThat(hints.floorSeconds(100, 4)).isCloseTo(1.15, within(1e-9));
-    assertThat(hints.floorSeconds(100, 16)).isCloseTo(0.3, within(1e-9));
-    assertThat(hints.floorSeconds(100, 64)).isCloseTo(0.1, within(1e-9));
+    // 90 calls admitted (every 10th answer refused): the burst of 20, then 70 at 20 a second
+    for (int callers : List.of(1, 4, 16, 64)) {
+      assertThat(hints.floorSeconds(100, callers)).isCloseTo(3.5, within(1e-9));
+    }
+    assertThat(hints.floorSeconds(100)).isCloseTo(3.5, within(1e-9));
+    // With a latency, the admitted calls' waves over the callers where those are longer
+    DemoZooServer slow = new DemoZooServer("hints/slow", Algorithm.TOKEN_BUCKET, HeaderStyle.RETRY_AFTER, 1000,
+        Duration.ofSeconds(1), 1000, Duration.ZERO, DemoZooServer.Shape.unusableHints(10, Duration.ofMillis(50)));
+    assertThat(slow.floorSeconds(100, 4)).as("23 waves").isCloseTo(1.15, within(1e-9));
     assertThat(hints.description()).contains("every 10th answer a refusal", "86400");
   }
 
