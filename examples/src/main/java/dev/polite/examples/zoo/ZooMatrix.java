@@ -132,7 +132,7 @@ final class ZooMatrix {
       new Spot("concurrency/x-ratelimit", 4), new Spot("concurrency/github-403", 16),
       new Spot("concurrency/none", 16), new Spot("fixed-window/used-limit", 16),
       new Spot("budgets/unnamed", 16), new Spot("policies/ietf", 64), new Spot("block/restarted", 16),
-      new Spot("refuses/everything", 16), new Spot("hints/unusable", 4));
+      new Spot("refuses/everything", 16), new Spot("hints/unusable", 64));
   /** The quick zoo's one cell for polite-adaptive: no headers, the most callers. */
   private static final Spot QUICK_ADAPTIVE = new Spot("token-bucket/none", 64);
 

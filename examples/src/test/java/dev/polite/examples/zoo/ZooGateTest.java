@@ -74,10 +74,10 @@ class ZooGateTest {
     ZooMatrix hints = ZooMatrix.full(new ZooMatrix.Selection(List.of(ClientKind.POLITE),
         List.of("hints/unusable"), List.of(4), false), Optional.empty());
     ZooCell cell = hints.cells().get(0);
-    // 90 succeeded and 10 given up with the server's 429 (no exception), in 1.2 s against a floor of 1.15 s
+    // 90 succeeded and 10 given up with the server's 429 (no exception), in 4.0 s against a floor of 3.5 s
     ZooRow givenUp = new ZooRow(cell, new dev.polite.examples.load.RunResult("polite", 100, 90, 10, 100, 0, 0, 0,
-        1.2, List.of()), 10, true, cell.floorSeconds(), false);
-    ZooRow failed = ZooRows.result(cell, 90, 10, 1.2); // 10 failed with an exception: not given up with a refusal
+        4.0, List.of()), 10, true, cell.floorSeconds(), false);
+    ZooRow failed = ZooRows.result(cell, 90, 10, 4.0); // 10 failed with an exception: not given up with a refusal
 
     assertThat(givenUp.verdict().ok()).isTrue();
     assertThat(givenUp.toJsonNode(new ObjectMapper()).get("given_up").asInt()).isEqualTo(10);

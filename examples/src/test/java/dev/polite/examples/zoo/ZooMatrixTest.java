@@ -289,7 +289,7 @@ class ZooMatrixTest {
         "budgets/x-ratelimit@16", "budgets/x-ratelimit@64", "quota/spent@4", "quota/spent@16",
         "concurrency/x-ratelimit@4", "concurrency/github-403@16", "concurrency/none@16",
         "fixed-window/used-limit@16", "budgets/unnamed@16", "policies/ietf@64", "block/restarted@16",
-        "refuses/everything@16", "hints/unusable@4");
+        "refuses/everything@16", "hints/unusable@64");
     assertThat(cellsOf(quick, ClientKind.POLITE_JDK)).as("the JDK's client on the very same cells")
         .extracting(cell -> cell.server().name() + "@" + cell.concurrency()).containsExactlyElementsOf(polite);
     assertThat(cellsOf(quick, ClientKind.POLITE_ADAPTIVE)).hasSize(1);
