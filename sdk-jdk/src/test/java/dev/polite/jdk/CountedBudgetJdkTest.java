@@ -2,7 +2,7 @@ package dev.polite.jdk;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.polite.testing.FakeClock;
+import dev.polite.testing.FixedWindowCount;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
@@ -10,8 +10,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -33,29 +31,16 @@ class CountedBudgetJdkTest {
   private final JdkHarness h = new JdkHarness();
   private final AtomicInteger admitted = new AtomicInteger();
   private final AtomicInteger refused = new AtomicInteger();
-  private final ExecutorService jdkThreads = Executors.newFixedThreadPool(2, r -> {
-    Thread t = new Thread(r, "jdk-client");
-    t.setDaemon(true);
-    return t;
-  });
 
   CountedBudgetJdkTest() throws IOException {
+    FixedWindowCount count = new FixedWindowCount(10, 1_000_000_000L);
     h.server.setDispatcher(new Dispatcher() {
-      private long window = Long.MIN_VALUE;
-      private long used;
-
       @Override
       public synchronized MockResponse dispatch(RecordedRequest request) {
-        long w = Math.floorDiv(h.clock.read() - FakeClock.START, 1_000_000_000L);
-        if (w != window) {
-          window = w;
-          used = 0;
-        }
-        boolean ok = used < 10;
-        used += ok ? 1 : 0;
+        boolean ok = count.admit(h.clock.read());
         (ok ? admitted : refused).incrementAndGet();
         MockResponse.Builder answer = new MockResponse.Builder().code(ok ? 200 : 429)
-            .addHeader("X-Shopify-Shop-Api-Call-Limit", used + "/10").body(ok ? "ok" : "slow down");
+            .addHeader("X-Shopify-Shop-Api-Call-Limit", count.used() + "/10").body(ok ? "ok" : "slow down");
         return ok ? answer.build() : answer.addHeader("Retry-After", "1").build();
       }
     });
@@ -63,7 +48,6 @@ class CountedBudgetJdkTest {
 
   @AfterEach
   void close() throws IOException {
-    jdkThreads.shutdownNow();
     h.close();
   }
 
@@ -81,9 +65,7 @@ class CountedBudgetJdkTest {
   @Test
   void sendAsyncSpendsItWithoutAThreadWaiting() throws Exception {
     ManualScheduler scheduler = new ManualScheduler(h.clock);
-    HttpClient jdk = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(jdkThreads).build();
-    HttpClient client = PoliteHttpClient.builder(jdk).clock(h.clock, h.clock).wallClock(h.clock)
-        .random(new java.util.Random(42)).scheduler(scheduler).maxWait(Duration.ofSeconds(30)).build();
+    HttpClient client = h.politeAsync(scheduler).maxWait(Duration.ofSeconds(30)).build();
 
     List<CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
     for (int i = 0; i < 40; i++) {

@@ -1,5 +1,6 @@
 package dev.polite.jdk;
 
+import dev.polite.Scheduler;
 import dev.polite.testing.FakeClock;
 import java.io.IOException;
 import java.net.URI;
@@ -12,6 +13,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import mockwebserver3.MockWebServer;
 
 /**
@@ -27,6 +30,11 @@ final class JdkHarness implements AutoCloseable {
       .followRedirects(HttpClient.Redirect.NORMAL)
       .connectTimeout(Duration.ofSeconds(5))
       .build();
+  private final ExecutorService jdkThreads = Executors.newFixedThreadPool(2, r -> {
+    Thread t = new Thread(r, "jdk-client");
+    t.setDaemon(true);
+    return t;
+  });
   /** The statuses the caller's body handler was given, in order. */
   final List<Integer> handled = new CopyOnWriteArrayList<>();
 
@@ -48,6 +56,17 @@ final class JdkHarness implements AutoCloseable {
         .random(new Random(42));
   }
 
+  /**
+   * A builder over a JDK client whose own work (delivering answers, running dependent stages) runs
+   * on two threads of the harness's, closed with it, wired to the fake clock and to {@code
+   * scheduler} for the waits of {@code sendAsync}.
+   */
+  PoliteHttpClient.Builder politeAsync(Scheduler scheduler) {
+    HttpClient onThreads = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(jdkThreads).build();
+    return PoliteHttpClient.builder(onThreads).clock(clock, clock).wallClock(clock).random(new Random(42))
+        .scheduler(scheduler);
+  }
+
   /** The caller's handler: the body as a string, each answer it is given recorded. */
   BodyHandler<String> strings() {
     return info -> {
@@ -63,6 +82,7 @@ final class JdkHarness implements AutoCloseable {
 
   @Override
   public void close() throws IOException {
+    jdkThreads.shutdownNow();
     server.close();
   }
 }

@@ -16,8 +16,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -38,11 +36,6 @@ class RefusesEverythingJdkTest {
   private final JdkHarness h = new JdkHarness();
   private final AtomicBoolean refusing = new AtomicBoolean(true);
   private final List<String> known = new CopyOnWriteArrayList<>();
-  private final ExecutorService jdkThreads = Executors.newFixedThreadPool(2, r -> {
-    Thread t = new Thread(r, "jdk-client");
-    t.setDaemon(true);
-    return t;
-  });
 
   RefusesEverythingJdkTest() throws IOException {
     h.server.setDispatcher(new Dispatcher() {
@@ -57,7 +50,6 @@ class RefusesEverythingJdkTest {
 
   @AfterEach
   void close() throws IOException {
-    jdkThreads.shutdownNow();
     h.close();
   }
 
@@ -109,9 +101,7 @@ class RefusesEverythingJdkTest {
   @Test
   void sendAsyncFailsAtOnceToo() throws Exception {
     ManualScheduler scheduler = new ManualScheduler(h.clock);
-    HttpClient jdk = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(jdkThreads).build();
-    HttpClient client = heard(PoliteHttpClient.builder(jdk).clock(h.clock, h.clock).wallClock(h.clock)
-        .random(new java.util.Random(42)).scheduler(scheduler)).build();
+    HttpClient client = heard(h.politeAsync(scheduler)).build();
 
     List<CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
     for (int i = 0; i < 10; i++) {

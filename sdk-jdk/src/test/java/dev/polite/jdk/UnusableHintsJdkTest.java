@@ -10,8 +10,6 @@ import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import mockwebserver3.Dispatcher;
@@ -32,11 +30,6 @@ class UnusableHintsJdkTest {
   /** Every this many answers is a refusal saying "come back in a day"; 1: every one. */
   private final AtomicInteger refuseEvery = new AtomicInteger(4);
   private final AtomicInteger answered = new AtomicInteger();
-  private final ExecutorService jdkThreads = Executors.newFixedThreadPool(2, r -> {
-    Thread t = new Thread(r, "jdk-client");
-    t.setDaemon(true);
-    return t;
-  });
 
   UnusableHintsJdkTest() throws IOException {
     h.server.setDispatcher(new Dispatcher() {
@@ -51,7 +44,6 @@ class UnusableHintsJdkTest {
 
   @AfterEach
   void close() throws IOException {
-    jdkThreads.shutdownNow();
     h.close();
   }
 
@@ -88,9 +80,7 @@ class UnusableHintsJdkTest {
   @Test
   void sendAsyncGivesUpOnlyTheCallsRefused() throws Exception {
     ManualScheduler scheduler = new ManualScheduler(h.clock);
-    HttpClient jdk = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(jdkThreads).build();
-    HttpClient client = PoliteHttpClient.builder(jdk).clock(h.clock, h.clock).wallClock(h.clock)
-        .random(new java.util.Random(42)).scheduler(scheduler).build();
+    HttpClient client = h.politeAsync(scheduler).build();
 
     List<CompletableFuture<HttpResponse<String>>> calls = new ArrayList<>();
     for (int i = 0; i < 20; i++) {

@@ -3,6 +3,7 @@ package dev.polite.okhttp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.polite.testing.FakeClock;
+import dev.polite.testing.FixedWindowCount;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,14 +36,13 @@ class CountedBudgetTest extends HarnessTest {
     h.server.setDispatcher(server);
   }
 
-  /** A fixed window of 10 per second of {@code clock}, from the clock's start. */
+  /** A fixed window of 10 per second of {@code clock}, answering with its count. */
   static final class CountingWindow extends Dispatcher {
     private final FakeClock clock;
+    private final FixedWindowCount count = new FixedWindowCount(10, 1_000_000_000L);
     volatile boolean azure;
     final AtomicInteger admitted = new AtomicInteger();
     final AtomicInteger refused = new AtomicInteger();
-    private long window = Long.MIN_VALUE;
-    private long used;
 
     CountingWindow(FakeClock clock) {
       this.clock = clock;
@@ -50,19 +50,13 @@ class CountedBudgetTest extends HarnessTest {
 
     @Override
     public synchronized MockResponse dispatch(RecordedRequest request) {
-      long w = Math.floorDiv(clock.read() - FakeClock.START, 1_000_000_000L);
-      if (w != window) {
-        window = w;
-        used = 0;
-      }
-      boolean ok = used < 10;
-      used += ok ? 1 : 0;
+      boolean ok = count.admit(clock.read());
       (ok ? admitted : refused).incrementAndGet();
       MockResponse.Builder answer = new MockResponse.Builder().code(ok ? 200 : 429).body(ok ? "ok" : "slow down");
       if (azure) {
-        answer.addHeader("x-ms-ratelimit-remaining-subscription-reads", 10 - used);
+        answer.addHeader("x-ms-ratelimit-remaining-subscription-reads", count.remaining());
       } else {
-        answer.addHeader("X-Shopify-Shop-Api-Call-Limit", used + "/10");
+        answer.addHeader("X-Shopify-Shop-Api-Call-Limit", count.used() + "/" + count.limit());
       }
       return ok ? answer.build() : answer.addHeader("Retry-After", "1").build();
     }
