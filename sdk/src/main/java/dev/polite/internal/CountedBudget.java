@@ -37,6 +37,11 @@ import java.time.Duration;
  * paces as if it reported nothing: a server whose count never empties while it refuses costs at
  * most two rounds of refusals.
  *
+ * <p>The count is the key's alone: in a fleet every instance spends it. It stops governing for
+ * good when the key's calls are weighed (a count of calls says nothing of them) or its server
+ * advertises a pace, and while it governs, no window is learnt from the shape of the answers
+ * ({@link DiscoveredWindow}): the count says more.
+ *
  * <p>Not thread-safe: part of {@link KeyModel}. Times are ticker nanoseconds.
  */
 final class CountedBudget {
@@ -151,6 +156,11 @@ final class CountedBudget {
       dropped = true;
     }
     known = false;
+  }
+
+  /** The key's pace is advertised, or its calls weighed: the count governs nothing from now. */
+  void drop() {
+    dropped = true;
   }
 
   /** A pause began: what the count was is no longer known. */

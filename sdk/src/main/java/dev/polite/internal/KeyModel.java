@@ -29,6 +29,9 @@ import org.slf4j.LoggerFactory;
  *       (in a fleet that pace is told to the fleet, whose leases pace the key instead);
  *       or, where a silent server showed a window (a burst taken whole, a shut, a reopening), that
  *       window's calls in bursts ({@link DiscoveredWindow}), until a refusal under it;
+ *   <li>where the server keeps a count it never says when it refills (no reset, no window), that
+ *       count as a budget the calls spend past the pace, and a pause for the refill when it is
+ *       spent ({@link CountedBudget});
  *   <li>a {@link KeyPause}: every call holds back for a Retry-After, the reset of a spent quota,
  *       or a backoff after a bare refusal; a pause no call can wait out is re-verified by one
  *       probe after the max wait (the shell fails every other call at once meanwhile). Likewise a
@@ -446,7 +449,8 @@ public final class KeyModel {
     // key would not have sent: no news about the pace it would have found, or its backoff.
     boolean windowRefused = false;
     if (!advertised.known() && !(rejected && permit.early())) {
-      windowRefused = learnWindow(answer, permit.sentAt(), now);
+      // A count the server keeps says more than any shape its answers show: no window is learnt.
+      windowRefused = !counted.governs() && learnWindow(answer, permit.sentAt(), now);
       if (!windowRefused) {
         discoverPace(answer, signals, permit.sentAt(), now);
       }
@@ -596,7 +600,11 @@ public final class KeyModel {
    */
   private void readCountedBudget(Answer answer, RateLimitSignals signals, Permit permit, boolean exact,
       long now) {
-    if (advertised.known() || inFleet || weighted) {
+    if (inFleet) {
+      return;
+    }
+    if (advertised.known() || weighted) {
+      counted.drop(); // a pace advertised governs, and a count of calls says nothing of weighed ones
       return;
     }
     if (answer.refused()) {

@@ -8,6 +8,7 @@ import dev.polite.Polite;
 import dev.polite.RateLimitSignals;
 import dev.polite.Sleeper;
 import dev.polite.internal.headers.SignalsReader;
+import dev.polite.testing.FixedWindowCount;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -48,8 +49,7 @@ class KeyModelCountedBudgetTest {
   private static final class FixedWindow {
     final boolean azure;
     final boolean bare;
-    long index = Long.MIN_VALUE;
-    long count;
+    final FixedWindowCount count = new FixedWindowCount(20, SECOND);
     int refused;
     int status;
 
@@ -59,18 +59,12 @@ class KeyModelCountedBudgetTest {
     }
 
     RateLimitSignals answer(long at) {
-      long w = Math.floorDiv(at, SECOND);
-      if (w != index) {
-        index = w;
-        count = 0;
-      }
-      boolean admitted = count < 20;
-      count += admitted ? 1 : 0;
+      boolean admitted = count.admit(at);
       status = admitted ? 200 : 429;
       refused += admitted ? 0 : 1;
-      String remaining = Long.toString(20 - count);
-      String[] counted = azure ? new String[] {"x-ms-ratelimit-remaining-subscription-reads", remaining}
-          : new String[] {"X-Shopify-Shop-Api-Call-Limit", count + "/20"};
+      String[] counted = azure
+          ? new String[] {"x-ms-ratelimit-remaining-subscription-reads", Long.toString(count.remaining())}
+          : new String[] {"X-Shopify-Shop-Api-Call-Limit", count.used() + "/20"};
       if (admitted || bare) {
         return read(status, counted);
       }
@@ -178,6 +172,17 @@ class KeyModelCountedBudgetTest {
     }
     key.onAnswer(200, used(10), key.grant(now, key.reserve(1, now)), now += MS);
     assertThat(key.reserve(1, now).waitNanos()).as("dropped: the key paces as it found").isPositive();
+  }
+
+  @Test
+  void aCountStopsGoverningOnceTheKeysCallsAreWeighed() {
+    KeyModel key = key();
+    key.onAnswer(200, used(17), key.grant(now, key.reserve(1, now)), now += MS); // 3 left
+    key.onAnswer(200, used(19), key.grant(now, key.reserve(2, now)), now += MS); // weighs 2
+    key.grant(now, key.reserve(1, now));
+    key.grant(now, key.reserve(1, now));
+    // The count would have 1 left for these two; the key's slow start, 3 after two answers, lets them.
+    assertThat(key.gateClosed()).isFalse();
   }
 
   @Test
