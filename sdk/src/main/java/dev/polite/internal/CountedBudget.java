@@ -28,7 +28,9 @@ import java.time.Duration;
  * fixed window, a sliding log and a bucket all hold the next call back no longer than their last
  * refusal named from emptying: the window ends within it, the log's oldest call leaves it, the
  * bucket refills by then. Before it is learnt, an empty count lets the next call go at the key's
- * pace: one refusal, which teaches it.
+ * pace: one refusal, which teaches it. A refill longer than any call may wait (one stray refusal
+ * naming a day) pauses nothing ahead: the call after the empty count asks the server, whose
+ * refusal pauses the key as any long delay does, re-verified after the max wait.
  *
  * <h2>A count that lies</h2>
  * A refusal of a call the count had room for says the count is not the whole story: other clients
@@ -49,6 +51,7 @@ final class CountedBudget {
   static final int STRIKES = 2;
   private static final long NONE = Long.MIN_VALUE;
 
+  private final long maxWaitNanos;
   private boolean counting;
   private boolean dropped;
   private int strikes;
@@ -58,6 +61,11 @@ final class CountedBudget {
   private long refill = NONE;
   /** When an answer last reported the count empty, while the refill is not known. */
   private long emptiedAt = NONE;
+
+  /** @param maxWaitNanos the longest a call may wait: a longer refill pauses nothing ahead */
+  CountedBudget(long maxWaitNanos) {
+    this.maxWaitNanos = maxWaitNanos;
+  }
 
   /**
    * Whether {@code signals} report a count this budget keeps: requests remaining, with no reset
@@ -132,6 +140,9 @@ final class CountedBudget {
     if (refill == NONE) {
       emptiedAt = emptiedAt == NONE ? now : emptiedAt;
       return 0;
+    }
+    if (refill > maxWaitNanos) {
+      return 0; // no call may wait it: the next asks, and its refusal's delay pauses the key (KeyPause)
     }
     known = false; // after the pause, one call asks what the refill left
     return refill;

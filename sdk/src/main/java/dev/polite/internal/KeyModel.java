@@ -78,7 +78,7 @@ public final class KeyModel {
 
   private final AdvertisedPace advertised = new AdvertisedPace();
   private final DiscoveredWindow shownWindow = new DiscoveredWindow();
-  private final CountedBudget counted = new CountedBudget();
+  private final CountedBudget counted;
   /** A call of another cost than 1 was reserved: a window shown in calls says nothing of it. */
   private boolean weighted;
   /**
@@ -117,6 +117,7 @@ public final class KeyModel {
     this.discovered = new DiscoveredPace(config.rateController().create(), admitted);
     this.pause = new KeyPause(key, config, admitted, shared);
     this.doubted = new DoubtedDelay(maxWaitNanos);
+    this.counted = new CountedBudget(maxWaitNanos);
     this.count = new ServerCount(bucket, ledger);
     this.window = new InFlightWindow(config.cautiousStart());
     this.lastGrantAt = now;

@@ -175,6 +175,20 @@ class KeyModelCountedBudgetTest {
   }
 
   @Test
+  void aRefillNoCallMayWaitPausesNothingAheadOfTheServer() {
+    KeyModel key = key();
+    key.onAnswer(200, used(20), key.grant(now, key.reserve(1, now)), now += MS); // 0 left
+    key.onAnswer(429, read(429, "X-Shopify-Shop-Api-Call-Limit", "20/20", "Retry-After", "86400"),
+        key.grant(now, key.reserve(1, now)), now += MS); // a stray day
+    now += key.pauseLeft(now); // the max wait: one call re-verifies the day
+    assertThat(key.pauseLeft(now)).as("the probe's turn").isZero();
+    key.onAnswer(200, used(1), key.grant(now, key.reserve(1, now)), now += MS); // it was not
+    assertThat(key.pauseLeft(now)).isZero();
+    key.onAnswer(200, used(20), key.grant(now, key.reserve(1, now)), now += MS);
+    assertThat(key.pauseLeft(now)).as("0 left: the next call asks, not a day's pause").isZero();
+  }
+
+  @Test
   void aCountStopsGoverningOnceTheKeysCallsAreWeighed() {
     KeyModel key = key();
     key.onAnswer(200, used(17), key.grant(now, key.reserve(1, now)), now += MS); // 3 left
