@@ -486,14 +486,18 @@ class InterceptorFuzzTest {
 
     /**
      * The longest pause this answer may begin or extend (KeyPause): on a refusal, a 503 or a spent
-     * quota, its Retry-After or the spent quota's reset; on a refusal that named no delay, the
-     * backoff cap. Nothing else pauses.
+     * quota, its Retry-After or the spent quota's reset; on a spent count that names no reset and
+     * no delay, the refill an earlier refusal taught, which is never past the max wait
+     * (CountedBudget); on a refusal that named no delay, the backoff cap. Nothing else pauses.
      */
     long evidence(int status, RateLimitSignals s) {
       long bound = 0;
       if (s.isRejection() || status == 503 || s.isQuotaSpent()) {
         if (s.retryAfter() != null) bound = Math.max(bound, s.retryAfter().toNanos());
         if (s.isQuotaSpent() && s.reset() != null) bound = Math.max(bound, s.reset().toNanos());
+      }
+      if (s.isQuotaSpent() && s.reset() == null && s.retryAfter() == null && !s.isRejection()) {
+        bound = Math.max(bound, maxWait);
       }
       if (s.isRejection()) bound = Math.max(bound, backoffCap);
       return bound;

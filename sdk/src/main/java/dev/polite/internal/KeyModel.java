@@ -613,7 +613,8 @@ public final class KeyModel {
     } else if (answer.admitted() && CountedBudget.reports(signals)) {
       long refill = counted.admitted(signals.remaining().getAsLong(), ledger.after(permit), exact,
           permit.sentAt(), now);
-      if (refill > 0 && pause.holdSpent(refill, now)) {
+      // An answer that names its own delay is paused by it (KeyPause#ask), not by the refill learnt.
+      if (refill > 0 && signals.retryAfter() == null && pause.holdSpent(refill, now)) {
         pauseBegan(now);
       }
     }

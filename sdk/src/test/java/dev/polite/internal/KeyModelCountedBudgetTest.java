@@ -189,6 +189,20 @@ class KeyModelCountedBudgetTest {
   }
 
   @Test
+  void anEmptyCountThatNamesItsOwnDelayPausesForThatOne() {
+    KeyModel key = key();
+    key.onAnswer(200, used(20), key.grant(now, key.reserve(1, now)), now += MS);
+    key.onAnswer(429, read(429, "X-Shopify-Shop-Api-Call-Limit", "20/20", "Retry-After", "3"),
+        key.grant(now, key.reserve(1, now)), now += MS); // a refill of 3 s learnt
+    now += key.pauseLeft(now);
+    key.onAnswer(200, used(20), key.grant(now, key.reserve(1, now)), now += MS); // asked: 0 left
+    now += key.pauseLeft(now);
+    key.onAnswer(200, read(200, "X-Shopify-Shop-Api-Call-Limit", "20/20", "Retry-After", "1"),
+        key.grant(now, key.reserve(1, now)), now += MS);
+    assertThat(key.pauseLeft(now)).as("the answer's own second, not the 3 s learnt").isEqualTo(SECOND);
+  }
+
+  @Test
   void aCountStopsGoverningOnceTheKeysCallsAreWeighed() {
     KeyModel key = key();
     key.onAnswer(200, used(17), key.grant(now, key.reserve(1, now)), now += MS); // 3 left
