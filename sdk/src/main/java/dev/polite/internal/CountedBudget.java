@@ -2,6 +2,7 @@ package dev.polite.internal;
 
 import dev.polite.RateLimitSignals;
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A budget the server counts and never says when it refills: a remaining count with no reset and
@@ -149,15 +150,15 @@ final class CountedBudget {
   }
 
   /**
-   * A refusal, naming {@code delay} (null or zero: none): the refill is learnt from a delay named,
-   * and the count is not known until an answer reports it again. Where it had room, this is a
-   * strike against it ({@link #STRIKES}).
+   * A refusal, naming {@code delay} (null: none): the refill is learnt from a delay named, and the
+   * count is not known until an answer reports it again. Where it had room, this is a strike
+   * against it ({@link #STRIKES}).
    */
-  void refused(Duration delay, long now) {
+  void refused(@Nullable Duration delay, long now) {
     if (!governs()) {
       return;
     }
-    if (delay != null && !delay.isZero() && !delay.isNegative()) {
+    if (delay != null) {
       refill = Nanos.of(delay);
       emptiedAt = NONE;
     } else if (emptiedAt == NONE && refill == NONE) {

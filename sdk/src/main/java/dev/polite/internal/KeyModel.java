@@ -609,7 +609,7 @@ public final class KeyModel {
       return;
     }
     if (answer.refused()) {
-      counted.refused(signals.retryAfter(), now);
+      counted.refused(namesNoDelay(signals) ? null : signals.retryAfter(), now);
     } else if (answer.admitted() && CountedBudget.reports(signals)) {
       long refill = counted.admitted(signals.remaining().getAsLong(), ledger.after(permit), exact,
           permit.sentAt(), now);
