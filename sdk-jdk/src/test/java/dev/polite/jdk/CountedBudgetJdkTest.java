@@ -1,5 +1,6 @@
 package dev.polite.jdk;
 
+import dev.polite.testing.ManualScheduler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.polite.testing.FixedWindowCount;

@@ -1,7 +1,6 @@
-package dev.polite.jdk;
+package dev.polite.testing;
 
 import dev.polite.Scheduler;
-import dev.polite.testing.FakeClock;
 import java.time.Duration;
 import java.util.PriorityQueue;
 import java.util.concurrent.CompletableFuture;
@@ -13,13 +12,13 @@ import org.jspecify.annotations.Nullable;
  * calls wait for is then exactly the schedule polite made, and while nothing runs, a call that
  * waits holds no thread at all.
  */
-final class ManualScheduler implements Scheduler {
+public final class ManualScheduler implements Scheduler {
   private final FakeClock clock;
   private final PriorityQueue<Task> tasks = new PriorityQueue<>();
   private long sequence;
   private CompletableFuture<Void> added = new CompletableFuture<>();
 
-  ManualScheduler(FakeClock clock) {
+  public ManualScheduler(FakeClock clock) {
     this.clock = clock;
   }
 
@@ -41,7 +40,7 @@ final class ManualScheduler implements Scheduler {
   }
 
   /** Tasks waiting to run. */
-  synchronized int pending() {
+  public synchronized int pending() {
     return tasks.size();
   }
 
@@ -49,7 +48,7 @@ final class ManualScheduler implements Scheduler {
    * Runs the earliest task, first moving the clock to its time if it is not due yet; false when
    * none waits.
    */
-  boolean runNext() {
+  public boolean runNext() {
     Task next = poll();
     if (next == null) {
       return false;
@@ -63,12 +62,12 @@ final class ManualScheduler implements Scheduler {
   }
 
   /** Completes when the next task is scheduled: ask before {@link #runDue}, so that none is missed. */
-  synchronized CompletableFuture<Void> nextAdded() {
+  public synchronized CompletableFuture<Void> nextAdded() {
     return added;
   }
 
   /** Runs the earliest task if it is due now, leaving the clock where it is; false otherwise. */
-  boolean runDue() {
+  public boolean runDue() {
     Task next;
     synchronized (this) {
       next = tasks.peek();
