@@ -54,14 +54,35 @@ public enum ClientKind {
    */
   POLITE_JDK("polite-jdk", "polite on the JDK's HttpClient", Engine.JDK,
       "PoliteHttpClient.wrap(HttpClient), told nothing: polite's core on the JDK's own client, which has no "
-          + "interceptors; a relay on loopback counts what it puts on the wire.");
+          + "interceptors; a relay on loopback counts what it puts on the wire."),
+  /**
+   * Spring's {@code RestClient} with {@code PoliteRequestInterceptor.create()}, on the JDK's
+   * request factory: blocking only (RestClient has no async call).
+   */
+  POLITE_SPRING("polite-spring", "polite on Spring's RestClient (JDK)", Engine.SPRING_JDK,
+      "RestClient with PoliteRequestInterceptor.create(), told nothing, on the JDK's request factory; a relay on "
+          + "loopback counts what it puts on the wire."),
+  /** As {@link #POLITE_SPRING}, on Apache HttpClient 5's request factory, its own retries off. */
+  POLITE_SPRING_HC5("polite-spring-hc5", "polite on Spring's RestClient (HttpClient 5)", Engine.SPRING_HC5,
+      "RestClient with PoliteRequestInterceptor.create(), told nothing, on HttpClient 5's request factory (its own "
+          + "retries off: one layer waits)."),
+  /** Spring's {@code WebClient} with {@code PoliteExchangeFilter.create()}, on Reactor Netty. */
+  POLITE_WEBCLIENT("polite-webclient", "polite on Spring's WebClient", Engine.WEBCLIENT,
+      "WebClient with PoliteExchangeFilter.create(), told nothing, on Reactor Netty: waits as scheduled tasks, "
+          + "holding no thread.");
 
   /** The HTTP client a kind is built on. */
   public enum Engine {
     /** OkHttp: the kind is a chain of application interceptors ({@link #interceptors}). */
     OKHTTP,
     /** The JDK's {@code java.net.http.HttpClient}, wrapped by polite-jdk's {@code PoliteHttpClient}. */
-    JDK
+    JDK,
+    /** Spring's {@code RestClient} on the JDK's request factory, with polite-spring's interceptor. */
+    SPRING_JDK,
+    /** Spring's {@code RestClient} on Apache HttpClient 5's request factory, with polite-spring's interceptor. */
+    SPRING_HC5,
+    /** Spring's {@code WebClient} on Reactor Netty, with polite-spring's filter. */
+    WEBCLIENT
   }
 
   /** Attempts in all for the two retrying peers: a first try and five retries, a common choice. */
@@ -105,7 +126,15 @@ public enum ClientKind {
 
   /** Whether polite makes its calls (so they can be made async, metered, observed only). */
   public boolean hasPolite() {
-    return this == POLITE || this == POLITE_ADAPTIVE || this == POLITE_JDK;
+    return this == POLITE || this == POLITE_ADAPTIVE || engine != Engine.OKHTTP;
+  }
+
+  /**
+   * Whether its calls can be made holding no thread ({@code --async}): polite's, but for
+   * RestClient's, which has no async call.
+   */
+  public boolean hasAsync() {
+    return hasPolite() && engine != Engine.SPRING_JDK && engine != Engine.SPRING_HC5;
   }
 
   /**

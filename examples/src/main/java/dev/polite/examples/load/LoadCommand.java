@@ -44,7 +44,7 @@ import picocli.CommandLine.Spec;
             + "(and local_drops when an adaptive throttle dropped calls on the client), threads_peak "
             + "(the most live threads in this JVM during the run) and, with --async, async: true. "
             + "sent counts every attempt put on the wire, counted where it happens (by a network interceptor; "
-            + "for polite-jdk by a relay on loopback), answered or not, the engine's own silent re-sends "
+            + "for the other engines' polite by a relay on loopback), answered or not, the engine's own silent re-sends "
             + "included; retries the attempts beyond each call's first, the engine's re-sends among them; "
             + "stale_connections (only when non-zero) counts the attempts OkHttp began on a pooled connection "
             + "the server had already closed (as an HTTP/1.0 server does after each answer), held back before "
@@ -76,8 +76,11 @@ public final class LoadCommand implements Callable<Integer> {
           + "retry-after (Retry-After plus jitter, 6 attempts), paced (client-side bucket; see --rate, --burst), "
           + "failsafe (Failsafe 3 by hand: RetryPolicy honouring Retry-After, 6 attempts, behind a smooth "
           + "RateLimiter at --rate), polite-adaptive (PoliteInterceptor with AdaptiveThrottle.create() as its load "
-          + "shedder) or polite-jdk (PoliteHttpClient.wrap over the JDK's HttpClient, HTTP/1.1, told nothing; http URLs "
-          + "only, since a relay on loopback counts what it sends). Default: ${DEFAULT-VALUE}.")
+          + "shedder), polite-jdk (PoliteHttpClient.wrap over the JDK's HttpClient, HTTP/1.1, told nothing), "
+          + "polite-spring and polite-spring-hc5 (Spring's RestClient with PoliteRequestInterceptor, on the JDK's and "
+          + "on HttpClient 5's request factory; blocking only) or polite-webclient (Spring's WebClient with "
+          + "PoliteExchangeFilter, on Reactor Netty). The engines other than OkHttp take http URLs only, since a relay "
+          + "on loopback counts what they send. Default: ${DEFAULT-VALUE}.")
   ClientKind client;
 
   @Option(names = "--rate", paramLabel = "R", defaultValue = "4.5",
@@ -89,7 +92,8 @@ public final class LoadCommand implements Callable<Integer> {
   double burst;
 
   @Option(names = "--async", description = "Make the calls without a thread each (polite clients only): "
-      + "enqueue through a PoliteCallFactory over the OkHttp client, or polite-jdk's sendAsync; a call waits "
+      + "enqueue through a PoliteCallFactory over the OkHttp client, polite-jdk's sendAsync, or polite-webclient's "
+      + "subscription (RestClient has none); a call waits "
       + "for its pace without holding a thread. Default: execute (send), one worker thread per call in flight.")
   boolean async;
 
@@ -177,9 +181,14 @@ public final class LoadCommand implements Callable<Integer> {
     if ((async || metrics || observeOnly) && !client.hasPolite()) {
       throw new ParameterException(spec.commandLine(),
           (async ? "--async" : metrics ? "--metrics" : "--observe-only")
-          + " needs a client with polite in it (polite, polite-adaptive or polite-jdk), not " + client.cliName());
+          + " needs a client with polite in it (polite, polite-adaptive or a polite-<engine>), not "
+          + client.cliName());
     }
-    if (client.engine() == ClientKind.Engine.JDK) {
+    if (async && !client.hasAsync()) {
+      throw new ParameterException(spec.commandLine(), "--async needs a client that can call without a thread: "
+          + client.cliName() + " is Spring's RestClient, which has none (polite-webclient is Spring's that can)");
+    }
+    if (client.engine() != ClientKind.Engine.OKHTTP) {
       for (HttpUrl url : urls) {
         if (!"http".equals(url.scheme())) {
           throw new ParameterException(spec.commandLine(), client.cliName() + " takes http URLs only: a relay "

@@ -183,17 +183,24 @@ public final class LoadRunner {
 
   /** A fresh client of the kind, on its engine, for one run. */
   private LoadClient open(List<HttpUrl> urls, int concurrency, boolean async, long start) {
-    switch (kind.engine()) {
-      case JDK:
-        try {
+    if (kind.engine() == ClientKind.Engine.OKHTTP) {
+      return new OkHttpLoadClient(base, kind, pacedRate, pacedBurst, listener, observeOnly, concurrency, async,
+          start);
+    }
+    try {
+      switch (kind.engine()) {
+        case JDK:
           return JdkLoadClient.open(urls, listener, observeOnly, start);
-        } catch (IOException e) {
-          throw new UncheckedIOException("the relay that counts the JDK client's attempts cannot start", e);
-        }
-      case OKHTTP:
-      default:
-        return new OkHttpLoadClient(base, kind, pacedRate, pacedBurst, listener, observeOnly, concurrency, async,
-            start);
+        case SPRING_JDK:
+          return SpringLoadClient.onJdk(urls, listener, observeOnly, start);
+        case SPRING_HC5:
+          return SpringLoadClient.onHttpClient5(urls, concurrency, listener, observeOnly, start);
+        case WEBCLIENT:
+        default:
+          return WebClientLoadClient.open(urls, listener, observeOnly, start);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("the relay that counts " + kind.cliName() + "'s attempts cannot start", e);
     }
   }
 

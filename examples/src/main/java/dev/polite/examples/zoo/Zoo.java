@@ -109,7 +109,7 @@ final class Zoo {
       RunResult result;
       try {
         result = runner.run(server.urls(), cell.requests(), cell.concurrency(), progress,
-            async && cell.client().hasPolite());
+            async && cell.client().hasAsync());
       } catch (UnreachableException e) {
         throw new IOException(cell + ": " + e.getMessage(), e);
       } finally {

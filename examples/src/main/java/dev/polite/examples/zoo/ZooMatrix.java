@@ -360,12 +360,16 @@ final class ZooMatrix {
     return quick;
   }
 
-  /** polite, polite-jdk and polite-adaptive first (the subjects), then the peers in the table's usual order. */
+  /**
+   * polite, polite-jdk and polite-adaptive first (the subjects), then the peers in the table's usual
+   * order; polite on the other engines (Spring's, HttpClient 5's) only when named, since each adds a
+   * quarter of an hour of cells that run what polite-jdk runs, on another engine.
+   */
   static List<ClientKind> defaultClients() {
     List<ClientKind> clients = new ArrayList<>(List.of(ClientKind.POLITE, ClientKind.POLITE_JDK,
         ClientKind.POLITE_ADAPTIVE));
     for (ClientKind kind : ClientKind.values()) {
-      if (!clients.contains(kind)) {
+      if (!clients.contains(kind) && kind.engine() == ClientKind.Engine.OKHTTP) {
         clients.add(kind);
       }
     }
