@@ -46,8 +46,10 @@ import reactor.util.context.ContextView;
  * usual, so a refusal polite gave up on becomes {@code WebClientResponseException.TooManyRequests}
  * under {@code retrieve()}. A call that cannot be sent in time, or a refusal when
  * {@link PoliteBuilder#throwWhenRateLimited} is set, errors with
- * {@link dev.polite.RateLimitedException}. Put this filter last, after filters that sign a
- * request, so each attempt is signed anew. A request's hints travel in its attributes
+ * {@link dev.polite.RateLimitedException}. Filters run in the order they were added, the first
+ * outermost: the filters added after this one run again on every attempt, so add it before those
+ * that sign a request (each attempt is signed anew) and after one that adds a header your key
+ * function reads. A request's hints travel in its attributes
  * ({@link RequestHints}). {@code WebClient} writes a request's body anew for every exchange, so
  * every request can be sent again.
  *

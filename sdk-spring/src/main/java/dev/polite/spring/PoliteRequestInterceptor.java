@@ -29,10 +29,13 @@ import org.springframework.http.client.ClientHttpResponse;
  * }</pre>
  *
  * <h2>Where it sits</h2>
- * Add it last (innermost), after interceptors that sign or authenticate a request, so each of its
- * attempts is signed anew: each attempt is {@code execution.execute(request, body)} again, which
- * Spring Framework 7 supports (the interceptors after this one run again on every attempt). The
- * body is the bytes Spring buffered for the interceptors, so every request can be sent again.
+ * Spring runs interceptors in the order they were added, the first outermost. Each of polite's
+ * attempts is {@code execution.execute(request, body)} again, which Spring Framework 7 supports:
+ * the interceptors added after this one run again on every attempt. So add it before those that
+ * sign a request or stamp it with the time, so each attempt is signed anew; but after one that adds
+ * a header your key function reads (an API key, when the key is {@code RateLimitKey.header}),
+ * since polite reads the request as it is given it. The body is the bytes Spring buffered for the
+ * interceptors, so every request can be sent again.
  *
  * <h2>Spring's conventions</h2>
  * An answer polite retries is closed unread; the one it returns goes to your status handlers as
