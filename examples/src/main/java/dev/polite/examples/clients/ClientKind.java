@@ -69,7 +69,14 @@ public enum ClientKind {
   /** Spring's {@code WebClient} with {@code PoliteExchangeFilter.create()}, on Reactor Netty. */
   POLITE_WEBCLIENT("polite-webclient", "polite on Spring's WebClient", Engine.WEBCLIENT,
       "WebClient with PoliteExchangeFilter.create(), told nothing, on Reactor Netty: waits as scheduled tasks, "
-          + "holding no thread.");
+          + "holding no thread."),
+  /**
+   * Apache HttpClient 5 with polite's exec-chain handler installed: the classic client blocking,
+   * the async one with {@code --async}; HttpClient's own retries off.
+   */
+  POLITE_HC5("polite-hc5", "polite on Apache HttpClient 5", Engine.HC5,
+      "HttpClient 5 with PoliteExecChainHandler (classic) or PoliteAsyncExecChainHandler (async) installed, told "
+          + "nothing, its own retries off: one layer waits.");
 
   /** The HTTP client a kind is built on. */
   public enum Engine {
@@ -82,7 +89,9 @@ public enum ClientKind {
     /** Spring's {@code RestClient} on Apache HttpClient 5's request factory, with polite-spring's interceptor. */
     SPRING_HC5,
     /** Spring's {@code WebClient} on Reactor Netty, with polite-spring's filter. */
-    WEBCLIENT
+    WEBCLIENT,
+    /** Apache HttpClient 5, classic and async, with polite-httpclient5's exec-chain handlers. */
+    HC5
   }
 
   /** Attempts in all for the two retrying peers: a first try and five retries, a common choice. */

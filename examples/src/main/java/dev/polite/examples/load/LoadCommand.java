@@ -78,8 +78,9 @@ public final class LoadCommand implements Callable<Integer> {
           + "RateLimiter at --rate), polite-adaptive (PoliteInterceptor with AdaptiveThrottle.create() as its load "
           + "shedder), polite-jdk (PoliteHttpClient.wrap over the JDK's HttpClient, HTTP/1.1, told nothing), "
           + "polite-spring and polite-spring-hc5 (Spring's RestClient with PoliteRequestInterceptor, on the JDK's and "
-          + "on HttpClient 5's request factory; blocking only) or polite-webclient (Spring's WebClient with "
-          + "PoliteExchangeFilter, on Reactor Netty). The engines other than OkHttp take http URLs only, since a relay "
+          + "on HttpClient 5's request factory; blocking only), polite-webclient (Spring's WebClient with "
+          + "PoliteExchangeFilter, on Reactor Netty) or polite-hc5 (Apache HttpClient 5 with polite's exec-chain "
+          + "handler, classic, or async with --async). The engines other than OkHttp take http URLs only, since a relay "
           + "on loopback counts what they send. Default: ${DEFAULT-VALUE}.")
   ClientKind client;
 
@@ -92,8 +93,8 @@ public final class LoadCommand implements Callable<Integer> {
   double burst;
 
   @Option(names = "--async", description = "Make the calls without a thread each (polite clients only): "
-      + "enqueue through a PoliteCallFactory over the OkHttp client, polite-jdk's sendAsync, or polite-webclient's "
-      + "subscription (RestClient has none); a call waits "
+      + "enqueue through a PoliteCallFactory over the OkHttp client, polite-jdk's sendAsync, polite-webclient's "
+      + "subscription, or polite-hc5's async client (RestClient has none); a call waits "
       + "for its pace without holding a thread. Default: execute (send), one worker thread per call in flight.")
   boolean async;
 

@@ -195,6 +195,8 @@ public final class LoadRunner {
           return SpringLoadClient.onJdk(urls, listener, observeOnly, start);
         case SPRING_HC5:
           return SpringLoadClient.onHttpClient5(urls, concurrency, listener, observeOnly, start);
+        case HC5:
+          return Hc5LoadClient.open(urls, concurrency, listener, observeOnly, start);
         case WEBCLIENT:
         default:
           return WebClientLoadClient.open(urls, listener, observeOnly, start);

@@ -76,7 +76,7 @@ public final class ZooCommand implements Callable<Integer> {
       description = "Clients to run, comma-separated, in this order (default: polite, polite-jdk, polite-adaptive, "
           + "then every peer; with --quick: polite and polite-jdk). polite on the other engines runs when named: "
           + "polite-spring and polite-spring-hc5 (RestClient on the JDK's and HttpClient 5's request factories), "
-          + "polite-webclient.")
+          + "polite-webclient, polite-hc5.")
   List<ClientKind> clients = new ArrayList<>();
 
   @Option(names = "--servers", paramLabel = "FILTER", split = ",",
@@ -98,7 +98,8 @@ public final class ZooCommand implements Callable<Integer> {
   Path report;
 
   @Option(names = "--async", description = "polite's clients make their calls without a thread each (waits hold "
-      + "no thread): enqueue through a PoliteCallFactory, polite-jdk's sendAsync, polite-webclient's subscription; "
+      + "no thread): enqueue through a PoliteCallFactory, polite-jdk's sendAsync, polite-webclient's subscription, "
+      + "polite-hc5's async client; "
       + "the peers, and RestClient (which has no async call), always block.")
   boolean async;
 

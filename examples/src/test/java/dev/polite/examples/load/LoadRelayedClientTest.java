@@ -18,8 +18,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code load} on the engines without OkHttp's interceptors ({@code polite-jdk}, Spring's
- * {@code polite-spring} and {@code polite-spring-hc5}, {@code polite-webclient} blocking and
- * {@code --async}): polite, told nothing, keeps {@code load --json}'s contract, counted where its
+ * {@code polite-spring} and {@code polite-spring-hc5}, {@code polite-webclient} and HttpClient 5's
+ * {@code polite-hc5}, blocking and {@code --async}): polite, told nothing, keeps {@code load --json}'s contract, counted where its
  * attempts happen: on the wire by a relay (sent, rejected, and each call's attempts, whose retries
  * are those beyond its first).
  */
@@ -36,7 +36,7 @@ class LoadRelayedClientTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"polite-jdk", "polite-jdk --async", "polite-spring", "polite-spring-hc5",
-      "polite-webclient", "polite-webclient --async"})
+      "polite-webclient", "polite-webclient --async", "polite-hc5", "polite-hc5 --async"})
   void itKeepsTheJsonContractAgainstTheDemoServer(String client) {
     try (DemoServer server = DemoServer.builder().limit(5).window(Duration.ofSeconds(1)).burst(5).start()) {
       Cli cli = Cli.run(load(client, "--url", server.url() + "/api/items", "--requests", "12", "--concurrency", "4",
@@ -63,7 +63,7 @@ class LoadRelayedClientTest {
   /** A refusal is counted on the wire, and polite's retry of it per call. */
   @ParameterizedTest
   @ValueSource(strings = {"polite-jdk", "polite-jdk --async", "polite-spring", "polite-spring-hc5",
-      "polite-webclient", "polite-webclient --async"})
+      "polite-webclient", "polite-webclient --async", "polite-hc5", "polite-hc5 --async"})
   void aRefusalIsRejectedAndItsRetryARetry(String client) throws Exception {
     try (MockWebServer server = new MockWebServer()) {
       server.setDispatcher(new FirstThenRest(
@@ -88,7 +88,7 @@ class LoadRelayedClientTest {
    */
   @ParameterizedTest
   @ValueSource(strings = {"polite-jdk", "polite-jdk --async", "polite-spring", "polite-spring-hc5",
-      "polite-webclient", "polite-webclient --async"})
+      "polite-webclient", "polite-webclient --async", "polite-hc5", "polite-hc5 --async"})
   void aFailedCallIsCountedEveryAttemptSentAndTheExitCodeIsOne(String client) throws Exception {
     try (MockWebServer cutting = new MockWebServer()) {
       cutting.setDispatcher(FirstThenRest.cutAfterFirst()); // answered, then every later call cut
@@ -108,7 +108,7 @@ class LoadRelayedClientTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"polite-jdk", "polite-spring", "polite-spring-hc5", "polite-webclient"})
+  @ValueSource(strings = {"polite-jdk", "polite-spring", "polite-spring-hc5", "polite-webclient", "polite-hc5"})
   void anHttpsUrlIsRefusedAtParseTime(String client) {
     Cli cli = Cli.run("load", "--url", "https://api.example.com/items", "--requests", "1", "--client", client);
 
@@ -127,7 +127,7 @@ class LoadRelayedClientTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"polite-jdk", "polite-jdk --async", "polite-spring", "polite-spring-hc5",
-      "polite-webclient", "polite-webclient --async"})
+      "polite-webclient", "polite-webclient --async", "polite-hc5", "polite-hc5 --async"})
   void anUnreachableUrlIsOneLineAndANonZeroExit(String client) throws Exception {
     int port;
     try (ServerSocket socket = new ServerSocket(0)) {
