@@ -2,16 +2,13 @@ package dev.polite.httpclient5;
 
 import dev.polite.AsyncExchange;
 import dev.polite.Exchange;
-import dev.polite.KeySnapshot;
 import dev.polite.Polite;
+import dev.polite.PoliteAdapter;
 import dev.polite.PoliteBuilder;
-import dev.polite.PoliteConfig;
 import dev.polite.Scheduler;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -89,7 +86,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Thread-safe: share one, as you share the client.
  */
-public final class PoliteAsyncExecChainHandler implements AsyncExecChainHandler {
+public final class PoliteAsyncExecChainHandler implements AsyncExecChainHandler, PoliteAdapter {
   /** The name {@link #install} gives the handler in HttpClient's chain. */
   public static final String NAME = "polite";
 
@@ -146,23 +143,9 @@ public final class PoliteAsyncExecChainHandler implements AsyncExecChainHandler 
   }
 
   /** The polite caller this handler carries HttpClient's exchanges to; its keys are this one's. */
+  @Override
   public Polite polite() {
     return polite;
-  }
-
-  /** This handler's configuration, read-only. */
-  public PoliteConfig config() {
-    return polite.config();
-  }
-
-  /** What polite knows about {@code key} now, if it holds the key. */
-  public Optional<KeySnapshot> snapshot(String key) {
-    return polite.snapshot(key);
-  }
-
-  /** What polite knows about every key it holds now, in no particular order. */
-  public List<KeySnapshot> snapshots() {
-    return polite.snapshots();
   }
 
   @Override

@@ -1,16 +1,14 @@
 package dev.polite.httpclient5;
 
 import dev.polite.Exchange;
-import dev.polite.KeySnapshot;
 import dev.polite.Polite;
+import dev.polite.PoliteAdapter;
 import dev.polite.PoliteBuilder;
 import dev.polite.PoliteConfig;
 import dev.polite.RateLimitedException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import org.apache.hc.client5.http.classic.ExecChain;
 import org.apache.hc.client5.http.classic.ExecChainHandler;
@@ -90,7 +88,7 @@ import org.apache.hc.core5.http.protocol.HttpContext;
  *
  * <p>Thread-safe and stateless but for polite's keys: share one, as you share the client.
  */
-public final class PoliteExecChainHandler implements ExecChainHandler {
+public final class PoliteExecChainHandler implements ExecChainHandler, PoliteAdapter {
   /** The name {@link #install} gives the handler in HttpClient's chain. */
   public static final String NAME = "polite";
 
@@ -146,23 +144,9 @@ public final class PoliteExecChainHandler implements ExecChainHandler {
   }
 
   /** The polite caller this handler carries HttpClient's calls to; its keys are this one's. */
+  @Override
   public Polite polite() {
     return polite;
-  }
-
-  /** This handler's configuration, read-only. */
-  public PoliteConfig config() {
-    return polite.config();
-  }
-
-  /** What polite knows about {@code key} now, if it holds the key. */
-  public Optional<KeySnapshot> snapshot(String key) {
-    return polite.snapshot(key);
-  }
-
-  /** What polite knows about every key it holds now, in no particular order. */
-  public List<KeySnapshot> snapshots() {
-    return polite.snapshots();
   }
 
   @Override

@@ -2,10 +2,9 @@ package dev.polite.jdk;
 
 import dev.polite.AsyncExchange;
 import dev.polite.Exchange;
-import dev.polite.KeySnapshot;
 import dev.polite.Polite;
+import dev.polite.PoliteAdapter;
 import dev.polite.PoliteBuilder;
-import dev.polite.PoliteConfig;
 import dev.polite.Scheduler;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -25,7 +24,6 @@ import java.net.http.HttpResponse.PushPromiseHandler;
 import java.net.http.HttpResponse.ResponseInfo;
 import java.net.http.WebSocket;
 import java.time.Duration;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -75,7 +73,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Thread-safe: share one, as you share the client it wraps.
  */
-public final class PoliteHttpClient extends HttpClient {
+public final class PoliteHttpClient extends HttpClient implements PoliteAdapter {
   private final HttpClient client;
   private final Polite polite;
   private final Scheduler scheduler;
@@ -123,23 +121,9 @@ public final class PoliteHttpClient extends HttpClient {
   }
 
   /** The polite caller this client carries its calls to; its keys are this client's. */
+  @Override
   public Polite polite() {
     return polite;
-  }
-
-  /** This client's configuration of polite, read-only. */
-  public PoliteConfig config() {
-    return polite.config();
-  }
-
-  /** What polite knows about {@code key} now, if it holds the key. */
-  public Optional<KeySnapshot> snapshot(String key) {
-    return polite.snapshot(key);
-  }
-
-  /** What polite knows about every key it holds now, in no particular order. */
-  public List<KeySnapshot> snapshots() {
-    return polite.snapshots();
   }
 
   @Override

@@ -1,14 +1,12 @@
 package dev.polite.okhttp;
 
 import dev.polite.Exchange;
-import dev.polite.KeySnapshot;
 import dev.polite.Polite;
+import dev.polite.PoliteAdapter;
 import dev.polite.PoliteBuilder;
 import dev.polite.PoliteConfig;
 import java.io.IOException;
-import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import okhttp3.Call;
 import okhttp3.Interceptor;
@@ -41,7 +39,7 @@ import okio.Timeout;
  * <p>Add it as an application interceptor ({@code addInterceptor}), so that it sees each call once
  * and its retries go through OkHttp's whole chain.
  */
-public final class PoliteInterceptor implements Interceptor {
+public final class PoliteInterceptor implements Interceptor, PoliteAdapter {
   private final Polite polite;
   /** Whether a call factory was made over this interceptor: set once, never cleared. */
   private volatile boolean servesFactory;
@@ -83,16 +81,8 @@ public final class PoliteInterceptor implements Interceptor {
     return new Builder(polite.config());
   }
 
-  /**
-   * This interceptor's configuration, read-only.
-   *
-   * <pre>{@code Duration patience = interceptor.config().maxWait();}</pre>
-   */
-  public PoliteConfig config() {
-    return polite.config();
-  }
-
   /** The polite caller this interceptor carries OkHttp's calls to; its keys are this one's. */
+  @Override
   public Polite polite() {
     return polite;
   }
@@ -141,24 +131,6 @@ public final class PoliteInterceptor implements Interceptor {
       left = Math.min(left, Math.max(0, timeout.deadlineNanoTime() - System.nanoTime()));
     }
     return left;
-  }
-
-  /**
-   * What this interceptor knows about {@code key} now, if it holds the key.
-   *
-   * <pre>{@code polite.snapshot("https://api.github.com:443").map(KeySnapshot::pace)}</pre>
-   */
-  public Optional<KeySnapshot> snapshot(String key) {
-    return polite.snapshot(key);
-  }
-
-  /**
-   * What this interceptor knows about every key it holds now, in no particular order.
-   *
-   * <pre>{@code polite.snapshots().forEach(k -> System.out.println(k.key() + " " + k.pace()))}</pre>
-   */
-  public List<KeySnapshot> snapshots() {
-    return polite.snapshots();
   }
 
   @Override

@@ -2,14 +2,11 @@ package dev.polite.spring;
 
 import dev.polite.AsyncExchange;
 import dev.polite.Exchange;
-import dev.polite.KeySnapshot;
 import dev.polite.Polite;
+import dev.polite.PoliteAdapter;
 import dev.polite.PoliteBuilder;
-import dev.polite.PoliteConfig;
 import dev.polite.Scheduler;
-import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import org.springframework.web.reactive.function.client.ClientRequest;
@@ -56,7 +53,7 @@ import reactor.util.context.ContextView;
  * <p>Thread-safe: share one across clients; clients over one filter, or over one {@link Polite},
  * share its keys.
  */
-public final class PoliteExchangeFilter implements ExchangeFilterFunction {
+public final class PoliteExchangeFilter implements ExchangeFilterFunction, PoliteAdapter {
   private final Polite polite;
   private final Scheduler scheduler;
   private final Executor executor;
@@ -96,23 +93,9 @@ public final class PoliteExchangeFilter implements ExchangeFilterFunction {
   }
 
   /** The polite caller this filter carries its exchanges to; its keys are this filter's. */
+  @Override
   public Polite polite() {
     return polite;
-  }
-
-  /** This filter's configuration of polite, read-only. */
-  public PoliteConfig config() {
-    return polite.config();
-  }
-
-  /** What polite knows about {@code key} now, if it holds the key. */
-  public Optional<KeySnapshot> snapshot(String key) {
-    return polite.snapshot(key);
-  }
-
-  /** What polite knows about every key it holds now, in no particular order. */
-  public List<KeySnapshot> snapshots() {
-    return polite.snapshots();
   }
 
   @Override

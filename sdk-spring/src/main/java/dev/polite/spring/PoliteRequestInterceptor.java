@@ -1,14 +1,11 @@
 package dev.polite.spring;
 
 import dev.polite.Exchange;
-import dev.polite.KeySnapshot;
 import dev.polite.Polite;
+import dev.polite.PoliteAdapter;
 import dev.polite.PoliteBuilder;
-import dev.polite.PoliteConfig;
 import java.io.IOException;
-import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import org.springframework.http.HttpRequest;
 import org.springframework.http.client.ClientHttpRequestExecution;
 import org.springframework.http.client.ClientHttpRequestInterceptor;
@@ -54,7 +51,7 @@ import org.springframework.http.client.ClientHttpResponse;
  * <p>Thread-safe: share one across clients; clients over one interceptor, or over one
  * {@link Polite}, share its keys.
  */
-public final class PoliteRequestInterceptor implements ClientHttpRequestInterceptor {
+public final class PoliteRequestInterceptor implements ClientHttpRequestInterceptor, PoliteAdapter {
   private final Polite polite;
 
   private PoliteRequestInterceptor(Polite polite) {
@@ -90,23 +87,9 @@ public final class PoliteRequestInterceptor implements ClientHttpRequestIntercep
   }
 
   /** The polite caller this interceptor carries its calls to; its keys are this interceptor's. */
+  @Override
   public Polite polite() {
     return polite;
-  }
-
-  /** This interceptor's configuration of polite, read-only. */
-  public PoliteConfig config() {
-    return polite.config();
-  }
-
-  /** What polite knows about {@code key} now, if it holds the key. */
-  public Optional<KeySnapshot> snapshot(String key) {
-    return polite.snapshot(key);
-  }
-
-  /** What polite knows about every key it holds now, in no particular order. */
-  public List<KeySnapshot> snapshots() {
-    return polite.snapshots();
   }
 
   @Override
