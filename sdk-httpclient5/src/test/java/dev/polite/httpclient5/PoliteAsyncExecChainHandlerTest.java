@@ -120,31 +120,9 @@ class PoliteAsyncExecChainHandlerTest {
     return server.url(path).toString();
   }
 
-  /** Waits until a task of polite's is scheduled (real time, bounded: not an assertion of it). */
-  private void awaitTask() throws Exception {
-    while (true) {
-      CompletableFuture<Void> added = scheduler.nextAdded();
-      if (scheduler.pending() > 0) {
-        return;
-      }
-      added.get(10, TimeUnit.SECONDS);
-    }
-  }
-
   /** Runs polite's tasks as the call needs them, until it completes; its answer. */
   private SimpleHttpResponse runUntilDone(Call call) throws Exception {
-    while (!call.done().isDone()) {
-      CompletableFuture<Void> added = scheduler.nextAdded();
-      if (scheduler.runNext()) {
-        continue;
-      }
-      try {
-        CompletableFuture.anyOf(call.done(), added).get(10, TimeUnit.SECONDS);
-      } catch (ExecutionException | CancellationException ended) {
-        // the call is done: the loop ends
-      }
-    }
-    return call.done().get();
+    return scheduler.runUntilDone(call.done());
   }
 
   @Test
@@ -155,7 +133,7 @@ class PoliteAsyncExecChainHandlerTest {
     client(polite().build());
 
     Call call = execute(SimpleRequestBuilder.get(url("/a")).build());
-    awaitTask();
+    scheduler.awaitTask();
     assertThat(call.done()).as("the 429 is not the answer").isNotDone();
 
     SimpleHttpResponse response = runUntilDone(call);
@@ -176,7 +154,7 @@ class PoliteAsyncExecChainHandlerTest {
       client(polite().build());
 
       Call waiting = execute(SimpleRequestBuilder.get(url("/a")).build());
-      awaitTask();
+      scheduler.awaitTask();
       assertThat(pool.getTotalStats().getLeased()).as("the refusal's connection went back").isZero();
       Call meanwhile = execute(SimpleRequestBuilder.get(other.url("/b").toString()).build());
 
@@ -210,7 +188,7 @@ class PoliteAsyncExecChainHandlerTest {
     assertThat(runUntilDone(execute(SimpleRequestBuilder.get(url("/a")).build())).getCode())
         .isEqualTo(200);
     Call next = execute(SimpleRequestBuilder.get(url("/b")).build());
-    awaitTask();
+    scheduler.awaitTask();
     assertThat(server.getRequestCount()).as("the next call waits for the reset").isEqualTo(1);
 
     assertThat(runUntilDone(next).getCode()).isEqualTo(200);
@@ -299,7 +277,7 @@ class PoliteAsyncExecChainHandlerTest {
     client(polite);
 
     Call call = execute(SimpleRequestBuilder.get(url("/a")).build());
-    awaitTask();
+    scheduler.awaitTask();
     assertThat(call.future().cancel(true)).isTrue();
 
     assertThat(scheduler.pending()).as("the wait's task went with it").isZero();

@@ -66,22 +66,15 @@ class PoliteHttpClientAsyncTest {
     return b.body(code == 200 ? "hello" : "refused").build();
   }
 
-  /**
-   * Runs the scheduler's tasks as the call needs them (each when the JDK client has nothing of
-   * the call's in hand) until {@code call} completes; its answer.
-   */
+  /** Runs the scheduler's tasks as the call needs them until {@code call} completes; its answer. */
   private <T> T runUntilDone(CompletableFuture<T> call) throws Exception {
-    long giveUpAt = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (!call.isDone()) {
-      assertThat(System.nanoTime()).as("the call is not done; " + call).isLessThan(giveUpAt);
-      if (!scheduler.runNext()) {
-        Thread.sleep(2); // the JDK client's threads are at work: a bounded wait, not a timed assertion
-      }
-    }
-    return call.get();
+    return scheduler.runUntilDone(call);
   }
 
-  /** Waits, on real time, for what the JDK client's threads are doing; fails after 10 s. */
+  /**
+   * Waits, on real time, for what the JDK client's threads are doing where nothing tells when it
+   * is done (an aborted attempt let go); fails after 10 s.
+   */
   private static void await(BooleanSupplier done, String what) throws InterruptedException {
     long giveUpAt = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (!done.getAsBoolean()) {
@@ -98,7 +91,8 @@ class PoliteHttpClientAsyncTest {
     HttpClient client = polite().build();
 
     CompletableFuture<HttpResponse<String>> call = client.sendAsync(h.get("/a"), h.strings());
-    await(() -> scheduler.pending() == 1, "the retry's task");
+    scheduler.awaitTask();
+    assertThat(scheduler.pending()).as("the retry's task").isEqualTo(1);
     assertThat(call).as("the 429 is not the answer").isNotDone();
 
     HttpResponse<String> response = runUntilDone(call);
@@ -147,7 +141,7 @@ class PoliteHttpClientAsyncTest {
     for (int i = 0; i < 1_000; i++) {
       calls.add(client.sendAsync(untimed, h.strings()));
     }
-    await(() -> calls.get(0).isDone(), "the first call, which went at once");
+    calls.get(0).get(10, TimeUnit.SECONDS); // the first call, which went at once
     int during = ManagementFactory.getThreadMXBean().getThreadCount();
 
     assertThat(sent).as("one call a second: the first went, the rest wait").hasValue(1);

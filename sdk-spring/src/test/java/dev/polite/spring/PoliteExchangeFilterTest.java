@@ -71,24 +71,7 @@ class PoliteExchangeFilterTest {
 
   /** Runs the scheduler's tasks as the call needs them until {@code call} completes; its value. */
   private <T> T runUntilDone(CompletableFuture<T> call) throws Exception {
-    while (!call.isDone()) {
-      CompletableFuture<Void> added = scheduler.nextAdded();
-      if (!scheduler.runNext()) {
-        CompletableFuture.anyOf(added, call).get(10, TimeUnit.SECONDS); // Netty's threads are at work
-      }
-    }
-    return call.get();
-  }
-
-  /** Waits until a task is scheduled: the call is waiting, holding no thread. */
-  private void awaitATask() throws Exception {
-    while (true) {
-      CompletableFuture<Void> added = scheduler.nextAdded();
-      if (scheduler.pending() > 0) {
-        return;
-      }
-      added.get(10, TimeUnit.SECONDS);
-    }
+    return scheduler.runUntilDone(call);
   }
 
   @Test
@@ -115,7 +98,7 @@ class PoliteExchangeFilterTest {
 
     Disposable call = client.get().uri("/a").retrieve().bodyToMono(String.class).subscribe();
     runUntilRefused();
-    awaitATask();
+    scheduler.awaitTask();
     call.dispose();
 
     assertThat(scheduler.pending()).as("the disposed call's task went with it").isZero();

@@ -3,7 +3,10 @@ package dev.polite.testing;
 import dev.polite.Scheduler;
 import java.time.Duration;
 import java.util.PriorityQueue;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -78,6 +81,40 @@ public final class ManualScheduler implements Scheduler {
     }
     next.task.run();
     return true;
+  }
+
+  /**
+   * Runs tasks as {@code call} needs them, until it completes: each task when due, and while none
+   * waits, waits (on real time, bounded at 10 s a step: not an assertion of time) for the engine's
+   * threads to schedule the next or to complete the call. Its result, or what it failed with.
+   */
+  public <T> T runUntilDone(CompletableFuture<T> call) throws Exception {
+    while (!call.isDone()) {
+      CompletableFuture<Void> added = nextAdded();
+      if (runNext()) {
+        continue;
+      }
+      try {
+        CompletableFuture.anyOf(call, added).get(10, TimeUnit.SECONDS);
+      } catch (ExecutionException | CancellationException ended) {
+        // the call is done: the loop ends
+      }
+    }
+    return call.get();
+  }
+
+  /**
+   * Waits until a task is scheduled (on real time, bounded at 10 s: not an assertion of time): a
+   * call of polite's is then waiting, holding no thread.
+   */
+  public void awaitTask() throws Exception {
+    while (true) {
+      CompletableFuture<Void> added = nextAdded();
+      if (pending() > 0) {
+        return;
+      }
+      added.get(10, TimeUnit.SECONDS);
+    }
   }
 
   private synchronized @Nullable Task poll() {
