@@ -25,9 +25,11 @@ import org.jspecify.annotations.Nullable;
  *       before that are the burst's, admitted or not in any order: many connections reorder it.)
  *   <li><b>Reopened:</b> a call sent after the last refusal was admitted; W is from the first
  *       call of the burst to that one. The key probed late, never early, so W is at least the
- *       time a sliding log holds a call.
+ *       time a sliding log holds a call; where a round length (a second, a minute) lies between
+ *       the last refused call and the reopening, a little below it, W is that ({@link #measured}).
  *   <li><b>Worth it:</b> N per W is at least the even pace the key would keep, and W fits the
- *       max wait. A window that reopened only after a long backoff reads as a slow one: such a
+ *       max wait (W as {@link #measured}: a late probe must not make a window of a second look
+ *       slower than the pace). A window that reopened only after a long backoff reads as a slow one: such a
  *       belief would hold the key under the pace it can keep, so it is not taken.
  * </ul>
  *
@@ -71,6 +73,13 @@ final class DiscoveredWindow {
    * loses up to a whole window's worth of the last window's calls.
    */
   static final double SLACK = 1.1;
+  /**
+   * The round lengths servers count their windows in, longest first: an hour, a minute, a second,
+   * a tenth of one. See {@link #measured}.
+   */
+  private static final long[] ROUND_NANOS = {3_600_000_000_000L, 60_000_000_000L, 1_000_000_000L, 100_000_000L};
+  /** A round length is taken for the window only within this share below the reopening measured. */
+  static final double MOST_SNAPPED = 0.25;
 
   // The evidence since the last run of refusals.
   private int burst;
@@ -81,6 +90,8 @@ final class DiscoveredWindow {
   private boolean shut;
   private boolean leaked;
   private long lastRefusalAt = Long.MIN_VALUE;
+  /** When the latest call refused since the burst began was sent: the window is longer than that. */
+  private long lastRefusedSentAt = Long.MIN_VALUE;
   private @Nullable Declined declined;
 
   // The belief.
@@ -178,9 +189,11 @@ final class DiscoveredWindow {
       leaked = true;
       return false;
     }
-    boolean began = shut && !leaked && worthBelieving(sentAt - burstFirstSentAt, evenPace, maxWaitNanos);
+    long window = measured(lastRefusedSentAt == Long.MIN_VALUE ? 0 : lastRefusedSentAt - burstFirstSentAt,
+        sentAt - burstFirstSentAt);
+    boolean began = shut && !leaked && worthBelieving(window, evenPace, maxWaitNanos);
     if (began) {
-      begin(sentAt);
+      begin(sentAt, window);
     } else {
       declined = new Declined(sentAt - burstFirstSentAt, burst, burstLastSentAt - burstFirstSentAt,
           shut, leaked);
@@ -211,11 +224,12 @@ final class DiscoveredWindow {
     burstLastSentAt = Math.max(burstLastSentAt, sentAt);
   }
 
-  private void begin(long reopenedAt) {
+  /** Believes {@code burst} calls per {@code window} (as {@link #measured}), from the reopening. */
+  private void begin(long reopenedAt, long window) {
     believed = true;
     confirmed = false;
     limit = burst;
-    width = (long) ((reopenedAt - burstFirstSentAt) * SLACK);
+    width = (long) (window * SLACK);
     origin = reopenedAt;
     forgetEvidence();
     // The reopening call is the first window's first, and was admitted: the next may go with it.
@@ -227,6 +241,32 @@ final class DiscoveredWindow {
     ramp = 2;
     admittedWindow = 0;
     admittedCount = 1;
+  }
+
+  /**
+   * The window's length, from what the answers showed of it: longer than {@code shutFor} (a call
+   * sent that long after the burst began was refused) and at most {@code reopenedAfter} (one sent
+   * that long after was admitted).
+   *
+   * <p>The reopening is measured late, by as long as the key's probe waited past the moment the
+   * server reopened (its backoff after the refusals). Servers
+   * count their windows in round lengths (per second, per minute, per hour), so where one lies
+   * between the two bounds, no more than {@link #MOST_SNAPPED} below the reopening, the window is
+   * that round length: the longest unit first, and the longest multiple of it within the bounds,
+   * so a round length is never taken below what the refusals showed. A 1 s window whose probe
+   * reopened it at 1.2 s is believed at 1 s (1.1 s with the slack), not 1.32 s; one whose calls
+   * were refused up to 1.45 s and admitted at 1.56 s is believed at 1.5 s. Where none lies
+   * there, the reopening is the length, as measured.
+   */
+  static long measured(long shutFor, long reopenedAfter) {
+    long floor = (long) Math.ceil(reopenedAfter * (1 - MOST_SNAPPED));
+    for (long unit : ROUND_NANOS) {
+      long round = reopenedAfter / unit * unit;
+      if (round > 0 && round > shutFor && round >= floor) {
+        return round;
+      }
+    }
+    return reopenedAfter;
   }
 
   private void admittedUnderBelief(long sentAt) {
@@ -293,6 +333,7 @@ final class DiscoveredWindow {
       shut = true; // a call sent after the first refusal came back, refused too
     }
     lastRefusalAt = Math.max(lastRefusalAt, now);
+    lastRefusedSentAt = Math.max(lastRefusedSentAt, sentAt);
     return Refusal.NOTHING;
   }
 
@@ -310,6 +351,7 @@ final class DiscoveredWindow {
     shut = false;
     leaked = false;
     lastRefusalAt = Long.MIN_VALUE;
+    lastRefusedSentAt = Long.MIN_VALUE;
   }
 
   /** The believed window a call may go in: the wait until it starts, 0 when it has room now. */

@@ -54,6 +54,45 @@ class DiscoveredWindowTest {
   }
 
   @Test
+  void aReopeningMeasuredLatePastARoundSecondIsBelievedAtTheSecond() {
+    burstThenRefused();
+    window.onRefused(521 * MS, 522 * MS); // shut
+    assertThat(window.onAdmitted(1_200 * MS, EVEN_PACE, MAX_WAIT))
+        .as("reopened, late: 20 a second beats the even pace, where 20 per 1.2 s would not").isTrue();
+    for (int i = 1; i < 20; i++) {
+      window.reserve(1_201 * MS);
+    }
+    assertThat(window.reserve(1_201 * MS)).as("the next window: 1 s with the slack, not 1.2 s with it")
+        .isEqualTo(1_200 * MS + 1_100 * MS - 1_201 * MS);
+  }
+
+  @Test
+  void aWindowRefusedPastTheRoundSecondIsBelievedAsMeasured() {
+    burstThenRefused();
+    window.onRefused(1_050 * MS, 1_051 * MS); // refused 1.05 s after the burst began: longer than a second
+    assertThat(window.onAdmitted(1_090 * MS, EVEN_PACE, MAX_WAIT)).isTrue();
+    for (int i = 1; i < 20; i++) {
+      window.reserve(1_091 * MS);
+    }
+    assertThat(window.reserve(1_091 * MS)).as("1.09 s with the slack: never below what was refused")
+        .isEqualTo(1_090 * MS + 1_199 * MS - 1_091 * MS);
+  }
+
+  @Test
+  void aRoundLengthIsTakenOnlyBetweenTheRefusalsAndTheReopeningAndNotFarBelowIt() {
+    assertThat(DiscoveredWindow.measured(600 * MS, 1_200 * MS)).as("a second within").isEqualTo(1_000 * MS);
+    assertThat(DiscoveredWindow.measured(1_050 * MS, 1_260 * MS)).as("refused past the second: its tenths")
+        .isEqualTo(1_200 * MS);
+    assertThat(DiscoveredWindow.measured(1_150 * MS, 1_190 * MS)).as("no round length between: as measured")
+        .isEqualTo(1_190 * MS);
+    assertThat(DiscoveredWindow.measured(600 * MS, 1_700 * MS)).as("a second is more than a quarter below")
+        .isEqualTo(1_700 * MS);
+    assertThat(DiscoveredWindow.measured(30_000 * MS, 61_500 * MS)).as("a minute").isEqualTo(60_000 * MS);
+    assertThat(DiscoveredWindow.measured(10 * MS, 55 * MS)).as("shorter than a tenth: as measured")
+        .isEqualTo(55 * MS);
+  }
+
+  @Test
   void aProbeAdmittedAfterTheRefusalShowsNoShutWindow() {
     burstThenRefused(); // a token bucket: it refilled while the key backed off
     assertThat(window.onAdmitted(521 * MS, EVEN_PACE, MAX_WAIT)).isFalse();

@@ -79,7 +79,8 @@ class KeyModelShownWindowTest {
     long reopenedSentAt = now - MS;
     assertThat(goingAtOnce(key)).as("the reopening's window: 19 beside it").isEqualTo(19);
     // Paced evenly (about 19/s after the cut), the next call would wait some 50 ms, not this.
-    long width = (long) (1.1 * (reopenedSentAt - began));
+    long width = (long) (1.1 * DiscoveredWindow.measured(0, reopenedSentAt - began));
+    assertThat(width).as("the second the refusals and the reopening allow, with the slack").isEqualTo(1_100 * MS);
     assertThat(key.waitEstimate(1, now)).as("the next window: 1.1 times the one shown, from the reopening")
         .isEqualTo(reopenedSentAt + width - now);
   }
