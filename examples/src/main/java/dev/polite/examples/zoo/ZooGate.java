@@ -4,8 +4,9 @@ import dev.polite.examples.clients.ClientKind;
 import java.util.List;
 
 /**
- * The zoo's CI gate: every cell of polite's, on OkHttp ({@code polite}) and on the JDK's client
- * ({@code polite-jdk}), must lose no call and stay within the rejection allowance, and finish
+ * The zoo's CI gate: every cell of polite's, on OkHttp ({@code polite}), on the JDK's client
+ * ({@code polite-jdk}), on Spring's RestClient and WebClient and on HttpClient 5
+ * ({@link ZooMatrix#QUICK_ENGINES}), must lose no call and stay within the rejection allowance, and finish
  * within {@link Verdict#GATE_SLOW_FACTOR twice} its floor (the slack a busy CI machine meets; the
  * table still judges time at 1.3 times). The peers and polite-adaptive are shown, not gated: they
  * are the comparison.
@@ -14,7 +15,8 @@ import java.util.List;
  */
 final class ZooGate {
   /** The clients the gate holds to the targets, in the order the totals name them. */
-  public static final List<ClientKind> GATED = List.of(ClientKind.POLITE, ClientKind.POLITE_JDK);
+  public static final List<ClientKind> GATED = List.of(ClientKind.POLITE, ClientKind.POLITE_JDK,
+      ClientKind.POLITE_SPRING, ClientKind.POLITE_WEBCLIENT, ClientKind.POLITE_HC5);
 
   private ZooGate() {}
 

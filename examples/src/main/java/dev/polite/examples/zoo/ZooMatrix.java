@@ -133,6 +133,20 @@ final class ZooMatrix {
       new Spot("concurrency/none", 16), new Spot("fixed-window/used-limit", 16),
       new Spot("budgets/unnamed", 16), new Spot("policies/ietf", 64), new Spot("block/restarted", 16),
       new Spot("refuses/everything", 16), new Spot("hints/unusable", 64));
+
+  /**
+   * The quick zoo's cells for polite on the other engines ({@link #QUICK_ENGINES}): the same core
+   * as polite-jdk's, carried by another adapter, so the cells where an adapter can go wrong: calls
+   * paced from refusals alone, a cap on calls in flight, stray refusals beside a limiter, and a
+   * limiter that refuses everything.
+   */
+  private static final List<Spot> QUICK_ENGINE_SPOTS = List.of(
+      new Spot("token-bucket/none", 16), new Spot("concurrency/none", 16), new Spot("hints/unusable", 64),
+      new Spot("refuses/everything", 16));
+
+  /** polite on the other engines in the quick zoo: RestClient (on the JDK's request factory), WebClient, HttpClient 5. */
+  public static final List<ClientKind> QUICK_ENGINES = List.of(ClientKind.POLITE_SPRING, ClientKind.POLITE_WEBCLIENT,
+      ClientKind.POLITE_HC5);
   /** The quick zoo's one cell for polite-adaptive: no headers, the most callers. */
   private static final Spot QUICK_ADAPTIVE = new Spot("token-bucket/none", 64);
 
@@ -217,8 +231,8 @@ final class ZooMatrix {
    * no headers, the legacy and GitHub dialects and a Retry-After date from a clock a minute ahead,
    * at 16 and 64 callers; IETF at 64; a fixed window with no headers at 16; HAProxy at 4 and 16; a
    * fixed window with a wrong reset now and then, at 16; two budgets on one host at 16 and 64; the
-   * spent quota at 4 and 16; the caps), and polite-adaptive on one of them; with
-   * {@code --clients}, each named client on those cells.
+   * spent quota at 4 and 16; the caps), polite-adaptive on one of them, and polite on the other
+   * engines on four ({@link #QUICK_ENGINES}); with {@code --clients}, each named client on those cells.
    */
   public static ZooMatrix quick(Selection selection, Optional<Path> haproxy) {
     List<ZooServer> servers = servers(haproxy);
@@ -227,6 +241,9 @@ final class ZooMatrix {
       addSpots(cells, ClientKind.POLITE, QUICK, servers, selection);
       addSpots(cells, ClientKind.POLITE_JDK, QUICK, servers, selection);
       addSpots(cells, ClientKind.POLITE_ADAPTIVE, List.of(QUICK_ADAPTIVE), servers, selection);
+      for (ClientKind engine : QUICK_ENGINES) {
+        addSpots(cells, engine, QUICK_ENGINE_SPOTS, servers, selection);
+      }
     } else {
       for (ClientKind client : selection.clients()) {
         addSpots(cells, client, QUICK, servers, selection);

@@ -275,7 +275,7 @@ class ZooMatrixTest {
   }
 
   @Test
-  void quickIsPoliteOnBothEnginesOnTheCellsThatMatterMostAndAdaptiveOnOne() {
+  void quickIsPoliteOnOkHttpAndTheJdkOnTheCellsThatMatterMostAdaptiveOnOneAndTheOtherEnginesOnFour() {
     ZooMatrix quick = ZooMatrix.quick(ZooMatrix.Selection.DEFAULT, HAPROXY);
 
     assertThat(quick.quick()).isTrue();
@@ -293,9 +293,15 @@ class ZooMatrixTest {
     assertThat(cellsOf(quick, ClientKind.POLITE_JDK)).as("the JDK's client on the very same cells")
         .extracting(cell -> cell.server().name() + "@" + cell.concurrency()).containsExactlyElementsOf(polite);
     assertThat(cellsOf(quick, ClientKind.POLITE_ADAPTIVE)).hasSize(1);
-    assertThat(quick.cells()).hasSize(26 + 26 + 1);
+    for (ClientKind engine : ZooMatrix.QUICK_ENGINES) {
+      assertThat(cellsOf(quick, engine)).as(engine.cliName() + ": the cells where an adapter can go wrong")
+          .extracting(cell -> cell.server().name() + "@" + cell.concurrency())
+          .containsExactly("token-bucket/none@16", "concurrency/none@16", "hints/unusable@64", "refuses/everything@16");
+    }
+    assertThat(quick.cells()).hasSize(26 + 26 + 1 + 3 * 4);
     assertThat(quick.cells()).extracting(ZooCell::client)
-        .containsOnly(ClientKind.POLITE, ClientKind.POLITE_JDK, ClientKind.POLITE_ADAPTIVE);
+        .containsOnly(ClientKind.POLITE, ClientKind.POLITE_JDK, ClientKind.POLITE_ADAPTIVE, ClientKind.POLITE_SPRING,
+            ClientKind.POLITE_WEBCLIENT, ClientKind.POLITE_HC5);
   }
 
   @Test
