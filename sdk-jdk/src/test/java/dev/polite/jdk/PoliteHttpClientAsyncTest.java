@@ -1,5 +1,6 @@
 package dev.polite.jdk;
 
+import static dev.polite.testing.Answers.status;
 import dev.polite.testing.ManualScheduler;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -56,14 +57,6 @@ class PoliteHttpClientAsyncTest {
   private PoliteHttpClient.Builder polite() {
     return PoliteHttpClient.builder(jdk).clock(h.clock, h.clock).wallClock(h.clock)
         .random(new java.util.Random(42)).scheduler(scheduler);
-  }
-
-  private static MockResponse status(int code, String... headers) {
-    MockResponse.Builder b = new MockResponse.Builder().code(code);
-    for (int i = 0; i < headers.length; i += 2) {
-      b.addHeader(headers[i], headers[i + 1]);
-    }
-    return b.body(code == 200 ? "hello" : "refused").build();
   }
 
   /** Runs the scheduler's tasks as the call needs them until {@code call} completes; its answer. */

@@ -1,5 +1,6 @@
 package dev.polite.jdk;
 
+import static dev.polite.testing.Answers.status;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -39,14 +40,6 @@ class PoliteHttpClientTest {
   @AfterEach
   void close() throws IOException {
     h.close();
-  }
-
-  private static MockResponse status(int code, String... headers) {
-    MockResponse.Builder b = new MockResponse.Builder().code(code);
-    for (int i = 0; i < headers.length; i += 2) {
-      b.addHeader(headers[i], headers[i + 1]);
-    }
-    return b.body(code == 200 ? "hello" : "refused").build();
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.polite.spring;
 
 import dev.polite.HeaderLines;
+import java.util.ArrayList;
 import java.util.List;
 import org.springframework.http.HttpHeaders;
 
@@ -11,21 +12,15 @@ import org.springframework.http.HttpHeaders;
 final class SpringHeaders {
   private SpringHeaders() {}
 
-  /** {@code headers} as lines, copied once: an answer's headers are read a few times at most. */
+  /** {@code headers} as lines, copied in one walk: an answer's headers are read a few times at most. */
   static HeaderLines lines(HttpHeaders headers) {
-    int count = 0;
-    for (String name : headers.headerNames()) {
-      List<String> values = headers.get(name);
-      count += values == null ? 0 : values.size();
-    }
-    String[] lines = new String[2 * count];
-    int[] at = {0};
+    List<String> lines = new ArrayList<>();
     headers.forEach((name, values) -> {
       for (String value : values) {
-        lines[at[0]++] = name;
-        lines[at[0]++] = value;
+        lines.add(name);
+        lines.add(value);
       }
     });
-    return HeaderLines.of(lines);
+    return HeaderLines.of(lines.toArray(String[]::new));
   }
 }

@@ -1,5 +1,6 @@
 package dev.polite.spring;
 
+import static dev.polite.testing.Answers.status;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -13,7 +14,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -59,14 +59,6 @@ class PoliteExchangeFilterTest {
   private WebClient.Builder webClient() {
     return WebClient.builder().baseUrl(server.url("/").toString())
         .clientConnector(new ReactorClientHttpConnector(HttpClient.create(oneConnection)));
-  }
-
-  private static MockResponse status(int code, String... headers) {
-    MockResponse.Builder b = new MockResponse.Builder().code(code);
-    for (int i = 0; i < headers.length; i += 2) {
-      b.addHeader(headers[i], headers[i + 1]);
-    }
-    return b.body(code == 200 ? "hello" : "refused").build();
   }
 
   /** Runs the scheduler's tasks as the call needs them until {@code call} completes; its value. */

@@ -1,5 +1,6 @@
 package dev.polite.spring;
 
+import static dev.polite.testing.Answers.status;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -15,7 +16,6 @@ import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
 import org.apache.hc.client5.http.config.RequestConfig;
@@ -87,14 +87,6 @@ class PoliteRequestInterceptorTest {
   private RestClient restClient(Factory factory, PoliteRequestInterceptor interceptor) {
     return RestClient.builder().requestFactory(factory.make()).baseUrl(server.url("/").toString())
         .requestInterceptor(interceptor).build();
-  }
-
-  private static MockResponse status(int code, String... headers) {
-    MockResponse.Builder b = new MockResponse.Builder().code(code);
-    for (int i = 0; i < headers.length; i += 2) {
-      b.addHeader(headers[i], headers[i + 1]);
-    }
-    return b.body(code == 200 ? "hello" : "refused").build();
   }
 
   @ParameterizedTest
