@@ -26,7 +26,7 @@ import org.jspecify.annotations.Nullable;
  *   <li><b>Reopened:</b> a call sent after the last refusal was admitted; W is from the first
  *       call of the burst to that one. The key probed late, never early, so W is at least the
  *       time a sliding log holds a call; where a round length (a second, a minute) lies between
- *       the last refused call and the reopening, a little below it, W is that ({@link #measured}).
+ *       the last refused call and the reopening, W is that ({@link #measured}).
  *   <li><b>Worth it:</b> N per W is at least the even pace the key would keep, and W fits the
  *       max wait (W as {@link #measured}: a late probe must not make a window of a second look
  *       slower than the pace). A window that reopened only after a long backoff reads as a slow one: such a
@@ -78,8 +78,6 @@ final class DiscoveredWindow {
    * a tenth of one. See {@link #measured}.
    */
   private static final long[] ROUND_NANOS = {3_600_000_000_000L, 60_000_000_000L, 1_000_000_000L, 100_000_000L};
-  /** A round length is taken for the window only within this share below the reopening measured. */
-  static final double MOST_SNAPPED = 0.25;
 
   // The evidence since the last run of refusals.
   private int burst;
@@ -249,20 +247,25 @@ final class DiscoveredWindow {
    * that long after was admitted).
    *
    * <p>The reopening is measured late, by as long as the key's probe waited past the moment the
-   * server reopened (its backoff after the refusals). Servers
-   * count their windows in round lengths (per second, per minute, per hour), so where one lies
-   * between the two bounds, no more than {@link #MOST_SNAPPED} below the reopening, the window is
-   * that round length: the longest unit first, and the longest multiple of it within the bounds,
-   * so a round length is never taken below what the refusals showed. A 1 s window whose probe
-   * reopened it at 1.2 s is believed at 1 s (1.1 s with the slack), not 1.32 s; one whose calls
-   * were refused up to 1.45 s and admitted at 1.56 s is believed at 1.5 s. Where none lies
-   * there, the reopening is the length, as measured.
+   * server reopened: up to its whole backoff after the refusals (half a second, then more) and a
+   * round trip, which is as long as a short window itself. Servers count their windows in round
+   * lengths (per second, per minute, per hour), so where one lies between the two bounds the
+   * window is that round length: the longest unit first, and the longest multiple of it within
+   * the bounds, so a round length is never taken below what the refusals showed. A 1 s window
+   * whose probe reopened it at 1.2 s, or at 1.4 s after a slow first refusal, is believed at
+   * 1 s (1.1 s with the slack), not 1.32 s or 1.54 s; one whose calls were refused up to 1.45 s
+   * and admitted at 1.56 s is believed at 1.5 s. Where none lies there, the reopening is the
+   * length, as measured.
+   *
+   * <p>The bound: a window taken shorter than the server's is refused at its first call, where
+   * the belief falls for good ({@link KeyModel}): one refusal, once. A late reopening taken as
+   * measured costs more: a window of 20 a second read as 20 per 1.4 s looks slower than the even
+   * pace and is not believed, and the run paces evenly, a window's worth of calls behind.
    */
   static long measured(long shutFor, long reopenedAfter) {
-    long floor = (long) Math.ceil(reopenedAfter * (1 - MOST_SNAPPED));
     for (long unit : ROUND_NANOS) {
       long round = reopenedAfter / unit * unit;
-      if (round > 0 && round > shutFor && round >= floor) {
+      if (round > 0 && round > shutFor) {
         return round;
       }
     }

@@ -67,6 +67,31 @@ class DiscoveredWindowTest {
   }
 
   @Test
+  void aReopeningMeasuredABackoffLateIsStillBelievedAtTheSecond() {
+    burstThenRefused();
+    window.onRefused(400 * MS, 401 * MS); // the first refusal came back late: the backoff began at 0.4 s
+    window.onRefused(900 * MS, 901 * MS); // shut, probed after half a second
+    assertThat(window.onAdmitted(1_408 * MS, EVEN_PACE, MAX_WAIT))
+        .as("20 a second beats the even pace, where 20 per 1.408 s would not").isTrue();
+    for (int i = 1; i < 20; i++) {
+      window.reserve(1_409 * MS);
+    }
+    assertThat(window.reserve(1_409 * MS)).as("the next window: 1 s with the slack")
+        .isEqualTo(1_408 * MS + 1_100 * MS - 1_409 * MS);
+  }
+
+  @Test
+  void aWindowTakenShorterThanTheServersFallsAtItsFirstRefusedCall() {
+    burstThenRefused();
+    window.onRefused(521 * MS, 522 * MS); // shut
+    assertThat(window.onAdmitted(1_900 * MS, EVEN_PACE, MAX_WAIT)).as("believed at 1 s").isTrue();
+    // the server's window was 1.5 s: the first call of the next believed window is refused
+    long next = window.reserve(1_901 * MS);
+    assertThat(window.onRefused(1_901 * MS + next, 1_902 * MS + next)).isEqualTo(DiscoveredWindow.Refusal.FELL);
+    assertThat(window.believed()).as("fallen, for good").isFalse();
+  }
+
+  @Test
   void aWindowRefusedPastTheRoundSecondIsBelievedAsMeasured() {
     burstThenRefused();
     window.onRefused(1_050 * MS, 1_051 * MS); // refused 1.05 s after the burst began: longer than a second
@@ -79,14 +104,17 @@ class DiscoveredWindowTest {
   }
 
   @Test
-  void aRoundLengthIsTakenOnlyBetweenTheRefusalsAndTheReopeningAndNotFarBelowIt() {
+  void aRoundLengthIsTakenOnlyBetweenTheRefusalsAndTheReopening() {
     assertThat(DiscoveredWindow.measured(600 * MS, 1_200 * MS)).as("a second within").isEqualTo(1_000 * MS);
+    assertThat(DiscoveredWindow.measured(900 * MS, 1_408 * MS)).as("a probe late by its whole backoff")
+        .isEqualTo(1_000 * MS);
     assertThat(DiscoveredWindow.measured(1_050 * MS, 1_260 * MS)).as("refused past the second: its tenths")
         .isEqualTo(1_200 * MS);
     assertThat(DiscoveredWindow.measured(1_150 * MS, 1_190 * MS)).as("no round length between: as measured")
         .isEqualTo(1_190 * MS);
-    assertThat(DiscoveredWindow.measured(600 * MS, 1_700 * MS)).as("a second is more than a quarter below")
-        .isEqualTo(1_700 * MS);
+    assertThat(DiscoveredWindow.measured(70 * MS, 1_900 * MS)).as("nothing refused late: the second below")
+        .isEqualTo(1_000 * MS);
+    assertThat(DiscoveredWindow.measured(1_600 * MS, 2_300 * MS)).as("two seconds within").isEqualTo(2_000 * MS);
     assertThat(DiscoveredWindow.measured(30_000 * MS, 61_500 * MS)).as("a minute").isEqualTo(60_000 * MS);
     assertThat(DiscoveredWindow.measured(10 * MS, 55 * MS)).as("shorter than a tenth: as measured")
         .isEqualTo(55 * MS);
@@ -138,8 +166,9 @@ class DiscoveredWindowTest {
   void aReopeningSlowerThanTheEvenPaceIsNotBelieved() {
     burstThenRefused();
     window.onRefused(521 * MS, 522 * MS);
-    // 20 in 1.5 s is 13.3/s, under the 18/s the key keeps without it.
-    assertThat(window.onAdmitted(1_500 * MS, EVEN_PACE, MAX_WAIT)).isFalse();
+    // Reopened at 2.5 s, so two seconds at the round length within: 20 in 2 s is 10/s, under the
+    // 18/s the key keeps without it.
+    assertThat(window.onAdmitted(2_500 * MS, EVEN_PACE, MAX_WAIT)).isFalse();
   }
 
   /** Whether a call may go now with {@code inFlight} in flight; if so, it reserves and goes. */

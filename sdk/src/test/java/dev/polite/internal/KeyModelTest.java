@@ -374,7 +374,7 @@ class KeyModelTest {
     KeyModel key = pausedOutAfterABareRefusal();
     key.onAnswer(429, REFUSED, send(key), now += MS); // the window the burst spent is still shut
     now += key.pauseLeft(now);
-    now += 500 * MS; // a reopening 1.5 s after the burst is slower than the pace: no window shown
+    now += 1_500 * MS; // a reopening 2.5 s after the burst (2 s, the round length within) is slower than the pace
     assertThat(goingAtOnceAfterThePause(key)).as("the probe alone").isEqualTo(1);
   }
 
