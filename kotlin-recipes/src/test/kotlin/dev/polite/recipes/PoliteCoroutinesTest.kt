@@ -34,7 +34,7 @@ import org.junit.jupiter.params.provider.ValueSource
 import retrofit2.Retrofit
 
 /**
- * The README's coroutine recipe ([executeAsync], [Hello], [main]) on real time against a
+ * The coroutine recipe of docs/recipes.md ([executeAsync], [Hello], [main]) on real time against a
  * MockWebServer on loopback. What is asserted is counted at the server, or read from polite's key
  * snapshot; the only clock reading is a lower bound (polite waited as told) or a bound far from
  * what is measured.

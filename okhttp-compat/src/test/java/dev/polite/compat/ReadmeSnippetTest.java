@@ -11,20 +11,22 @@ import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The README's whole programs are {@code src/test/java/PoliteExample.java} ("Add it") and
- * {@code PoliteAsyncExample.java} ("Threads"), word for word: so they compile against the public
- * API (with the OkHttp under test), and they run.
+ * The whole OkHttp programs the pages show are {@code src/test/java/PoliteExample.java} (README.md,
+ * "Add it") and {@code PoliteAsyncExample.java} (docs/threads-and-async.md), word for word: so
+ * they compile against the public API (with the OkHttp under test), and they run.
  */
 class ReadmeSnippetTest {
   private static final Pattern JAVA_BLOCK = Pattern.compile("```java\n(.*?)```", Pattern.DOTALL);
 
   @ParameterizedTest
-  @ValueSource(strings = {"PoliteExample", "PoliteAsyncExample"})
-  void theReadmeSnippetIsTheCompiledExample(String name) throws Exception {
-    String readme = Files.readString(Path.of(System.getProperty("polite.readme")));
+  @CsvSource({"PoliteExample, README.md", "PoliteAsyncExample, docs/threads-and-async.md"})
+  void thePagesSnippetIsTheCompiledExample(String name, String page) throws Exception {
+    Path root = Path.of(System.getProperty("polite.readme")).toAbsolutePath().getParent();
+    String readme = Files.readString(root.resolve(page));
     Path examples = Path.of(System.getProperty("polite.snippet")).getParent();
     String example = Files.readString(examples.resolve(name + ".java"));
     String snippet = null;
@@ -34,7 +36,7 @@ class ReadmeSnippetTest {
         snippet = m.group(1);
       }
     }
-    assertThat(snippet).as("a ```java block in README.md with class " + name).isNotNull();
+    assertThat(snippet).as("a ```java block in " + page + " with class " + name).isNotNull();
     assertThat(snippet.strip()).isEqualTo(example.strip());
   }
 

@@ -21,7 +21,7 @@ import retrofit2.Retrofit;
 import retrofit2.http.GET;
 
 /**
- * The README's Retrofit recipe: a {@link PoliteCallFactory} as Retrofit's call factory, so that
+ * The Retrofit recipe (docs/recipes.md): a {@link PoliteCallFactory} as Retrofit's call factory, so that
  * Retrofit's calls, blocking and enqueued, are paced and retried by polite, on the OkHttp under
  * test.
  */

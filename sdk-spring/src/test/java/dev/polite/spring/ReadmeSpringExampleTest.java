@@ -8,17 +8,18 @@ import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The README's Spring programs as they stand there, {@code RestClient}'s and {@code WebClient}'s:
- * compiled against this module, the core and Spring, then run for one call that polite retries.
+ * The Spring programs as the pages show them, {@code RestClient}'s (README.md) and
+ * {@code WebClient}'s (docs/spring.md): compiled against this module, the core and Spring, then
+ * run for one call that polite retries.
  */
 class ReadmeSpringExampleTest {
   @ParameterizedTest
-  @ValueSource(strings = {"PoliteSpringExample", "PoliteWebClientExample"})
-  void theReadmesSpringProgramCompilesAndMakesItsCall(String name, @TempDir Path out) throws Exception {
-    ReadmeProgram.Compiled program = ReadmeProgram.named(name).compile(out);
+  @CsvSource({"PoliteSpringExample, README.md", "PoliteWebClientExample, docs/spring.md"})
+  void theSpringProgramCompilesAndMakesItsCall(String name, String page, @TempDir Path out) throws Exception {
+    ReadmeProgram.Compiled program = ReadmeProgram.named(name, page).compile(out);
 
     try (MockWebServer server = new MockWebServer()) {
       server.enqueue(new MockResponse.Builder().code(429).addHeader("Retry-After", "0").build());

@@ -19,12 +19,13 @@ import javax.tools.StandardJavaFileManager;
 import javax.tools.ToolProvider;
 
 /**
- * A whole program as the README shows it: the {@code ```java} block that declares
- * {@code class NAME}, compiled against the test's class path (the module under test and the
+ * A whole program as the README (or a page of {@code docs/}) shows it: the {@code ```java} block
+ * that declares {@code class NAME}, compiled against the test's class path (the module under test and the
  * core) at release 17, and run, its standard output caught. What the engines' README tests share,
  * so that every snippet a user copies is one the build compiled and ran.
  *
- * <pre>{@code String printed = ReadmeProgram.named("PoliteJdkExample").compile(dir).run(url);}</pre>
+ * <pre>{@code String printed = ReadmeProgram.named("PoliteJdkExample").compile(dir).run(url);
+ * ReadmeProgram.named("PoliteWebClientExample", "docs/spring.md")}</pre>
  */
 public final class ReadmeProgram {
   private static final Pattern JAVA_BLOCK = Pattern.compile("```java\n(.*?)```", Pattern.DOTALL);
@@ -39,15 +40,31 @@ public final class ReadmeProgram {
 
   /** The README's ({@code polite.readme}, set by the module's surefire) block declaring {@code class name}. */
   public static ReadmeProgram named(String name) throws IOException {
-    String readme = Files.readString(Path.of(System.getProperty("polite.readme")));
+    return named(name, readme());
+  }
+
+  /**
+   * The block declaring {@code class name} in {@code page}, a path from the repository's root (the
+   * README's directory), such as {@code docs/spring.md}.
+   */
+  public static ReadmeProgram named(String name, String page) throws IOException {
+    return named(name, readme().toAbsolutePath().getParent().resolve(page));
+  }
+
+  private static Path readme() {
+    return Path.of(System.getProperty("polite.readme"));
+  }
+
+  private static ReadmeProgram named(String name, Path page) throws IOException {
+    String text = Files.readString(page);
     String program = null;
-    Matcher m = JAVA_BLOCK.matcher(readme);
+    Matcher m = JAVA_BLOCK.matcher(text);
     while (m.find()) {
       if (m.group(1).contains("class " + name + " ")) {
         program = m.group(1);
       }
     }
-    assertThat(program).as("a ```java block in README.md with class " + name).isNotNull();
+    assertThat(program).as("a ```java block in " + page + " with class " + name).isNotNull();
     return new ReadmeProgram(name, program);
   }
 

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
  * floor, on at most cores + 4 carrier threads, and with no virtual thread pinned in polite's
  * waits. A virtual thread waits in polite by parking: in the {@code Sleeper} for its tokens, and
  * at the key's gate until an answer signals it (the gate was {@code Object.wait} on the key's
- * monitor until this test found that JDK 25 pins it there: README.md). A wait that held its
+ * monitor until this test found that JDK 25 pins it there: docs/threads-and-async.md). A wait that held its
  * carrier would leave the call whose answer ends the wait none to run on.
  *
  * <p>The floor: the bucket holds R (= the rate) tokens at the start and refills R a second, so
