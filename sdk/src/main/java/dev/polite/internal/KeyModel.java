@@ -678,6 +678,10 @@ public final class KeyModel {
       }
     } else if (answer.admitted()) {
       boolean bankBelieved = discovered.succeeded(sentAt, sendRate.rate(now), now);
+      if (bankBelieved) {
+        log.debug("polite: {} admitted the probe after its first cut: {} banked calls go at once", key,
+            discovered.bank());
+      }
       if (bankBelieved && ledger.reserved() > 0) {
         // The calls queued behind the probe reserved at the pace before its answer: they queue
         // again, and the bank goes first, while the server still holds it.

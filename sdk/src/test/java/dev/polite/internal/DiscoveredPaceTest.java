@@ -151,8 +151,8 @@ class DiscoveredPaceTest {
     twelveOfABurstThenARefusalThenEightOvertaken();
     probeAdmitted(SECOND);
     // 12 - 12 * 0.024 beyond the new pace (12/s, from 12 admitted over a second) before the cut,
-    // 8 after it: 19.7, no more than 12/s refilled in the 1.008 s to the probe: 12.
-    assertThat(pace.bank()).isEqualTo(12);
+    // 8 after it: 19.7, no more than 12/s refilled in the 1.008 s to the probe, less the probe: 11.
+    assertThat(pace.bank()).isEqualTo(11);
   }
 
   @Test
@@ -169,7 +169,7 @@ class DiscoveredPaceTest {
   void theBankIsNoMoreThanTheNewPaceRefillsBetweenTheCutAndTheProbe() {
     burstOfTwentyThenRefused(true);
     probeAdmitted(500 * MS); // a bare refusal's first backoff
-    assertThat(pace.bank()).as("20/s for half a second").isEqualTo(10);
+    assertThat(pace.bank()).as("20/s for half a second, less the probe").isEqualTo(9);
   }
 
   @Test
@@ -224,7 +224,7 @@ class DiscoveredPaceTest {
   void aBankIsSpentOneCallAtATime() {
     burstOfTwentyThenRefused(true);
     probeAdmitted(500 * MS);
-    for (int i = 0; i < 10; i++) {
+    for (int i = 0; i < 9; i++) {
       assertThat(pace.oneAtATime()).as("call " + i).isTrue();
       pace.spendBank(1, now);
     }
@@ -270,7 +270,8 @@ class DiscoveredPaceTest {
     pace.succeeded(cutAt - 20 * MS, 1, now += MS); // on the wire at the cut too: of the burst
     assertThat(pace.bank()).as("no probe yet").isZero();
     probeAdmitted(SECOND);
-    assertThat(pace.bank()).as("19 and the one the refusal overtook").isEqualTo(20);
+    // It showed 19 and the one the refusal overtook; the pace refilled 20 in the second, the probe one of them.
+    assertThat(pace.bank()).isEqualTo(19);
   }
 
   @Test

@@ -318,8 +318,8 @@ class KeyModelTest {
         .retryAfter(Duration.ofSeconds(1)).build());
     assertThat(key.pauseLeft(now)).isEqualTo(SECOND);
     // Cut to 18/s; 20 taken in 21 ms is 19.6 beyond it, and 18/s refills 18 in the second named:
-    // the bank is 18, and the bucket's one token.
-    assertThat(goingAtOnceAfterThePause(key)).isEqualTo(19);
+    // the probe (the bucket's one token) is one of them, and the bank the other 17.
+    assertThat(goingAtOnceAfterThePause(key)).isEqualTo(18);
     assertThat(key.reserve(1, now).waitNanos()).as("then the pace").isPositive();
     assertThat(key.pace()).isBetween(18.0, 19.5);
   }
@@ -327,7 +327,7 @@ class KeyModelTest {
   @Test
   void aBankGoesOneCallAtATimeSoThatOneThatIsNotThereCostsOneRefusal() {
     KeyModel key = pausedOutAfterABareRefusal();
-    key.onAnswer(200, NOTHING, send(key), now += MS); // the probe confirms a bank of 9
+    key.onAnswer(200, NOTHING, send(key), now += MS); // the probe confirms a bank of 8
     Permit banked = send(key);
     assertThat(key.gateClosed()).as("one bank call on the wire").isTrue();
     key.onAnswer(429, REFUSED, banked, now += MS); // a sliding rate that only let the probe by
@@ -342,8 +342,9 @@ class KeyModelTest {
     KeyModel key = key(Aimd.defaults(), now);
     burstOfTwentyThenRefused(key, REFUSED);
     assertThat(key.pauseLeft(now)).isEqualTo(500 * MS);
-    // The probe (the bucket's one token) is admitted half a second after the cut: 18/s refilled 9.
-    assertThat(goingAtOnceAfterThePause(key)).isEqualTo(10);
+    // The probe (the bucket's one token) is admitted half a second after the cut: 18/s refilled 9,
+    // the probe and a bank of 8.
+    assertThat(goingAtOnceAfterThePause(key)).isEqualTo(9);
   }
 
   @Test
@@ -355,7 +356,7 @@ class KeyModelTest {
       queued.add(key.reserve(1, now));
     }
     assertThat(queued.get(0).waitNanos()).as("at the pace").isPositive();
-    key.onAnswer(200, NOTHING, probe, now += MS); // the probe confirms a bank of 9
+    key.onAnswer(200, NOTHING, probe, now += MS); // the probe confirms a bank of 8
     assertThat(queued).as("void: they queue again").allMatch(key::isStale);
     assertThat(key.reserve(1, now).waitNanos()).as("behind the bank, not behind the old queue").isZero();
   }
@@ -363,7 +364,7 @@ class KeyModelTest {
   @Test
   void aBankNotSpentInTheTimeThePaceTakesToSendItIsGone() {
     KeyModel key = pausedOutAfterABareRefusal();
-    key.onAnswer(200, NOTHING, send(key), now += MS); // a bank of 9: half a second at 18/s
+    key.onAnswer(200, NOTHING, send(key), now += MS); // a bank of 8: half a second at 18/s, less the probe
     now += SECOND; // nobody called meanwhile
     key.reserve(1, now); // the bucket's token
     assertThat(key.reserve(1, now).waitNanos()).as("the pace, not the bank").isPositive();
