@@ -62,7 +62,6 @@ public final class KeyModel {
   private final PoliteConfig config;
   private final long maxWaitNanos; // read on every reservation: converted once
   private final TokenBucket bucket;
-  private final RetryBudget retryBudget;
   private final SendRateMeter sendRate = new SendRateMeter();
   private final DiscoveredPace discovered;
 
@@ -112,7 +111,6 @@ public final class KeyModel {
     this.config = config;
     this.maxWaitNanos = Nanos.of(config.maxWait());
     this.bucket = TokenBucket.full(config.startingRate(), config.startingBurst(), now);
-    this.retryBudget = new RetryBudget(config.retryBudgetTokens(), config.retryBudgetRatio());
     AdmittedRate admitted = new AdmittedRate(); // the pause takes its time out of what was admitted
     this.discovered = new DiscoveredPace(config.rateController().create(), admitted);
     this.pause = new KeyPause(key, config, admitted, shared);
@@ -126,11 +124,6 @@ public final class KeyModel {
   /** The key, as the key function made it. */
   public String key() {
     return key;
-  }
-
-  /** The key's retry budget (thread-safe on its own). */
-  public RetryBudget retryBudget() {
-    return retryBudget;
   }
 
   /** The last signals any answer for this key carried. */

@@ -73,6 +73,8 @@ public final class KeyState {
   private final long maxWaitNanos;
   private volatile long lastUsed;
   private final KeyBudgets budgets;
+  /** The key's retry budget (thread-safe on its own). */
+  private final RetryBudget retryBudget;
   /** What enforcing would be doing to the key's calls, in observation mode. Guarded by this. */
   private final WouldHold wouldHold;
 
@@ -85,6 +87,7 @@ public final class KeyState {
     this.maxWaitNanos = Nanos.of(config.maxWait());
     this.lastUsed = now;
     this.budgets = new KeyBudgets(key);
+    this.retryBudget = new RetryBudget(config.retryBudgetTokens(), config.retryBudgetRatio());
     this.wouldHold = new WouldHold(key);
   }
 
@@ -95,7 +98,7 @@ public final class KeyState {
 
   /** The key's retry budget. */
   public RetryBudget retryBudget() {
-    return model.retryBudget();
+    return retryBudget;
   }
 
   long lastUsed() {
