@@ -16,11 +16,6 @@ import dev.polite.internal.model.Permit;
 import dev.polite.internal.retry.RetryBudget;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
@@ -57,21 +52,12 @@ public final class KeyState {
   private final PoliteConfig config;
   private final KeyModel model;
   private final SharedKey shared;
-  /**
-   * Scheduled attempts at the closed gate, each once, woken by the next signal. An attempt leaves
-   * when it is granted or released (cancelled, out of patience), not at the signal only: a key
-   * whose one call in flight stalls would otherwise keep every timed-out call it ever turned away.
-   * Guarded by this.
-   */
-  private final Set<Acquisition> signalWaiters = new LinkedHashSet<>();
+  /** Scheduled attempts at the closed gate or asleep on a reservation. Guarded by this. */
+  private final Waiters waiters = new Waiters();
   /** Threads in {@link #acquire}: a key they wait on is not forgotten. Guarded by this. */
   private int blockingWaiters;
   /** Forgotten by its interceptor: steps answer {@link #RETIRED}. Written under this. */
   private volatile boolean retired;
-  /** Scheduled attempts asleep on a reservation, woken when it is voided. Guarded by this. */
-  private final Set<Acquisition> reservedSleepers = new HashSet<>();
-  /** The model's epoch as last seen under the lock, for sleepers to read without it. */
-  private volatile long epoch;
   private final boolean heard;
   /** Whether the key has no fleet to ask: its own pace is the whole decision. */
   private final boolean alone;
@@ -120,8 +106,7 @@ public final class KeyState {
    * @return whether the key is now retired, to be dropped by its holder
    */
   synchronized boolean retireIfIdle(boolean evenIfPaused) {
-    boolean idle = model.inFlight() == 0 && blockingWaiters == 0 && signalWaiters.isEmpty()
-        && reservedSleepers.isEmpty();
+    boolean idle = model.inFlight() == 0 && blockingWaiters == 0 && waiters.none();
     if (idle && (evenIfPaused || !isPaused())) {
       retired = true;
     }
@@ -135,7 +120,7 @@ public final class KeyState {
 
   /** How many scheduled attempts wait at the gate for a signal. */
   public synchronized int waitingForSignal() {
-    return signalWaiters.size();
+    return waiters.atGate();
   }
 
   /** The key is forgotten: what the fleet leased it goes back. */
@@ -201,7 +186,7 @@ public final class KeyState {
           // would have come; at once if an answer voided it as the lock was let go (its wake-up
           // came before this sleep, so the sleep must not wait for another).
           long reservedIn = held.epoch();
-          patience.sleep(sleep, now, () -> epoch != reservedIn || moved.getAsBoolean());
+          patience.sleep(sleep, now, () -> waiters.epoch() != reservedIn || moved.getAsBoolean());
         }
       }
     } finally {
@@ -305,7 +290,7 @@ public final class KeyState {
         // the call, or every call that had paid would go at once when the pause ends.
         attempt.reservation = null;
         attempt.due = Long.MIN_VALUE;
-        forgetSleeper(attempt);
+        waiters.forgetAsleep(attempt);
         signal();
         continue;
       }
@@ -364,8 +349,7 @@ public final class KeyState {
       if (reservation != null) {
         attempt.due = Nanos.add(now, sleep);
         if (onSignal != null) {
-          attempt.onVoid = onSignal;
-          reservedSleepers.add(attempt);
+          waiters.asleep(attempt, onSignal);
         }
       }
       return sleep;
@@ -390,8 +374,7 @@ public final class KeyState {
       throw tooLong(attempt.call, null, why);
     }
     if (onSignal != null) {
-      attempt.onSignal = onSignal;
-      signalWaiters.add(attempt);
+      waiters.atGate(attempt, onSignal);
     }
     return AWAIT_SIGNAL;
   }
@@ -414,8 +397,7 @@ public final class KeyState {
   }
 
   private void release(Acquisition attempt, long now) {
-    forgetSleeper(attempt);
-    forgetSignalWaiter(attempt);
+    waiters.forget(attempt);
     KeyModel.Reservation reservation = attempt.reservation;
     if (reservation != null) {
       model.cancel(reservation, attempt.cost, now);
@@ -425,8 +407,7 @@ public final class KeyState {
   }
 
   private void grant(Acquisition attempt, long at, Patience patience) {
-    forgetSleeper(attempt);
-    forgetSignalWaiter(attempt);
+    waiters.forget(attempt);
     attempt.permit = model.grant(at, attempt.reservation);
     attempt.reservation = null;
     if (heard) { // every attempt passes here: no event to build when nobody listens
@@ -524,57 +505,14 @@ public final class KeyState {
     signal();
   }
 
-  private void forgetSignalWaiter(Acquisition attempt) {
-    if (attempt.onSignal != null) {
-      attempt.onSignal = null;
-      signalWaiters.remove(attempt);
-    }
-  }
-
-  private void forgetSleeper(Acquisition attempt) {
-    if (attempt.onVoid != null) {
-      attempt.onVoid = null;
-      reservedSleepers.remove(attempt);
-    }
-  }
-
-  /**
-   * When a pause began or a cut voided the reservations, wakes the attempts asleep on them, so
-   * they queue again (or are told the key is paused) now: a call waiting for its token at an
-   * hourly quota's pace would otherwise sleep for minutes after the quota was spent.
-   */
+  /** The reservations were voided if the model's epoch moved: wakes the attempts asleep on them. */
   private void wakeVoided() {
-    long current = model.epoch();
-    if (current == epoch) {
-      return;
-    }
-    epoch = current;
-    if (!reservedSleepers.isEmpty()) {
-      List<Acquisition> woken = List.copyOf(reservedSleepers);
-      reservedSleepers.clear();
-      for (Acquisition attempt : woken) {
-        Runnable wake = attempt.onVoid;
-        attempt.onVoid = null;
-        if (wake != null) {
-          wake.run();
-        }
-      }
-    }
+    waiters.voided(model.epoch());
   }
 
   /** Wakes every attempt waiting at the gate: what held it closed may have changed. */
   private void signal() {
-    if (!signalWaiters.isEmpty()) {
-      List<Acquisition> woken = List.copyOf(signalWaiters);
-      signalWaiters.clear();
-      for (Acquisition attempt : woken) {
-        Runnable wake = attempt.onSignal;
-        attempt.onSignal = null;
-        if (wake != null) {
-          wake.run();
-        }
-      }
-    }
+    waiters.signal();
   }
 
   /**
@@ -610,7 +548,7 @@ public final class KeyState {
     long now = config.ticker().read();
     return "{reservation=" + (attempt.reservation != null)
         + (attempt.due == Long.MIN_VALUE ? "" : " due in " + (attempt.due - now) / 1_000_000 + " ms")
-        + " atGate=" + signalWaiters.contains(attempt) + " asleep=" + reservedSleepers.contains(attempt)
+        + " " + waiters.describe(attempt)
         + " permit=" + (attempt.permit != null) + "}";
   }
 
