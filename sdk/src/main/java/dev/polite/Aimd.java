@@ -1,6 +1,6 @@
 package dev.polite;
 
-import dev.polite.internal.AimdController;
+import dev.polite.internal.model.AimdController;
 
 /**
  * The default {@link RateController}: additive increase, multiplicative decrease, as TCP finds

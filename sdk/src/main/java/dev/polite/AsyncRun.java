@@ -1,10 +1,10 @@
 package dev.polite;
 
-import dev.polite.internal.Acquisition;
-import dev.polite.internal.KeyState;
+import dev.polite.internal.call.Acquisition;
+import dev.polite.internal.call.KeyState;
 import dev.polite.internal.Nanos;
-import dev.polite.internal.Patience;
-import dev.polite.internal.Permit;
+import dev.polite.internal.call.Patience;
+import dev.polite.internal.model.Permit;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.Objects;

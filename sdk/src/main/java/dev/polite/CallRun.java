@@ -1,12 +1,12 @@
 package dev.polite;
 
-import dev.polite.internal.Acquisition;
-import dev.polite.internal.Attempt;
-import dev.polite.internal.KeyState;
+import dev.polite.internal.call.Acquisition;
+import dev.polite.internal.retry.Attempt;
+import dev.polite.internal.call.KeyState;
 import dev.polite.internal.Nanos;
-import dev.polite.internal.Patience;
-import dev.polite.internal.Permit;
-import dev.polite.internal.RetryRules;
+import dev.polite.internal.call.Patience;
+import dev.polite.internal.model.Permit;
+import dev.polite.internal.retry.RetryRules;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Objects;

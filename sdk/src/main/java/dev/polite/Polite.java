@@ -1,9 +1,9 @@
 package dev.polite;
 
-import dev.polite.internal.KeyState;
-import dev.polite.internal.KeyStates;
+import dev.polite.internal.call.KeyState;
+import dev.polite.internal.call.KeyStates;
 import dev.polite.internal.Nanos;
-import dev.polite.internal.RetryRules;
+import dev.polite.internal.retry.RetryRules;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -192,7 +192,7 @@ public final class Polite {
 
   /**
    * The state of the budget {@code call}'s request spends: its key's own, unless answers to its
-   * route named another of the key's budgets ({@link dev.polite.internal.KeyBudgets}).
+   * route named another of the key's budgets ({@link dev.polite.internal.budgets.KeyBudgets}).
    */
   KeyState stateOf(CallContext call) {
     return stateOf(call, keys.get(call.key()));

@@ -1,7 +1,7 @@
 package dev.polite;
 
 import dev.failsafe.RetryPolicy;
-import dev.polite.internal.SafeListener;
+import dev.polite.internal.listening.SafeListener;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.ToDoubleFunction;

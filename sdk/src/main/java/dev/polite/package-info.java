@@ -12,7 +12,8 @@
  * HttpClient jdk = PoliteHttpClient.wrap(HttpClient.newHttpClient());
  * }</pre>
  *
- * <p>Everything in this package is public API; {@code dev.polite.internal} is not. An adapter
+ * <p>Everything in this package is public API; {@code dev.polite.internal} and its packages (one
+ * per concern: model, budgets, retry, call, listening, headers) are not. An adapter
  * meets the core through {@link dev.polite.RequestView}, {@link dev.polite.ResponseView} and
  * {@link dev.polite.HeaderLines} (what it shows polite), and {@link dev.polite.Exchange} and
  * {@link dev.polite.AsyncExchange} (how it sends). The core may import no HTTP engine.

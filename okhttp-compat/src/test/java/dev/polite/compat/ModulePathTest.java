@@ -87,7 +87,10 @@ class ModulePathTest {
     assertThat(polite.canRead(core)).isTrue();
     assertThat(core.canRead(okhttp)).as("the core reads no engine").isFalse();
     assertThat(core.isExported("dev.polite")).isTrue();
-    assertThat(core.isExported("dev.polite.internal")).isFalse();
+    assertThat(core.getPackages()).as("the core's internal rooms")
+        .contains("dev.polite.internal.model", "dev.polite.internal.call", "dev.polite.internal.retry");
+    assertThat(core.getPackages()).filteredOn(p -> p.startsWith("dev.polite.internal"))
+        .allSatisfy(p -> assertThat(core.isExported(p)).as(p).isFalse());
 
     try (LocalServer server = new LocalServer(path -> Reply.ok())) {
       ClassLoader loader = layer.findLoader("dev.polite.okhttp");

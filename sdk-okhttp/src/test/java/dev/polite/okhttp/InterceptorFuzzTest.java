@@ -14,7 +14,7 @@ import dev.polite.RequestView;
 import dev.polite.Sleeper;
 import dev.polite.Ticker;
 import dev.polite.WallClock;
-import dev.polite.internal.KeyState;
+import dev.polite.internal.call.KeyState;
 import dev.polite.testing.PoliteInternals;
 import dev.polite.testing.UnguardedParser;
 import java.io.IOException;
@@ -76,7 +76,7 @@ import org.junit.jupiter.api.Test;
  *   <li>the parser throws for nothing (read without its guard), and every value it reports is
  *       sane: no delay, reset or window negative or over a year, no count negative, no remaining
  *       above its quota;
- *   <li>no pause is longer than its evidence ({@link dev.polite.internal.KeyPause}): each pause
+ *   <li>no pause is longer than its evidence ({@link dev.polite.internal.model.KeyPause}): each pause
  *       the listener hears is at most what the answer just learned allows (its Retry-After, or
  *       a spent quota's reset, on a refusal, a 503 or a spent quota; the backoff cap on a refusal
  *       that named no delay); no key reads paused for longer than the max wait; and with one
@@ -760,7 +760,7 @@ class InterceptorFuzzTest {
 
   static {
     try {
-      OTHERS = dev.polite.internal.KeyBudgets.class.getDeclaredField("others");
+      OTHERS = dev.polite.internal.budgets.KeyBudgets.class.getDeclaredField("others");
       OTHERS.setAccessible(true);
     } catch (NoSuchFieldException e) {
       throw new AssertionError("KeyBudgets keeps its other budgets elsewhere now: update the fuzz's bound", e);
@@ -768,7 +768,7 @@ class InterceptorFuzzTest {
   }
 
   /** How many budgets besides its own a key knows (KeyBudgets holds at most 16 in all). */
-  private static int othersOf(dev.polite.internal.KeyBudgets budgets) {
+  private static int othersOf(dev.polite.internal.budgets.KeyBudgets budgets) {
     synchronized (budgets) {
       try {
         Map<?, ?> others = (Map<?, ?>) OTHERS.get(budgets);

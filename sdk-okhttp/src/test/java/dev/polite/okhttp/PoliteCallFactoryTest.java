@@ -7,7 +7,7 @@ import dev.polite.CallContext;
 import dev.polite.KeySnapshot;
 import dev.polite.PoliteListener;
 import dev.polite.RateLimitedException;
-import dev.polite.internal.KeyState;
+import dev.polite.internal.call.KeyState;
 import dev.polite.testing.PoliteInternals;
 import java.io.IOException;
 import java.io.InterruptedIOException;

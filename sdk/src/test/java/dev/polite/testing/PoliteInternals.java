@@ -1,7 +1,7 @@
 package dev.polite.testing;
 
 import dev.polite.Polite;
-import dev.polite.internal.KeyStates;
+import dev.polite.internal.call.KeyStates;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 

@@ -10,10 +10,11 @@ import dev.polite.RateLimitSignals;
 import dev.polite.RequestView;
 import dev.polite.ResponseView;
 import dev.polite.Sleeper;
-import dev.polite.internal.Attempt;
-import dev.polite.internal.KeyModel;
-import dev.polite.internal.Permit;
-import dev.polite.internal.RetryRules;
+import dev.polite.internal.retry.Attempt;
+import dev.polite.internal.model.KeyModel;
+import dev.polite.internal.model.Permit;
+import dev.polite.internal.retry.RetryBudget;
+import dev.polite.internal.retry.RetryRules;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -48,6 +49,8 @@ final class ZooTwin {
   private final long latency;
   private final long maxWait = Duration.ofSeconds(60).toNanos();
   private final KeyModel model;
+  /** The key's retry budget, as its KeyState holds it. */
+  private final RetryBudget retryBudget;
   private final RetryRules rules;
   private final RateLimitHeaders parser = RateLimitHeaders.standard();
   private final PriorityQueue<Event> events = new PriorityQueue<>();
@@ -93,6 +96,7 @@ final class ZooTwin {
         .random(new SplittableRandom(seed)).build().config();
     this.model = new KeyModel("twin", config, START);
     this.rules = new RetryRules(config);
+    this.retryBudget = new RetryBudget(config.retryBudgetTokens(), config.retryBudgetRatio());
   }
 
   static long start() {
@@ -147,7 +151,7 @@ final class ZooTwin {
     private long waitFrom;
     private KeyModel.Reservation reservation;
     private long due;
-    private final RetryRules.CallRetries retries = rules.forCall(model.retryBudget());
+    private final RetryRules.CallRetries retries = rules.forCall(retryBudget);
 
     Caller(long began) {
       this.began = began;

@@ -4,8 +4,8 @@ import dev.polite.RateController;
 import dev.polite.RateLimitSignals;
 import dev.polite.Sleeper;
 import dev.polite.TokenBucket;
-import dev.polite.internal.KeyModel;
-import dev.polite.internal.Permit;
+import dev.polite.internal.model.KeyModel;
+import dev.polite.internal.model.Permit;
 import dev.polite.okhttp.PoliteInterceptor;
 import java.util.ArrayDeque;
 
@@ -22,7 +22,7 @@ import java.util.ArrayDeque;
  * only replace a first attempt). Each answer arrives {@code latency} after its send.
  *
  * <p>{@link KeyModel} and {@link Permit} are public classes of the sdk's
- * {@code dev.polite.internal} package, which is not API: no user should call them. This
+ * {@code dev.polite.internal.model} package, which is not API: no user should call them. This
  * simulation does because the point is to drive the very model the interceptor runs rather than a
  * copy; it lives in examples, built with the sdk, so a change there breaks this build, not a user.
  */

@@ -117,7 +117,7 @@ final class CommonRateLimit {
       on = new Quota(s.substring(start, end));
       quotas.add(on);
     }
-    IetfDialect.report(r, on, remaining, reset, quota);
+    on.report(r, remaining, reset, quota);
   }
 
   private static int skipSp(String s, int i) {

@@ -155,7 +155,7 @@ final class IetfDialect {
         quotas.add(quota);
         if (index != null) Named.add(index, quota, quotas.size() - 1);
       }
-      report(r, quota, remaining, reset, q);
+      quota.report(r, remaining, reset, q);
     }
     finishEraE(r, quotas, dialect);
   }
@@ -207,13 +207,6 @@ final class IetfDialect {
       }
     }
     return quotas;
-  }
-
-  /** What a {@code RateLimit} item says of its quota: its remaining count, its reset, its quota. */
-  static void report(Reading r, Quota quota, long remaining, long reset, long q) {
-    if (remaining >= 0) quota.remaining = remaining;
-    if (reset >= 0) quota.resetMillis = r.kept(Plausible.delaySeconds(reset));
-    if (q >= 0 && quota.quota < 0) quota.quota = q;
   }
 
   private static void finishEraE(Reading r, List<Quota> quotas, String dialect) {

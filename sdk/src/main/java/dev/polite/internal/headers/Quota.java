@@ -35,6 +35,16 @@ final class Quota {
     return s.substring(start, end).toLowerCase(Locale.ROOT);
   }
 
+  /**
+   * What a {@code RateLimit} item says of this quota: its remaining count, its reset, its quota
+   * ({@code q}, kept only where none was read before).
+   */
+  void report(Reading r, long remaining, long reset, long q) {
+    if (remaining >= 0) this.remaining = remaining;
+    if (reset >= 0) this.resetMillis = r.kept(Plausible.delaySeconds(reset));
+    if (q >= 0 && this.quota < 0) this.quota = q;
+  }
+
   boolean isEmpty() {
     return quota < 0 && remaining < 0 && windowMillis <= 0 && resetMillis < 0;
   }

@@ -59,7 +59,8 @@
  * an instant more than a year from {@code Date}, a remaining above its quota, NaN) is left out and
  * flagged anomalous, never clamped into a pause.
  *
- * <p>Not public API.
+ * <p>May import {@code dev.polite}'s public types and {@code dev.polite.internal}; never another
+ * internal room: it reads headers and knows no key. Not public API.
  */
 @NullMarked
 package dev.polite.internal.headers;
