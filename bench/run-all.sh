@@ -10,7 +10,7 @@ OUT="$ROOT/bench/target/results"
 JMH_OPTS=${JMH_OPTS:--f 1 -wi 3 -w 1s -i 5 -r 1s}
 
 if [ ! -f "$JAR" ]; then
-  (cd "$ROOT" && mvn -B -q -pl bench -am package -DskipTests)
+  (cd "$ROOT" && ./mvnw -B -q -pl bench -am package -DskipTests)
 fi
 mkdir -p "$OUT"
 

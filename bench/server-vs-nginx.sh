@@ -41,7 +41,7 @@ need() {
   fi
   if [ ! -f "$JAR" ]; then
     echo "building $JAR" >&2
-    (cd "$ROOT" && mvn -B -q -pl demo-server -am package -DskipTests)
+    (cd "$ROOT" && ./mvnw -B -q -pl demo-server -am package -DskipTests)
   fi
 }
 need

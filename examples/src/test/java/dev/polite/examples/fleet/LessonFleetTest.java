@@ -45,7 +45,7 @@ class LessonFleetTest {
     JsonNode shared = rows.get(1);
     // 0 is the target, and most runs meet it; a loaded machine's late Redis answers send
     // instances to pace alone for a while, and they may draw a few refusals (sdk-redis/README.md,
-    // "The misses"). This bound catches a fleet that spends the budget once per instance: four
+    // "When Redis is slow or down"). This bound catches a fleet that spends the budget once per instance: four
     // instances alone draw 18 to 20 % of the server's decisions.
     long calls = shared.get("calls").asLong();
     assertThat(shared.get("rejected").asLong()).as("shared with headers: 0 is the target; %s", shared)
