@@ -47,7 +47,7 @@ record DemoZooServer(String name, Algorithm algorithm, HeaderStyle headers, long
    * the quota must never refill during the cell.
    */
   static final Duration QUOTA_GUARD = Duration.ofSeconds(
-      60 + (long) Math.max(Zoo.CUT_MIN_SECONDS, Zoo.CUT_FLOORS * Verdict.SPENT_QUOTA_SECONDS) + 1);
+      60 + (long) Cut.seconds(Verdict.SPENT_QUOTA_SECONDS) + 1);
 
   /** How far past a window's opening a cell that waits for one starts: the window is surely open by then. */
   private static final long WINDOW_OPENED_MILLIS = 5;
