@@ -12,7 +12,6 @@ import io.lettuce.core.resource.Delay;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.BitSet;
-import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.Objects;
@@ -110,16 +109,8 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
    */
   private static final long CLOSE_WAIT_MILLIS = 3_000;
 
-  /** Whether any node is in {@link #downNodes}: read on every step, without the lock. */
-  private volatile boolean down;
-  /** Keys went alone or came back: how often, each a line in the log. Guards {@link #downNodes}. */
-  private final AtomicLong transitions = new AtomicLong();
-  /**
-   * The nodes whose keys pace alone, each with its answers in time in a row since (one node for
-   * one server; a Cluster's failed master and its keys only, while the other masters' keys go on
-   * sharing). Guarded by {@link #transitions}.
-   */
-  private final Map<String, Integer> downNodes = new HashMap<>();
+  /** The nodes whose keys pace alone now; each transition of theirs is a line in the log. */
+  private final DownNodes downNodes = new DownNodes();
   private volatile boolean closed;
 
   private RedisSharedState(Function<ClientResources, RedisLink> link, SharedSettings settings) {
@@ -222,18 +213,12 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
 
   /** Whether keys pace alone now (all, or a failed Cluster node's), because Redis did not answer in time. */
   public boolean isFallingBack() {
-    return down;
+    return downNodes.any();
   }
 
   /** Whether the key whose state is at {@code redisKey} paces alone now: its node did not answer in time. */
   boolean isFallingBack(String redisKey) {
-    if (!down) {
-      return false;
-    }
-    String node = link.nodeOf(redisKey);
-    synchronized (transitions) {
-      return downNodes.containsKey(node);
-    }
+    return downNodes.any() && downNodes.contains(link.nodeOf(redisKey));
   }
 
   /** The node a request for {@code redisKey} goes to now, to be told with its outcome. */
@@ -274,7 +259,7 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
 
   /** How often the keys went alone or came back: each a line in the log. */
   long transitions() {
-    return transitions.get();
+    return downNodes.transitions();
   }
 
   boolean isClosed() {
@@ -337,24 +322,8 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
    * failed master, its slots taken over) stops holding keys alone. Logged once, when no node does.
    */
   void reached(String node) {
-    synchronized (transitions) {
-      if (!down) {
-        return;
-      }
-      Integer inTime = downNodes.get(node);
-      if (inTime != null) {
-        if (inTime + 1 < AskAgain.REJOIN_AFTER) {
-          downNodes.put(node, inTime + 1);
-        } else {
-          downNodes.remove(node);
-        }
-      }
-      downNodes.keySet().removeIf(other -> !link.serves(other));
-      if (!downNodes.isEmpty()) {
-        return;
-      }
-      down = false;
-      transitions.incrementAndGet();
+    if (!downNodes.reached(node, link::serves)) {
+      return;
     }
     log.info("polite: Redis at {} answers in time again; keys rejoin the fleet's budget", link);
   }
@@ -364,17 +333,8 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
    * has answered in time {@link AskAgain#REJOIN_AFTER} times in a row. Logged once, as the first node goes.
    */
   void unreachable(String node, Throwable cause) {
-    synchronized (transitions) {
-      if (closed) {
-        return;
-      }
-      boolean first = downNodes.isEmpty();
-      downNodes.put(node, 0);
-      down = true;
-      if (!first) {
-        return;
-      }
-      transitions.incrementAndGet();
+    if (closed || !downNodes.unreachable(node)) {
+      return;
     }
     String why = cause instanceof TimeoutException
         ? "did not answer in time (a call waits for it at most " + settings.timeoutNanos() / 1_000_000 + " ms)"
@@ -598,7 +558,7 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
 
   @Override
   public String toString() {
-    return "RedisSharedState{" + link + (down ? ", falling back" : "") + '}';
+    return "RedisSharedState{" + link + (downNodes.any() ? ", falling back" : "") + '}';
   }
 
   /**
