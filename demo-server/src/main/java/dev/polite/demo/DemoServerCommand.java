@@ -76,11 +76,19 @@ final class DemoServerCommand implements Callable<Integer> {
     DemoServerConfig.Builder builder = DemoServerConfig.builder();
     try {
       for (Setting<?> setting : Settings.ALL) {
-        setting.readFrom(spec, builder);
+        readInto(builder, setting);
       }
       return builder.build();
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+    }
+  }
+
+  /** Hands what the command line says of {@code setting}, if anything, to {@code builder}, which checks it. */
+  private <T> void readInto(DemoServerConfig.Builder builder, Setting<T> setting) {
+    T value = setting.readFrom(spec);
+    if (value != null) {
+      builder.set(setting, value);
     }
   }
 

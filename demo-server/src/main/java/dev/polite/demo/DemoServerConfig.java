@@ -216,15 +216,7 @@ public final class DemoServerConfig {
 
   /** The budget a request to {@code path} spends: the longest matching prefix's, or null for the main one. */
   public @Nullable Budget budgetOf(String path) {
-    Budget budget = null;
-    int longest = -1;
-    for (Map.Entry<String, Budget> route : budgets().entrySet()) {
-      if (path.startsWith(route.getKey()) && route.getKey().length() > longest) {
-        longest = route.getKey().length();
-        budget = route.getValue();
-      }
-    }
-    return budget;
+    return RouteBudgets.budgetOf(budgets(), path);
   }
 
   /**
@@ -374,15 +366,7 @@ public final class DemoServerConfig {
 
   /** The cost of a request to {@code path}: the longest matching route prefix's, else 1. */
   public int costOf(String path) {
-    int cost = 1;
-    int longest = -1;
-    for (Map.Entry<String, Integer> route : routeCosts().entrySet()) {
-      if (path.startsWith(route.getKey()) && route.getKey().length() > longest) {
-        longest = route.getKey().length();
-        cost = route.getValue();
-      }
-    }
-    return cost;
+    return RouteCosts.costOf(routeCosts(), path);
   }
 
   /**
@@ -746,8 +730,11 @@ public final class DemoServerConfig {
       return DemoServer.start(build());
     }
 
-    /** Validates {@code value} by its setting, which names itself when it refuses, then keeps it. */
-    private <T> Builder set(Setting<T> setting, T value) {
+    /**
+     * Validates {@code value} by its setting, which names itself when it refuses, then keeps it:
+     * every setter below, and the command line for each flag it was given.
+     */
+    <T> Builder set(Setting<T> setting, T value) {
       values.put(setting, setting.check(value));
       return this;
     }

@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
@@ -16,9 +15,10 @@ import picocli.CommandLine.Model.OptionSpec;
 /**
  * One setting of the demo server, declared once in {@link Settings}: the name its messages use,
  * its default, the values it accepts and, when it has one, its command-line flag (how the flag is
- * spelled and read, what the usage says of it, and which builder method takes its value). The
- * configuration, its builder and the command are all written from these declarations, so a
- * setting's default and rule each live in one place.
+ * spelled and read, and what the usage says of it). The configuration, its builder and the command
+ * are all written from these declarations, so a setting's default and rule each live in one place.
+ * A setting knows nothing of the configuration: the command hands each value it reads to the
+ * builder, which keeps it by its setting.
  *
  * <p>Refusals name the setting as the builder does ({@code maxKeys: must be at least 1, was 0});
  * text that does not parse names the flag as the user typed it ({@code redis-timeout: 'x' is not
@@ -30,9 +30,8 @@ final class Setting<T> {
   /** How the command line gives a value: once, as a bare switch, or any number of times. */
   private enum Shape { ONCE, SWITCH, REPEATED }
 
-  /** What the command line needs: the flag, its usage, its own default, where its value goes. */
-  private record Flag<T>(String name, String paramLabel, String description, @Nullable String defaultText,
-      BiConsumer<DemoServerConfig.Builder, T> setter) {}
+  /** What the command line needs: the flag, its usage and its own default. */
+  private record Flag(String name, String paramLabel, String description, @Nullable String defaultText) {}
 
   /** How one value is read: from the flag's name (for messages) and every text given for it. */
   private interface Reader<T> {
@@ -46,16 +45,16 @@ final class Setting<T> {
   private final String split;
   private final Reader<T> reader;
   private final UnaryOperator<T> check;
-  private final @Nullable Flag<T> flag;
+  private final @Nullable Flag flag;
   private final boolean secret;
 
   private Setting(String name, @Nullable String defaultText, @Nullable T defaultValue, Shape shape,
-      String split, Reader<T> reader, UnaryOperator<T> check, @Nullable Flag<T> flag) {
+      String split, Reader<T> reader, UnaryOperator<T> check, @Nullable Flag flag) {
     this(name, defaultText, defaultValue, shape, split, reader, check, flag, false);
   }
 
   private Setting(String name, @Nullable String defaultText, @Nullable T defaultValue, Shape shape,
-      String split, Reader<T> reader, UnaryOperator<T> check, @Nullable Flag<T> flag, boolean secret) {
+      String split, Reader<T> reader, UnaryOperator<T> check, @Nullable Flag flag, boolean secret) {
     this.name = name;
     this.secret = secret;
     this.defaultText = defaultText;
@@ -132,19 +131,19 @@ final class Setting<T> {
   }
 
   /**
-   * This setting on the command line as {@code flag} (such as {@code --max-keys}), its value
-   * handed to {@code setter}. The description may say {@code ${DEFAULT-VALUE}}.
+   * This setting on the command line as {@code flag} (such as {@code --max-keys}). The description
+   * may say {@code ${DEFAULT-VALUE}}.
    */
-  Setting<T> flag(String flag, String paramLabel, String description, BiConsumer<DemoServerConfig.Builder, T> setter) {
+  Setting<T> flag(String flag, String paramLabel, String description) {
     return new Setting<>(name, defaultText, defaultValue, shape, split, reader, check,
-        new Flag<>(flag, paramLabel, description, defaultText, setter), secret);
+        new Flag(flag, paramLabel, description, defaultText), secret);
   }
 
   /** The same flag defaulting to {@code text} on the command line only; the builder keeps its default. */
   Setting<T> commandLineDefault(String text) {
-    Flag<T> f = Objects.requireNonNull(flag, "flag() first");
+    Flag f = Objects.requireNonNull(flag, "flag() first");
     return new Setting<>(name, defaultText, defaultValue, shape, split, reader, check,
-        new Flag<>(f.name(), f.paramLabel(), f.description(), text, f.setter()), secret);
+        new Flag(f.name(), f.paramLabel(), f.description(), text), secret);
   }
 
   /** The same setting, its value never shown (the configuration's description, and so the log, says {@code ***}). */
@@ -199,23 +198,24 @@ final class Setting<T> {
   }
 
   /**
-   * Hands what the parsed command line in {@code spec} says of this setting to {@code builder}:
-   * the flag's value or the flag's default; nothing when there is neither.
+   * What the parsed command line in {@code spec} says of this setting, read but not yet checked:
+   * the flag's value or the flag's default; null when there is neither. The caller hands it to the
+   * configuration's builder, which checks it.
    *
-   * @throws IllegalArgumentException naming the flag or the setting, for a value it refuses
+   * @throws IllegalArgumentException naming the flag, for text that does not read
    */
-  void readFrom(CommandSpec spec, DemoServerConfig.Builder builder) {
+  @Nullable T readFrom(CommandSpec spec) {
     if (flag == null) {
-      return;
+      return null;
     }
     Object given = spec.findOption(flag.name()).getValue();
     if (given == null) {
-      return;
+      return null;
     }
     List<String> texts = given instanceof List<?> list
         ? list.stream().map(String::valueOf).toList()
         : List.of(given.toString());
-    flag.setter().accept(builder, reader.read(flag.name().substring(2), texts));
+    return reader.read(flag.name().substring(2), texts);
   }
 
   private static <T> UnaryOperator<T> refusing(String name, Predicate<T> ok, String rule) {

@@ -1,11 +1,8 @@
 package dev.polite.demo;
 
-import dev.polite.demo.DemoServerConfig.Builder;
 import dev.polite.demo.internal.TrustedProxies;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Collections;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,38 +12,37 @@ import java.util.Optional;
  * Every setting of the demo server, each declared once: name, default, rule, flag and usage.
  * {@link DemoServerConfig} keeps one value per setting, its builder checks each
  * value against its setting, and the command line is made from this list, in this order.
+ * These declarations know nothing of the configuration that reads them.
  */
 final class Settings {
   private static final Duration MILLISECOND = Duration.ofMillis(1);
 
   static final Setting<String> HOST = Setting.text("host", "127.0.0.1",
           host -> !host.isBlank(), host -> "must not be blank")
-      .flag("--host", "ADDRESS", "Address to bind (default: ${DEFAULT-VALUE}).", Builder::host);
+      .flag("--host", "ADDRESS", "Address to bind (default: ${DEFAULT-VALUE}).");
 
   /** 0, a free port, in process; 8080 from the command line, where a fixed port is what people expect. */
   static final Setting<Integer> PORT = Setting.count("port", 0, port -> port >= 0 && port <= 65535,
           "must be 0 to 65535")
-      .flag("--port", "PORT", "Port to bind; 0 picks a free one (default: ${DEFAULT-VALUE}).", Builder::port)
+      .flag("--port", "PORT", "Port to bind; 0 picks a free one (default: ${DEFAULT-VALUE}).")
       .commandLineDefault("8080");
 
   static final Setting<Algorithm> ALGORITHM = Setting.choice("algorithm", "token-bucket", Algorithm::parse)
-      .flag("--algorithm", "NAME", Algorithm.names() + " (default: ${DEFAULT-VALUE}).", Builder::algorithm);
+      .flag("--algorithm", "NAME", Algorithm.names() + " (default: ${DEFAULT-VALUE}).");
 
   static final Setting<Long> LIMIT = Setting.whole("limit", 10, limit -> limit >= 1, "must be at least 1")
-      .flag("--limit", "N", "Requests (units) per window (default: ${DEFAULT-VALUE}).", Builder::limit);
+      .flag("--limit", "N", "Requests (units) per window (default: ${DEFAULT-VALUE}).");
 
   static final Setting<Duration> WINDOW = Setting.duration("window", "1s",
           window -> window.compareTo(MILLISECOND) >= 0 && window.compareTo(Duration.ofDays(366)) <= 0,
           "must be 1 ms to 366 days")
       .flag("--window", "DURATION",
-          "The window: 500ms, 10s, 1m, PT1H... Buckets hold N and refill N per window (default: ${DEFAULT-VALUE}).",
-          Builder::window);
+          "The window: 500ms, 10s, 1m, PT1H... Buckets hold N and refill N per window (default: ${DEFAULT-VALUE}).");
 
   /** 0 stands for "the limit", so that a burst follows the limit it was not set apart from. */
   static final Setting<Long> BURST = Setting.whole("burst", 0, burst -> burst >= 0,
           "must be at least 1 (or 0 for the limit)")
-      .flag("--burst", "B", "Bucket capacity when it differs from --limit (bucket algorithms only; default: the limit).",
-          Builder::burst);
+      .flag("--burst", "B", "Bucket capacity when it differs from --limit (bucket algorithms only; default: the limit).");
 
   static final Setting<HeaderStyle> HEADERS = Setting.choice("headers", "ietf", HeaderStyle::parse)
       .flag("--headers", "STYLE",
@@ -56,15 +52,13 @@ final class Settings {
               + "|azure (x-ms-ratelimit-remaining-subscription-reads: remaining only)"
               + "|retry-after (only Retry-After seconds on a 429)|retry-after-ms (retry-after-ms + Retry-After on a 429)"
               + "|retry-after-date (Retry-After as an HTTP-date, with Date)|none (nothing at all: a bare 429)"
-              + " (default: ${DEFAULT-VALUE}).",
-          Builder::headers);
+              + " (default: ${DEFAULT-VALUE}).");
 
   static final Setting<Duration> CLOCK_SKEW = Setting.signedDuration("clockSkew", "0s",
           skew -> skew.abs().compareTo(Duration.ofDays(1)) <= 0, "must be within a day either way")
       .flag("--clock-skew", "DURATION",
           "How far the server's stated clock (Date, HTTP-date Retry-After, epoch resets) runs ahead; "
-              + "negative for behind: 60s, -30s (default: ${DEFAULT-VALUE}).",
-          Builder::clockSkew);
+              + "negative for behind: 60s, -30s (default: ${DEFAULT-VALUE}).");
 
   /**
    * GitHub refuses with 403, not 429, and tells its two limits apart only by its headers: its rate
@@ -78,8 +72,7 @@ final class Settings {
       .flag("--reject-status", "N",
           "Status of every rate-limit refusal, the limiter's and --concurrency's: 429, or 403 as GitHub "
               + "answers (a 403 also carries the quota headers on a --concurrency refusal, so the limiter's "
-              + "remaining tells the two apart) (default: ${DEFAULT-VALUE}).",
-          Builder::rejectStatus);
+              + "remaining tells the two apart) (default: ${DEFAULT-VALUE}).");
 
   /**
    * One answer in N states a reset far off, as a server whose reset wobbles does: a client that
@@ -92,8 +85,7 @@ final class Settings {
           "Every Nth answer with quota headers (over the whole server, admitted or refused) states a reset "
               + "200 days ahead, all else true: t= for ietf, RateLimit-Reset for legacy, the epoch for "
               + "x-ratelimit and x-rate-limit; styles without a reset (used-limit, azure, retry-after, retry-after-ms, "
-              + "retry-after-date, none) are unaffected; 0 = off (default: ${DEFAULT-VALUE}).",
-          Builder::wrongResetEvery);
+              + "retry-after-date, none) are unaffected; 0 = off (default: ${DEFAULT-VALUE}).");
 
   /**
    * A server, or a proxy in front of it, that reads a request and then drops the connection with
@@ -105,16 +97,14 @@ final class Settings {
       .flag("--drop-every", "N",
           "Every Nth request under /api/ (counted over the whole server) is read and its connection closed "
               + "without an answer, before the limiter sees it; /stats counts it as dropped; 0 = off "
-              + "(default: ${DEFAULT-VALUE}).",
-          Builder::dropEvery);
+              + "(default: ${DEFAULT-VALUE}).");
 
   /** What each text means, and which the setting accepts, is {@link StoreKind}'s to say. */
   static final Setting<String> STORE = Setting.text("store", StoreKind.MEMORY_TEXT, StoreKind::accepts,
           store -> "must be 'memory', 'redis://HOST:PORT' or 'synced:redis://HOST:PORT', was '" + store + "'")
       .flag("--store", "STORE",
           "memory|redis://HOST:PORT (shared, one atomic script per request)|synced:redis://HOST:PORT "
-              + "(count locally, sync every --sync-interval) (default: ${DEFAULT-VALUE}).",
-          Builder::store);
+              + "(count locally, sync every --sync-interval) (default: ${DEFAULT-VALUE}).");
 
   /**
    * Kong's {@code sync_rate} bounds the same knob at 20 ms; 0 is allowed here and means the
@@ -126,25 +116,21 @@ final class Settings {
           "must be 0 (synchronous: the shared store) to 10 s")
       .flag("--sync-interval", "DURATION",
           "With --store synced:..., how often each node adds its local counts to Redis and reads the totals back; "
-              + "0 = decide every request in Redis (default: ${DEFAULT-VALUE}).",
-          Builder::syncInterval);
+              + "0 = decide every request in Redis (default: ${DEFAULT-VALUE}).");
 
   /** Open unless told otherwise, as at Stripe and Envoy: an outage of the limiter is not one of the API. */
   static final Setting<WhenDown> WHEN_DOWN = Setting.choice("whenDown", "open", WhenDown::parse)
       .flag("--when-down", "MODE",
-          "With Redis, when it does not answer: open|closed|local (limit ÷ nodes from memory) (default: ${DEFAULT-VALUE}).",
-          Builder::whenDown);
+          "With Redis, when it does not answer: open|closed|local (limit ÷ nodes from memory) (default: ${DEFAULT-VALUE}).");
 
   static final Setting<Integer> NODES = Setting.count("nodes", 1, nodes -> nodes >= 1, "must be at least 1")
-      .flag("--nodes", "N", "Nodes sharing the limit, for --when-down local (default: ${DEFAULT-VALUE}).",
-          Builder::nodes);
+      .flag("--nodes", "N", "Nodes sharing the limit, for --when-down local (default: ${DEFAULT-VALUE}).");
 
   /** Tens of milliseconds keep a dead Redis cheap; more than a second would hold every request. */
   static final Setting<Duration> REDIS_TIMEOUT = Setting.duration("redisTimeout", "20ms",
           timeout -> timeout.compareTo(MILLISECOND) >= 0 && timeout.compareTo(Duration.ofSeconds(1)) <= 0,
           "must be 1 ms to 1 s")
-      .flag("--redis-timeout", "DURATION", "Redis connect and read timeout (default: ${DEFAULT-VALUE}).",
-          Builder::redisTimeout);
+      .flag("--redis-timeout", "DURATION", "Redis connect and read timeout (default: ${DEFAULT-VALUE}).");
 
   static final Setting<List<String>> TRUSTED_PROXIES = Setting.repeated("trustedProxies", ",",
           List::copyOf, proxies -> {
@@ -152,14 +138,12 @@ final class Settings {
             return List.copyOf(proxies);
           })
       .flag("--trusted-proxies", "ADDR[,ADDR...]",
-          "Proxies (addresses or CIDR ranges) whose X-Forwarded-For is believed, read from the right (default: none).",
-          Builder::trustedProxies);
+          "Proxies (addresses or CIDR ranges) whose X-Forwarded-For is believed, read from the right (default: none).");
 
   static final Setting<String> API_KEY_HEADER = Setting.text("apiKeyHeader", "X-Api-Key",
           header -> header.matches("[!#$%&'*+.^_`|~0-9A-Za-z-]+"), header -> "must be a header name, was '" + header + "'")
       .flag("--api-key-header", "NAME",
-          "Header carrying an API key, which beats the address as the key (default: ${DEFAULT-VALUE}).",
-          Builder::apiKeyHeader);
+          "Header carrying an API key, which beats the address as the key (default: ${DEFAULT-VALUE}).");
 
   static final Setting<String> COST_HEADER = Setting.text("costHeader", "",
           header -> header.isEmpty() || header.matches("[!#$%&'*+.^_`|~0-9A-Za-z-]+"),
@@ -168,31 +152,27 @@ final class Settings {
           "Header a client names its request's cost in, overriding --cost: a whole number of units up "
               + "to the bucket's capacity, reserved, or a negative one to give back reserved units it did not "
               + "use (bucket algorithms only; at most what the key reserved in this header and has not had "
-              + "back, else 409; the bucket never exceeds its capacity). Default: none.",
-          Builder::costHeader);
+              + "back, else 409; the bucket never exceeds its capacity). Default: none.");
 
-  /** Path prefix to units; the builder adds one route at a time, so refusals name {@code routeCost}. */
+  /** Path prefix to units; refusals name {@code routeCost}, as the builder, which adds one route at a time, does. */
   static final Setting<Map<String, Integer>> ROUTE_COSTS = Setting.repeated("routeCosts", "",
-          Settings::routeCosts, Settings::checkRouteCosts)
+          RouteCosts::parse, RouteCosts::check)
       .flag("--cost", "PREFIX=UNITS",
-          "Weighted cost of a route, repeatable: --cost /api/export=5 (longest prefix wins; default cost 1).",
-          (builder, routes) -> routes.forEach(builder::routeCost));
+          "Weighted cost of a route, repeatable: --cost /api/export=5 (longest prefix wins; default cost 1).");
 
   /**
-   * Path prefix to a budget of its own ({@link Budget}); the builder adds one at a time, so
-   * refusals name {@code budget}. A budget's window obeys {@link #WINDOW}'s rule, its limit
+   * Path prefix to a budget of its own ({@link Budget}); refusals name {@code budget}, as the
+   * builder, which adds one at a time, does. A budget's window obeys {@link #WINDOW}'s rule, its limit
    * {@link #LIMIT}'s; its name must be a token that a header can carry as it is, and neither its
    * name nor its prefix may be given twice ({@code core} is the main budget's).
    */
   static final Setting<Map<String, Budget>> BUDGETS = Setting.repeated("budgets", "",
-          Settings::budgets, Settings::checkBudgets)
+          RouteBudgets::parse, RouteBudgets::check)
       .flag("--budget", "PREFIX=NAME:LIMIT/WINDOW",
           "A budget of its own for a route, repeatable: --budget /api/search=search:30/1m. Requests under PREFIX "
               + "(longest prefix wins) spend LIMIT per WINDOW (same algorithm and store; burst = LIMIT), counted per "
               + "key apart from every other budget, and their answers name NAME (x-ratelimit-resource, the IETF "
-              + "policy); every other request spends --limit per --window, then named 'core'. Default: none.",
-          (builder, budgets) -> budgets.forEach((prefix, budget) ->
-              builder.budget(prefix, budget.name(), budget.limit(), budget.window())));
+              + "policy); every other request spends --limit per --window, then named 'core'. Default: none.");
 
   /**
    * X's API v2 limits each endpoint on its own and never says which limit an answer is about: the
@@ -203,8 +183,7 @@ final class Settings {
       .flag("--unnamed-budgets", "",
           "Answers name no budget: each --budget's answers carry its own numbers, but no x-ratelimit-resource, the "
               + "IETF policy \"default\" for every budget, and \"default\" as a refusal's violated policy (as X's "
-              + "API v2 answers each endpoint); /stats still names them.",
-          Builder::unnamedBudgets);
+              + "API v2 answers each endpoint); /stats still names them.");
 
   /**
    * Two policies in one field, as IETF draft-11 lists them: the main limit and a fixed window
@@ -218,13 +197,11 @@ final class Settings {
               + "beside --limit per --window; a call is admitted only when both admit it (a refused one spends "
               + "neither), and a refusal's Retry-After is the refusing policy's. Both are listed in one field: "
               + "RateLimit-Policy: \"default\";q=..;w=.., \"NAME\";q=..;w=.. (--headers ietf, the memory store, no "
-              + "--budget). Default: none.",
-          (builder, policy) -> policy.ifPresent(builder::secondPolicy));
+              + "--budget). Default: none.");
 
   static final Setting<Integer> CONCURRENCY = Setting.count("concurrency", 0, most -> most >= 0,
           "must be at least 0")
-      .flag("--concurrency", "N", "Most requests in flight per key; 0 = no limit (default: ${DEFAULT-VALUE}).",
-          Builder::concurrency);
+      .flag("--concurrency", "N", "Most requests in flight per key; 0 = no limit (default: ${DEFAULT-VALUE}).");
 
   /**
    * A CDN rule's mitigation timeout, and the penalty some APIs add: once over, a key is blocked, and
@@ -237,13 +214,11 @@ final class Settings {
           "Once the limiter refuses a key, refuse its every call for DURATION; a call during the block is refused "
               + "and restarts it (it ends DURATION after the latest refused call). These refusals carry Retry-After "
               + "(whole seconds, the block rounded up) and no quota headers, whatever --headers says; 0 = off "
-              + "(default: ${DEFAULT-VALUE}).",
-          Builder::blockFor);
+              + "(default: ${DEFAULT-VALUE}).");
 
   static final Setting<Duration> LATENCY = Setting.duration("latency", "0ms",
           latency -> !latency.isNegative(), "must be zero or more")
-      .flag("--latency", "DURATION", "Simulated work per admitted request, holding no thread (default: ${DEFAULT-VALUE}).",
-          Builder::latency);
+      .flag("--latency", "DURATION", "Simulated work per admitted request, holding no thread (default: ${DEFAULT-VALUE}).");
 
   /**
    * A limiter that refuses everything: a broken one, a key blocked for good, a store that fails
@@ -252,14 +227,12 @@ final class Settings {
   static final Setting<Boolean> REFUSE_ALL = Setting.onOff("refuseAll")
       .flag("--refuse-all", "",
           "Refuse every /api/ call (--reject-status) with Retry-After: --refuse-all-retry-after and nothing "
-              + "else, whatever --headers says: a limiter that refuses everything.",
-          Builder::refuseAll);
+              + "else, whatever --headers says: a limiter that refuses everything.");
 
   static final Setting<Duration> REFUSE_ALL_RETRY_AFTER = Setting.duration("refuseAllRetryAfter", "0s",
           after -> !after.isNegative() && after.compareTo(Duration.ofDays(1)) <= 0, "must be 0 to 1 day")
       .flag("--refuse-all-retry-after", "DURATION",
-          "With --refuse-all, the Retry-After of every refusal, in whole seconds, rounded up (default: ${DEFAULT-VALUE}).",
-          Builder::refuseAllRetryAfter);
+          "With --refuse-all, the Retry-After of every refusal, in whole seconds, rounded up (default: ${DEFAULT-VALUE}).");
 
   /**
    * Refusals whose hint cannot be used, on a server that otherwise admits everything: a client that
@@ -270,23 +243,20 @@ final class Settings {
           every -> every == 0 || every >= 2, "must be 0 (off) or at least 2")
       .flag("--bogus-refusal-every", "N",
           "Every Nth /api/ answer (over the whole server) is a refusal no limiter made, with Retry-After: "
-              + "--bogus-retry-after and nothing else, whatever --headers says; 0 = off (default: ${DEFAULT-VALUE}).",
-          Builder::bogusRefusalEvery);
+              + "--bogus-retry-after and nothing else, whatever --headers says; 0 = off (default: ${DEFAULT-VALUE}).");
 
   static final Setting<Duration> BOGUS_RETRY_AFTER = Setting.duration("bogusRetryAfter", "1d",
           after -> !after.isNegative() && after.compareTo(Duration.ofDays(366)) <= 0, "must be 0 to 366 days")
       .flag("--bogus-retry-after", "DURATION",
           "With --bogus-refusal-every, the Retry-After of those refusals, in whole seconds, rounded up "
-              + "(default: ${DEFAULT-VALUE}, 86400 s).",
-          Builder::bogusRetryAfter);
+              + "(default: ${DEFAULT-VALUE}, 86400 s).");
 
   static final Setting<Boolean> DRY_RUN = Setting.onOff("dryRun")
-      .flag("--dry-run", "", "Count and log would-be rejections, never reject.", Builder::dryRun);
+      .flag("--dry-run", "", "Count and log would-be rejections, never reject.");
 
   static final Setting<Integer> MAX_KEYS = Setting.count("maxKeys", 100_000, most -> most >= 1,
           "must be at least 1")
-      .flag("--max-keys", "N", "Most keys held in memory, least recently used dropped first (default: ${DEFAULT-VALUE}).",
-          Builder::maxKeys);
+      .flag("--max-keys", "N", "Most keys held in memory, least recently used dropped first (default: ${DEFAULT-VALUE}).");
 
   /**
    * A request's line and headers must arrive within this; a client that sends half a request and
@@ -297,8 +267,7 @@ final class Settings {
           "must be 1 ms to 1 h")
       .flag("--parse-timeout", "DURATION",
           "Time a client has to send a request's line and headers before the connection is closed "
-              + "(default: ${DEFAULT-VALUE}).",
-          Builder::parseTimeout);
+              + "(default: ${DEFAULT-VALUE}).");
 
   /**
    * A silent connection holds a file descriptor and a slot under both connection caps, so it is
@@ -309,8 +278,7 @@ final class Settings {
           timeout -> timeout.compareTo(MILLISECOND) >= 0 && timeout.compareTo(Duration.ofDays(1)) <= 0,
           "must be 1 ms to 1 day")
       .flag("--idle-timeout", "DURATION",
-          "A connection with no request under way for this long is closed (default: ${DEFAULT-VALUE}).",
-          Builder::idleTimeout);
+          "A connection with no request under way for this long is closed (default: ${DEFAULT-VALUE}).");
 
   /**
    * Below the usual file limit (the JVM raises its soft limit to the hard one, often 1,048,576 but
@@ -322,8 +290,7 @@ final class Settings {
           "must be at least 1")
       .flag("--max-connections", "N",
           "Most open connections; beyond it new ones wait in the listen backlog (default: ${DEFAULT-VALUE}; "
-              + "lowered to fit the process's file limit).",
-          Builder::maxConnections);
+              + "lowered to fit the process's file limit).");
 
   /**
    * One address may not take every connection: a flood of half-sent requests from one client then
@@ -333,8 +300,7 @@ final class Settings {
           most -> most >= 0, "must be at least 0")
       .flag("--max-connections-per-client", "N",
           "Most open connections from one address (an IPv6 /64), trusted proxies exempt; more are closed "
-              + "at once; 0 = no limit (default: ${DEFAULT-VALUE}).",
-          Builder::maxConnectionsPerClient);
+              + "at once; 0 = no limit (default: ${DEFAULT-VALUE}).");
 
   /**
    * 0: half the cores, at least one. The clients a demo server is measured against usually run on
@@ -345,16 +311,14 @@ final class Settings {
           "must be 0 (half the cores) to 256")
       .flag("--io-threads", "N",
           "Threads that read requests and write answers (one more accepts connections); 0 = half the "
-              + "cores, at least 1, leaving the rest to clients on the same machine (default: ${DEFAULT-VALUE}).",
-          Builder::ioThreads);
+              + "cores, at least 1, leaving the rest to clients on the same machine (default: ${DEFAULT-VALUE}).");
 
   /** Empty for none: a demo on loopback needs none, a server others can reach should have one. */
   static final Setting<String> ADMIN_TOKEN = Setting.text("adminToken", "",
           token -> token.isEmpty() || token.matches("[\\x21-\\x7e]{8,}"),
           token -> "must be at least 8 visible ASCII characters (no spaces), or empty for none")
       .flag("--admin-token", "TOKEN",
-          "When set, POST /stats/reset needs 'Authorization: Bearer TOKEN' (default: none, anyone may reset).",
-          Builder::adminToken)
+          "When set, POST /stats/reset needs 'Authorization: Bearer TOKEN' (default: none, anyone may reset).")
       .secret();
 
   /** Tests give a fake clock; the command line has no use for one. */
@@ -378,96 +342,8 @@ final class Settings {
     return defaults;
   }
 
-  private static Map<String, Integer> routeCosts(List<String> texts) {
-    Map<String, Integer> routes = new LinkedHashMap<>();
-    for (String text : texts) {
-      int eq = text.lastIndexOf('=');
-      if (eq <= 0) {
-        throw new IllegalArgumentException("cost: expected PREFIX=UNITS, was '" + text + "'");
-      }
-      try {
-        routes.put(text.substring(0, eq), Integer.parseInt(text.substring(eq + 1).trim()));
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("cost: '" + text + "' has no whole number of units", e);
-      }
-    }
-    return routes;
-  }
-
-  private static Map<String, Integer> checkRouteCosts(Map<String, Integer> routes) {
-    for (Map.Entry<String, Integer> route : routes.entrySet()) {
-      String prefix = route.getKey();
-      if (prefix == null || !prefix.startsWith("/")) {
-        throw new IllegalArgumentException("routeCost: path prefix must start with '/', was '" + prefix + "'");
-      }
-      if (route.getValue() == null || route.getValue() < 1) {
-        throw new IllegalArgumentException(
-            "routeCost: cost of " + prefix + " must be at least 1, was " + route.getValue());
-      }
-    }
-    return Collections.unmodifiableMap(new LinkedHashMap<>(routes));
-  }
-
   /** {@code NAME:LIMIT/WINDOW} read; blank for none. */
   private static Optional<SecondPolicy> secondPolicy(String text) {
     return text.isBlank() ? Optional.empty() : Optional.of(SecondPolicy.parse(text));
-  }
-
-  /** The usage's shape of a budget, for the refusals of text that is not one. */
-  private static final String BUDGET_SHAPE = "PREFIX=NAME:LIMIT/WINDOW, such as /api/search=search:30/1m";
-
-  /** Each {@code PREFIX=NAME:LIMIT/WINDOW} read, in order; a prefix given twice is refused here, where it is seen. */
-  private static Map<String, Budget> budgets(List<String> texts) {
-    Map<String, Budget> budgets = new LinkedHashMap<>();
-    for (String text : texts) {
-      int eq = text.lastIndexOf('=');
-      if (eq <= 0) {
-        throw new IllegalArgumentException("budget: expected " + BUDGET_SHAPE + ", was '" + text + "'");
-      }
-      String prefix = text.substring(0, eq).trim();
-      LimitText read = LimitText.parse("budget", BUDGET_SHAPE, text, eq + 1);
-      if (budgets.put(prefix, new Budget(read.name(), read.limit(), read.window())) != null) {
-        throw new IllegalArgumentException("budget: the prefix " + prefix + " is given twice");
-      }
-    }
-    return budgets;
-  }
-
-  private static Map<String, Budget> checkBudgets(Map<String, Budget> budgets) {
-    Map<String, String> prefixOfName = new HashMap<>();
-    for (Map.Entry<String, Budget> entry : budgets.entrySet()) {
-      String prefix = entry.getKey();
-      Budget budget = entry.getValue();
-      if (prefix == null || !prefix.startsWith("/")) {
-        throw new IllegalArgumentException("budget: path prefix must start with '/', was '" + prefix + "'");
-      }
-      if (budget == null) {
-        throw new IllegalArgumentException("budget: the budget of " + prefix + " must not be null");
-      }
-      String name = budget.name();
-      if (name == null || !name.matches("[A-Za-z0-9_.-]{1,64}")) {
-        throw new IllegalArgumentException("budget: the name of " + prefix
-            + " must be 1 to 64 letters, digits, '_', '.' or '-', was '" + name + "'");
-      }
-      if (name.equals(Budget.MAIN)) {
-        throw new IllegalArgumentException("budget: '" + Budget.MAIN + "' names the main budget (--limit per "
-            + "--window); give " + prefix + " another name");
-      }
-      String before = prefixOfName.put(name, prefix);
-      if (before != null) {
-        throw new IllegalArgumentException("budget: the name '" + name + "' is given twice, to " + before
-            + " and to " + prefix);
-      }
-      if (budget.limit() < 1) {
-        throw new IllegalArgumentException("budget: the limit of " + name + " must be at least 1, was "
-            + budget.limit());
-      }
-      Duration window = budget.window();
-      if (window == null || window.compareTo(MILLISECOND) < 0 || window.compareTo(Duration.ofDays(366)) > 0) {
-        throw new IllegalArgumentException("budget: the window of " + name + " must be 1 ms to 366 days, was "
-            + window);
-      }
-    }
-    return Collections.unmodifiableMap(new LinkedHashMap<>(budgets));
   }
 }

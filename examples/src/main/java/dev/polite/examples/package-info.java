@@ -9,6 +9,9 @@
  * {@code Executables}, {@code Pause}).
  *
  * <p>Usage: {@code java -jar examples/target/polite-examples.jar compare}
+ *
+ * <p>It may import picocli, OkHttp and JSpecify; it imports none of its sub-packages, and no
+ * command package may be imported by {@code clients} or by this one.
  */
 @NullMarked
 package dev.polite.examples;

@@ -162,7 +162,8 @@ public final class AdaptiveThrottle implements LoadShedder {
    * A fresh throttler with this configuration, not registered under any key: for simulations.
    */
   public AdaptiveThrottler newThrottler(String key) {
-    return new AdaptiveThrottler(key, this, random);
+    return new AdaptiveThrottler(key, multiplier(), padding(), maxProbability(), countsLocalDrops(),
+        probeInterval().toNanos(), window().toNanos(), buckets(), random);
   }
 
   /** The throttler for {@code key} this throttle uses, made if new. */

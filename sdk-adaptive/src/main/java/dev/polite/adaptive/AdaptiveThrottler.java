@@ -60,15 +60,21 @@ public final class AdaptiveThrottler {
   private boolean shedding;
   private volatile long lastUsed;
 
-  AdaptiveThrottler(String key, AdaptiveThrottle config, @Nullable RandomGenerator random) {
+  /**
+   * A throttler for {@code key} by the rule's parameters, as {@link AdaptiveThrottle} holds them
+   * (it passes its own; this class reads no configuration object, so the throttle stays above it).
+   */
+  AdaptiveThrottler(String key, double multiplier, double padding, double maxProbability,
+      boolean countLocalDrops, long probeNanos, long windowNanos, int buckets,
+      @Nullable RandomGenerator random) {
     this.key = key;
-    this.k = config.multiplier();
-    this.padding = config.padding();
-    this.maxProbability = config.maxProbability();
-    this.countLocalDrops = config.countsLocalDrops();
-    this.probeNanos = config.probeInterval().toNanos();
+    this.k = multiplier;
+    this.padding = padding;
+    this.maxProbability = maxProbability;
+    this.countLocalDrops = countLocalDrops;
+    this.probeNanos = probeNanos;
     this.random = random;
-    this.counts = new SlidingCounts(config.window().toNanos(), config.buckets());
+    this.counts = new SlidingCounts(windowNanos, buckets);
   }
 
   /**

@@ -1,8 +1,7 @@
 /**
  * polite's adaptive part: client-side adaptive throttling (Google SRE, "Handling Overload"), a
  * {@link dev.polite.LoadShedder}, and CUBIC rate discovery (as the AWS SDKs' adaptive retry mode),
- * a {@link dev.polite.RateController}: both polite options, on every engine. It reads no HTTP
- * engine.
+ * a {@link dev.polite.RateController}: both polite options, on every engine.
  *
  * <pre>{@code
  * OkHttpClient client = new OkHttpClient.Builder()
@@ -13,7 +12,9 @@
  *     .build();
  * }</pre>
  *
- * <p>Everything in this package is public API; {@code dev.polite.adaptive.internal} is not.
+ * <p>Everything in this package is public API; {@code dev.polite.adaptive.internal} is not. It
+ * may import polite's public API ({@code dev.polite}), its own internals, SLF4J and JSpecify; it
+ * may not import any HTTP engine, nor polite's internals ({@code dev.polite.internal}).
  */
 @NullMarked
 package dev.polite.adaptive;

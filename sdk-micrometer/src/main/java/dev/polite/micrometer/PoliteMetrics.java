@@ -5,23 +5,14 @@ import dev.polite.GiveUpReason;
 import dev.polite.KeySnapshot;
 import dev.polite.PoliteListener;
 import dev.polite.RateLimitSignals;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
-import io.micrometer.core.instrument.TimeGauge;
-import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
@@ -138,9 +129,6 @@ public final class PoliteMetrics implements PoliteListener, MeterBinder {
   /** How many keys have their own {@code key} tag unless the builder says otherwise: {@value}. */
   public static final int DEFAULT_MAX_KEY_TAGS = 100;
 
-  private static final String KEY = "key";
-  private static final String REASON = "reason";
-  private static final GiveUpReason[] REASONS = GiveUpReason.values();
   private static final KeyMeters[] NONE = new KeyMeters[0];
 
   private final int maxKeyTags;
@@ -210,7 +198,7 @@ public final class PoliteMetrics implements PoliteListener, MeterBinder {
       for (HeldKey key : keys.values()) {
         KeyMeters[] own = key.meters;
         if (own != null) {
-          key.meters = append(own, new KeyMeters(registry, key.key, tags, key, key.observing));
+          key.meters = append(own, new KeyMeters(registry, key.key, tags, key.live, key.observing));
         }
       }
     }
@@ -335,7 +323,7 @@ public final class PoliteMetrics implements PoliteListener, MeterBinder {
         // it straight back (or a second interceptor holds it). Its newest state is the live
         // one, and the forgetting on its way is for the old one.
         held.holds++;
-        held.state = state;
+        held.live.state = state;
         return;
       }
       held = new HeldKey(key, state, observes);
@@ -345,7 +333,7 @@ public final class PoliteMetrics implements PoliteListener, MeterBinder {
         MeterRegistry[] bound = registries;
         KeyMeters[] meters = new KeyMeters[bound.length];
         for (int i = 0; i < bound.length; i++) {
-          meters[i] = new KeyMeters(bound[i], key, tags, held, observes);
+          meters[i] = new KeyMeters(bound[i], key, tags, held.live, observes);
         }
         held.meters = meters;
         tagged++;
@@ -410,140 +398,16 @@ public final class PoliteMetrics implements PoliteListener, MeterBinder {
     final String key;
     /** Whether its interceptor only observes: its meters include the would-be ones. */
     final boolean observing;
-    volatile Supplier<KeySnapshot> state;
+    /** What its gauges read; held here, and so by the map of keys, for as long as they exist. */
+    final LiveKey live;
     /** Null for a key counted under "other"; guarded by the structure lock when written. */
     volatile KeyMeters @Nullable [] meters;
     int holds = 1; // guarded by the structure lock
 
     HeldKey(String key, Supplier<KeySnapshot> state, boolean observing) {
       this.key = key;
-      this.state = state;
+      this.live = new LiveKey(state);
       this.observing = observing;
-    }
-
-    /** The pace, or NaN when unpaced: +Inf would flatten every other line on a shared chart. */
-    static double pace(HeldKey k) {
-      return finiteOrNaN(k.state.get().pace());
-    }
-
-    static double pauseNanos(HeldKey k) {
-      return k.state.get().pausedFor().toNanos();
-    }
-
-    /** The bucket, or NaN when unpaced: an unpaced key's bucket is never drawn from. */
-    static double tokens(HeldKey k) {
-      KeySnapshot now = k.state.get();
-      return Double.isInfinite(now.pace()) ? Double.NaN : finiteOrNaN(now.tokens());
-    }
-
-    static double inFlight(HeldKey k) {
-      return k.state.get().inFlight();
-    }
-
-    private static double finiteOrNaN(double value) {
-      return Double.isInfinite(value) ? Double.NaN : value;
-    }
-  }
-
-  /**
-   * One key tag's meters in one registry. Every meter is registered here, at once, so that the
-   * events only ever look meters up; {@code state} null is {@value #OTHER}, which has no gauges.
-   * The would-be meters exist only for an observing interceptor's keys: an enforcing one never
-   * records them, and their eight series per key would be empty.
-   */
-  private static final class KeyMeters {
-    final MeterRegistry registry;
-    final String key;
-    final Timer waited;
-    final Counter rejected;
-    final Counter retries;
-    final Counter[] gaveUp = new Counter[REASONS.length];
-    final @Nullable Timer wouldWait;
-    final @Nullable Counter wouldRetry;
-    final Counter @Nullable [] wouldGiveUp;
-    /** Every meter above and the gauges, to remove them together. */
-    final List<Meter> all = new ArrayList<>();
-
-    KeyMeters(MeterRegistry registry, String key, Tags common, @Nullable HeldKey state,
-        boolean observing) {
-      this.registry = registry;
-      this.key = key;
-      Tags tags = common.and(KEY, key);
-      waited = add(Timer.builder("polite.calls.wait")
-          .description("Time an attempt waited before it was sent: the key's pause, its gate "
-              + "and its pace (zero when it went at once)")
-          .tags(tags).register(registry));
-      rejected = add(Counter.builder("polite.calls.rejected")
-          .description("Answers that were rate-limit rejections (429, or a 403 reporting a "
-              + "spent quota)")
-          .tags(tags).register(registry));
-      retries = add(Counter.builder("polite.calls.retries")
-          .description("Retries scheduled after a rate-limit rejection or a failure")
-          .tags(tags).register(registry));
-      for (GiveUpReason reason : REASONS) {
-        gaveUp[reason.ordinal()] = add(Counter.builder("polite.calls.gave.up")
-            .description("Calls polite stopped trying, by reason")
-            .tags(tags).tag(REASON, reason.name().toLowerCase(Locale.ROOT))
-            .register(registry));
-      }
-      if (observing) {
-        wouldWait = add(Timer.builder("polite.calls.would.wait")
-            .description("Observation mode: the wait each attempt sent at once would have had "
-                + "for the key's pause and pace, had polite enforced them (zero included)")
-            .tags(tags).register(registry));
-        wouldRetry = add(Counter.builder("polite.calls.would.retries")
-            .description("Observation mode: retries polite would have made; the answers were "
-                + "returned as they came")
-            .tags(tags).register(registry));
-        wouldGiveUp = new Counter[REASONS.length];
-        for (GiveUpReason reason : REASONS) {
-          wouldGiveUp[reason.ordinal()] = add(Counter.builder("polite.calls.would.gave.up")
-              .description("Observation mode: calls polite would have stopped trying, by reason "
-                  + "(wait_too_long before an attempt: refused without sending it)")
-              .tags(tags).tag(REASON, reason.name().toLowerCase(Locale.ROOT))
-              .register(registry));
-        }
-      } else {
-        wouldWait = null;
-        wouldRetry = null;
-        wouldGiveUp = null;
-      }
-      if (state != null) {
-        // Micrometer holds a gauge's object weakly; the HeldKey is held by the map of keys
-        // for as long as the gauge is registered, and removed with it.
-        add(Gauge.builder("polite.key.pace", state, HeldKey::pace)
-            .description("The key's pace in requests (cost units) per second; NaN while unpaced")
-            .tags(tags).register(registry));
-        add(TimeGauge.builder("polite.key.pause", state, TimeUnit.NANOSECONDS,
-                HeldKey::pauseNanos)
-            .description("How long every call to the key must still wait; zero when not paused")
-            .tags(tags).register(registry));
-        add(Gauge.builder("polite.key.tokens", state, HeldKey::tokens)
-            .description("Tokens in the key's bucket; negative while calls wait on reserved "
-                + "tokens, NaN while unpaced")
-            .tags(tags).register(registry));
-        add(Gauge.builder("polite.key.in.flight", state, HeldKey::inFlight)
-            .description("Calls to the key sent and not yet answered, or holding a reservation")
-            .tags(tags).register(registry));
-      }
-    }
-
-    private <M extends Meter> M add(M meter) {
-      all.add(meter);
-      return meter;
-    }
-
-    /**
-     * Removes this key's meters from the registry; not one whose tag a {@code MeterFilter} took
-     * away ({@code ignoreTags("key")}), since that meter is every key's, and removing it would
-     * silently drop the events of the keys still held.
-     */
-    void remove() {
-      for (Meter meter : all) {
-        if (key.equals(meter.getId().getTag(KEY))) {
-          registry.remove(meter);
-        }
-      }
     }
   }
 
@@ -582,7 +446,7 @@ public final class PoliteMetrics implements PoliteListener, MeterBinder {
     public Builder tags(Iterable<Tag> tags) {
       Tags more = Tags.of(Objects.requireNonNull(tags, "tags"));
       for (Tag tag : more) {
-        if (tag.getKey().equals(KEY) || tag.getKey().equals(REASON)) {
+        if (tag.getKey().equals(KeyMeters.KEY) || tag.getKey().equals(KeyMeters.REASON)) {
           throw new IllegalArgumentException("the tag '" + tag.getKey()
               + "' is PoliteMetrics' own; name yours otherwise");
         }

@@ -3,6 +3,7 @@ package dev.polite.okhttp;
 import dev.polite.AsyncExchange;
 import dev.polite.Exchange;
 import dev.polite.Polite;
+import dev.polite.Scheduler;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.lang.reflect.InvocationTargetException;
@@ -25,6 +26,7 @@ import kotlin.reflect.KClass;
 import okhttp3.Call;
 import okhttp3.Callback;
 import okhttp3.EventListener;
+import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
 import okio.Timeout;
@@ -45,7 +47,11 @@ import org.slf4j.LoggerFactory;
 final class PoliteCall implements Call {
   private static final Logger log = LoggerFactory.getLogger("dev.polite");
 
-  private final PoliteCallFactory factory;
+  /** What made it: {@link #clone()} asks it for another. */
+  private final Call.Factory factory;
+  private final OkHttpClient client;
+  private final PoliteInterceptor interceptor;
+  private final Scheduler scheduler;
   private final Request request;
   private final Timeout timeout;
   private final AtomicBoolean executed = new AtomicBoolean();
@@ -60,10 +66,18 @@ final class PoliteCall implements Call {
   /** The call's deadline on {@link System#nanoTime()}, from enqueue; {@link Long#MAX_VALUE} for none. */
   private long deadline = Long.MAX_VALUE;
 
-  PoliteCall(PoliteCallFactory factory, Request request) {
+  /**
+   * A call of {@code request} made by {@code factory} (a {@link PoliteCallFactory}) over
+   * {@code client}, waiting its turns on {@code scheduler}, with {@code interceptor}'s keys.
+   */
+  PoliteCall(Call.Factory factory, OkHttpClient client, PoliteInterceptor interceptor, Scheduler scheduler,
+      Request request) {
     this.factory = factory;
+    this.client = client;
+    this.interceptor = interceptor;
+    this.scheduler = scheduler;
     this.request = request;
-    this.timeout = new Timeout().timeout(factory.client().callTimeoutMillis(), TimeUnit.MILLISECONDS);
+    this.timeout = new Timeout().timeout(client.callTimeoutMillis(), TimeUnit.MILLISECONDS);
   }
 
   @Override
@@ -101,8 +115,8 @@ final class PoliteCall implements Call {
       deadline = left == Long.MAX_VALUE ? Long.MAX_VALUE : System.nanoTime() + left;
     }
     Thread enqueuing = Thread.currentThread();
-    CompletableFuture<Response> started = factory.interceptor().polite().callAsync(
-        OkHttpRequestView.of(request), left, new Attempts(), factory.scheduler(), dispatcher());
+    CompletableFuture<Response> started = interceptor.polite().callAsync(
+        OkHttpRequestView.of(request), left, new Attempts(), scheduler, dispatcher());
     synchronized (this) {
       run = started;
     }
@@ -167,7 +181,7 @@ final class PoliteCall implements Call {
 
   private void dispatch(Runnable task) {
     try {
-      factory.client().dispatcher().executorService().execute(task);
+      client.dispatcher().executorService().execute(task);
     } catch (RejectedExecutionException shutDown) {
       task.run();
     }
@@ -234,7 +248,7 @@ final class PoliteCall implements Call {
   }
 
   private Call newInner(Request attempt) {
-    Call call = factory.client().newCall(attempt);
+    Call call = client.newCall(attempt);
     for (EventListener listener : eventListeners) {
       EventListeners.add(call, listener);
     }
@@ -321,8 +335,8 @@ final class PoliteCall implements Call {
     return "heard=" + heard.get() + " canceled=" + canceled + " run=" + run
         + " attempt=" + (attempt == null ? "none" : "executed=" + attempt.isExecuted()
             + " canceled=" + attempt.isCanceled()
-            + " queued=" + factory.client().dispatcher().queuedCalls().contains(attempt)
-            + " running=" + factory.client().dispatcher().runningCalls().contains(attempt));
+            + " queued=" + client.dispatcher().queuedCalls().contains(attempt)
+            + " running=" + client.dispatcher().runningCalls().contains(attempt));
   }
 
   /** OkHttp 5's {@code Call.addEventListener}, reached by reflection so 4.12 still links. */

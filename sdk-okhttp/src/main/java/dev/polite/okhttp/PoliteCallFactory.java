@@ -80,7 +80,7 @@ public final class PoliteCallFactory implements Call.Factory {
   @Override
   public Call newCall(Request request) {
     Objects.requireNonNull(request, "request");
-    return polite.config().observeOnly() ? client.newCall(request) : new PoliteCall(this, request);
+    return polite.config().observeOnly() ? client.newCall(request) : new PoliteCall(this, client, polite, scheduler, request);
   }
 
   /**

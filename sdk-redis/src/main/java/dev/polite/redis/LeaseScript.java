@@ -26,7 +26,7 @@ final class LeaseScript {
   /** @param roundTrips counts every command sent */
   LeaseScript(AtomicLong roundTrips) {
     this.text = load();
-    this.sha = RedisSharedState.hex("SHA-1", text);
+    this.sha = Hex.digest("SHA-1", text);
     this.roundTrips = roundTrips;
   }
 

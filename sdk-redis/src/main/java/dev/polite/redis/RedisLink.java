@@ -1,42 +1,20 @@
 package dev.polite.redis;
 
-import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
-import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Function;
 
 /**
  * The Redis a {@link RedisSharedState} talks to, one server ({@link ServerLink}) or a Cluster
  * ({@link ClusterLink}), behind the little the state needs of it: a connection for the lease
  * script, one subscribed to the pauses, and which node a key's commands go to, so that a node
- * that fails sends only its own keys to pace alone.
+ * that fails sends only its own keys to pace alone. {@link RedisLinks} reads a URI into the one
+ * or the other.
  *
  * <p>Thread-safe.
  */
 interface RedisLink {
-  /**
-   * Reads {@code uri} now and returns what makes its link: {@code redis://} or {@code rediss://}
-   * for one server (Lettuce's syntax), {@code redis-cluster://host:port,host:port} (or
-   * {@code rediss-cluster://}) for a Cluster, by any of its nodes (it finds the rest itself).
-   *
-   * @throws IllegalArgumentException for a URI Lettuce cannot read, or a cluster URI without a host
-   */
-  static Function<ClientResources, RedisLink> parse(String uri) {
-    for (String scheme : List.of("redis-cluster://", "rediss-cluster://")) {
-      if (uri.regionMatches(true, 0, scheme, 0, scheme.length())) {
-        List<RedisURI> seeds = ClusterLink.seeds(uri.substring(scheme.length()),
-            scheme.startsWith("rediss") ? "rediss://" : "redis://");
-        return resources -> new ClusterLink(seeds, resources);
-      }
-    }
-    RedisURI server = RedisURI.create(uri);
-    return resources -> new ServerLink(server, resources);
-  }
-
   /** Opens a connection for the lease script; Lettuce reconnects it from then on. */
   CompletableFuture<Commands> connect();
 

@@ -75,11 +75,11 @@ final class RedisSharedKey implements SharedKey {
    */
   private static final long QUIET_TIMEOUTS = 10;
 
-  private final RedisSharedState fleet;
-  private final RedisSharedState.Settings settings;
+  private final Fleet fleet;
+  private final SharedSettings settings;
   private final String[] keys;
   /** The name this key asks under: several interceptors on one state are members of their own. */
-  private final RedisSharedState.Member member;
+  private final Member member;
   private final Ticker ticker;
   private final Runnable onNews;
 
@@ -117,7 +117,7 @@ final class RedisSharedKey implements SharedKey {
   private final AskAgain askAgain;
   private final ProbeTurn probeTurn = new ProbeTurn();
 
-  RedisSharedKey(RedisSharedState fleet, String[] keys, RedisSharedState.Member member,
+  RedisSharedKey(Fleet fleet, String[] keys, Member member,
       Ticker ticker, Runnable onNews) {
     this.fleet = fleet;
     this.settings = fleet.settings();
@@ -528,7 +528,7 @@ final class RedisSharedKey implements SharedKey {
    *       discovering instance finds the pace, every held instance's calls at once; then every
    *       instance's first lease (16 JVMs on 2 cores answered them in 8 to 80 ms). Timed out at
    *       20 ms, they sent half of such a fleet alone at its start, each instance then needing
-   *       {@link RedisSharedState#REJOIN_AFTER} answers in time in a row to come back. At the
+   *       {@link AskAgain#REJOIN_AFTER} answers in time in a row to come back. At the
    *       defaults ten timeouts is 200 ms, less than the 500 ms that a discovery may hold calls
    *       for anyway ({@link #DISCOVER_FOR}). Against a server with no limit at all, where no
    *       pace is ever found, that is one call every leaseFor (the refresh) that may wait 200 ms

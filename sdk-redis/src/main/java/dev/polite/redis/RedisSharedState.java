@@ -9,13 +9,9 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.BitSet;
-import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.Objects;
@@ -94,7 +90,9 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
 
   private final ClientResources resources;
   private final RedisLink link;
-  private final Settings settings;
+  private final SharedSettings settings;
+  /** What its keys may ask of it; a view, so that the keys do not name this class. */
+  private final Fleet fleet = new KeysFleet();
   private final AtomicLong roundTrips = new AtomicLong();
   private final LeaseScript script = new LeaseScript(roundTrips);
   private final AtomicBoolean connecting = new AtomicBoolean();
@@ -104,22 +102,6 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
   private volatile @Nullable StatefulRedisPubSubConnection<String, String> pauses;
   private final Map<String, Set<RedisSharedKey>> listening = new ConcurrentHashMap<>();
   /**
-   * How many answers in time, in a row, bring keys pacing alone back to the fleet. One failure
-   * sends them alone, but one answer must not bring them back: a Redis whose answers straddle
-   * the timeout would flip the fleet on every other request, and log each flip. A key alone asks
-   * again 50 ms after a failure (doubling), and at once after an answer in time, so confirming
-   * costs N round trips, a few milliseconds. With answers late at random with probability p, a
-   * run of N in time takes about ((1 - p)^-N - 1) / p asks, of which about a fraction p failed
-   * and cost at least 50 ms each. N = 5: 5 asks after a blip on a healthy Redis (p near 0), 6 at
-   * p = 5 %; at p = 1/2, 62 asks, 31 failed: one rejoin in about 2 s or more (lasting about two
-   * requests), not one every other request; never while every answer is late (a 25 ms proxy
-   * before a 20 ms timeout). N = 3: 14 asks at p = 1/2, a rejoin about every half second,
-   * flapping again. N = 8 would space a coin-flip Redis's rejoins to about 13 s, but each answer
-   * more in a row is one more that a healthy Redis's rare late one spoils; 5 already takes the
-   * flapping from every other request to once in seconds.
-   */
-  static final int REJOIN_AFTER = 5;
-  /**
    * How long {@link #close()} waits for the client. Lettuce's shutdown is done when every
    * connection has closed, and does not bound that: a close that needs a thread that is waiting
    * (a connection's channel closes on its event loop) would hold it for ever. Its own threads get
@@ -127,25 +109,17 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
    */
   private static final long CLOSE_WAIT_MILLIS = 3_000;
 
-  /** Whether any node is in {@link #downNodes}: read on every step, without the lock. */
-  private volatile boolean down;
-  /** Keys went alone or came back: how often, each a line in the log. Guards {@link #downNodes}. */
-  private final AtomicLong transitions = new AtomicLong();
-  /**
-   * The nodes whose keys pace alone, each with its answers in time in a row since (one node for
-   * one server; a Cluster's failed master and its keys only, while the other masters' keys go on
-   * sharing). Guarded by {@link #transitions}.
-   */
-  private final Map<String, Integer> downNodes = new HashMap<>();
+  /** The nodes whose keys pace alone now; each transition of theirs is a line in the log. */
+  private final DownNodes downNodes = new DownNodes();
   private volatile boolean closed;
 
-  private RedisSharedState(Function<ClientResources, RedisLink> link, Settings settings) {
+  private RedisSharedState(Function<ClientResources, RedisLink> link, SharedSettings settings) {
     this.settings = settings;
     // Lettuce's own reconnect delay (doubling from 1 ms, as its default) but at most retryEvery,
     // not its default 30 s: the state's one connection is the only one, so after a long outage
     // it must come back as soon as a key would ask again.
     this.resources = DefaultClientResources.builder()
-        .reconnectDelay(() -> Delay.exponential(Duration.ZERO, Duration.ofNanos(settings.retryEveryNanos),
+        .reconnectDelay(() -> Delay.exponential(Duration.ZERO, Duration.ofNanos(settings.retryEveryNanos()),
             2, TimeUnit.MILLISECONDS))
         .build();
     this.link = link.apply(resources);
@@ -174,7 +148,7 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
    * <pre>{@code RedisSharedState.builder("redis://redis:6379").timeout(Duration.ofMillis(50)).build()}</pre>
    */
   public static Builder builder(String redisUri) {
-    return new Builder(RedisLink.parse(Objects.requireNonNull(redisUri, "redisUri")));
+    return new Builder(RedisLinks.parse(Objects.requireNonNull(redisUri, "redisUri")));
   }
 
   /** A builder for a state on {@code link}: for tests that stand a link in front of a real one. */
@@ -184,12 +158,12 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
 
   @Override
   public SharedKey join(String key, Ticker ticker, Runnable onNews) {
-    String tag = settings.prefix + "{" + hex("SHA-256", key).substring(0, 32) + "}";
+    String tag = settings.prefix() + "{" + Hex.digest("SHA-256", key).substring(0, 32) + "}";
     String[] keys = {tag + ":state", tag + ":alive"};
     RedisSharedKey[] made = new RedisSharedKey[1];
     listening.compute(keys[0], (k, joined) -> {
       Set<RedisSharedKey> all = joined != null ? joined : ConcurrentHashMap.newKeySet();
-      made[0] = new RedisSharedKey(this, keys, member(freeSeat(all)), ticker, onNews);
+      made[0] = new RedisSharedKey(fleet, keys, member(freeSeat(all)), ticker, onNews);
       all.add(made[0]);
       return all;
     });
@@ -211,11 +185,8 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
 
   /** The fleet member a key in {@code seat} asks as: this instance's id, then id.1, id.2... */
   private Member member(int seat) {
-    return new Member(seat, seat == 0 ? settings.instanceId : settings.instanceId + "." + seat);
+    return new Member(seat, seat == 0 ? settings.instanceId() : settings.instanceId() + "." + seat);
   }
-
-  /** A key's name among the fleet's members, and its seat among this state's keys of one name. */
-  record Member(int seat, String id) {}
 
   /** Whether the connection subscribed to the fleet's pauses has landed (its subscribe sent). */
   boolean hearsPauses() {
@@ -223,7 +194,7 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
   }
 
   /** {@code key} left: it hears no more pauses, and its seat is free. */
-  void left(String stateKey, RedisSharedKey key) {
+  void left(String stateKey, SharedKey key) {
     listening.computeIfPresent(stateKey, (k, keys) -> {
       keys.remove(key);
       return keys.isEmpty() ? null : keys;
@@ -232,7 +203,7 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
 
   /** The channel every pause of this prefix is published on. */
   String pauseChannel() {
-    return settings.prefix + "pauses";
+    return settings.prefix() + "pauses";
   }
 
   /** Redis commands this instance has sent so far: its round trips. */
@@ -242,18 +213,12 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
 
   /** Whether keys pace alone now (all, or a failed Cluster node's), because Redis did not answer in time. */
   public boolean isFallingBack() {
-    return down;
+    return downNodes.any();
   }
 
   /** Whether the key whose state is at {@code redisKey} paces alone now: its node did not answer in time. */
   boolean isFallingBack(String redisKey) {
-    if (!down) {
-      return false;
-    }
-    String node = link.nodeOf(redisKey);
-    synchronized (transitions) {
-      return downNodes.containsKey(node);
-    }
+    return downNodes.any() && downNodes.contains(link.nodeOf(redisKey));
   }
 
   /** The node a request for {@code redisKey} goes to now, to be told with its outcome. */
@@ -294,14 +259,14 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
 
   /** How often the keys went alone or came back: each a line in the log. */
   long transitions() {
-    return transitions.get();
+    return downNodes.transitions();
   }
 
   boolean isClosed() {
     return closed;
   }
 
-  Settings settings() {
+  SharedSettings settings() {
     return settings;
   }
 
@@ -352,52 +317,27 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
   }
 
   /**
-   * An answer from {@code node} came within the timeout: once {@link #REJOIN_AFTER} have in a
+   * An answer from {@code node} came within the timeout: once {@link AskAgain#REJOIN_AFTER} have in a
    * row, that node's keys rejoin the fleet. A node that no longer serves any key (a Cluster's
    * failed master, its slots taken over) stops holding keys alone. Logged once, when no node does.
    */
   void reached(String node) {
-    synchronized (transitions) {
-      if (!down) {
-        return;
-      }
-      Integer inTime = downNodes.get(node);
-      if (inTime != null) {
-        if (inTime + 1 < REJOIN_AFTER) {
-          downNodes.put(node, inTime + 1);
-        } else {
-          downNodes.remove(node);
-        }
-      }
-      downNodes.keySet().removeIf(other -> !link.serves(other));
-      if (!downNodes.isEmpty()) {
-        return;
-      }
-      down = false;
-      transitions.incrementAndGet();
+    if (!downNodes.reached(node, link::serves)) {
+      return;
     }
     log.info("polite: Redis at {} answers in time again; keys rejoin the fleet's budget", link);
   }
 
   /**
    * A request to {@code node} failed or timed out: that node's keys pace alone from now until it
-   * has answered in time {@link #REJOIN_AFTER} times in a row. Logged once, as the first node goes.
+   * has answered in time {@link AskAgain#REJOIN_AFTER} times in a row. Logged once, as the first node goes.
    */
   void unreachable(String node, Throwable cause) {
-    synchronized (transitions) {
-      if (closed) {
-        return;
-      }
-      boolean first = downNodes.isEmpty();
-      downNodes.put(node, 0);
-      down = true;
-      if (!first) {
-        return;
-      }
-      transitions.incrementAndGet();
+    if (closed || !downNodes.unreachable(node)) {
+      return;
     }
     String why = cause instanceof TimeoutException
-        ? "did not answer in time (a call waits for it at most " + settings.timeoutNanos / 1_000_000 + " ms)"
+        ? "did not answer in time (a call waits for it at most " + settings.timeoutNanos() / 1_000_000 + " ms)"
         : "cannot be reached (" + cause + ")";
     log.warn("polite: Redis at {} {}; each key paces alone at its share of the fleet's pace until "
         + "it answers in time again", link, why);
@@ -436,14 +376,14 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
       return;
     }
     try {
-      RedisLink.Commands c = attempt.get(settings.connectWait.toNanos(),
+      RedisLink.Commands c = attempt.get(settings.connectWait().toNanos(),
           TimeUnit.NANOSECONDS);
       // One lease on a key of its own, waited for here: the first decision a call waits for is
       // then not the one that loads Lettuce's and polite's classes (tens of ms, past the timeout).
-      String tag = settings.prefix + "{warm-up}";
+      String tag = settings.prefix() + "{warm-up}";
       script.run(c.scripting(), new String[] {tag + ":state", tag + ":alive"},
-          LeaseRequest.warmUp(settings.instanceId).toArgs())
-          .get(settings.connectWait.toMillis(), TimeUnit.MILLISECONDS);
+          LeaseRequest.warmUp(settings.instanceId()).toArgs())
+          .get(settings.connectWait().toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (ExecutionException e) {
@@ -553,25 +493,73 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
     }
   }
 
-  /** {@code algorithm}'s digest of {@code text}, in lower-case hex. */
-  static String hex(String algorithm, String text) {
-    try {
-      byte[] digest = MessageDigest.getInstance(algorithm).digest(text.getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(digest);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e); // every JVM has SHA-1 and SHA-256
+  /** This state as its keys see it: each method the one of the same name above. */
+  private final class KeysFleet implements Fleet {
+    @Override
+    public SharedSettings settings() {
+      return settings;
+    }
+
+    @Override
+    public boolean isClosed() {
+      return RedisSharedState.this.isClosed();
+    }
+
+    @Override
+    public boolean isFallingBack(String redisKey) {
+      return RedisSharedState.this.isFallingBack(redisKey);
+    }
+
+    @Override
+    public String nodeOf(String redisKey) {
+      return RedisSharedState.this.nodeOf(redisKey);
+    }
+
+    @Override
+    public String pauseChannel() {
+      return RedisSharedState.this.pauseChannel();
+    }
+
+    @Override
+    public CompletableFuture<LeaseAnswer> lease(String[] keys, String[] args) {
+      return RedisSharedState.this.lease(keys, args);
+    }
+
+    @Override
+    public void reached(String node) {
+      RedisSharedState.this.reached(node);
+    }
+
+    @Override
+    public void unreachable(String node, Throwable cause) {
+      RedisSharedState.this.unreachable(node, cause);
+    }
+
+    @Override
+    public boolean timesWaits() {
+      return RedisSharedState.this.timesWaits();
+    }
+
+    @Override
+    public void callsWaited(long[] waitedNanos) {
+      RedisSharedState.this.callsWaited(waitedNanos);
+    }
+
+    @Override
+    public void left(String stateKey, SharedKey key) {
+      RedisSharedState.this.left(stateKey, key);
+    }
+
+    @Override
+    public String toString() {
+      return RedisSharedState.this.toString();
     }
   }
 
   @Override
   public String toString() {
-    return "RedisSharedState{" + link + (down ? ", falling back" : "") + '}';
+    return "RedisSharedState{" + link + (downNodes.any() ? ", falling back" : "") + '}';
   }
-
-  /** The settings every key of one shared state reads. */
-  record Settings(long timeoutNanos, String prefix, long leaseForNanos, long validityNanos,
-      long idleExpiryMillis, long aliveWindowMicros, long retryEveryNanos, Duration connectWait,
-      String instanceId, @Nullable Consumer<Duration> callWaited) {}
 
   /**
    * Builds a {@link RedisSharedState}; every setting has a default.
@@ -703,7 +691,7 @@ public final class RedisSharedState implements SharedState, AutoCloseable {
 
     /** The shared state, connected (or trying to be, if Redis is not there yet). */
     public RedisSharedState build() {
-      RedisSharedState state = new RedisSharedState(link, new Settings(timeout.toNanos(), prefix,
+      RedisSharedState state = new RedisSharedState(link, new SharedSettings(timeout.toNanos(), prefix,
           leaseFor.toNanos(), validity.toNanos(), idleExpiry.toMillis(), aliveWindow.toNanos() / 1000,
           retryEvery.toNanos(), connectWait, instanceId, callWaited));
       if (connectWait.isZero()) {

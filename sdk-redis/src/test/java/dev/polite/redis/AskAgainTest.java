@@ -34,7 +34,7 @@ class AskAgainTest {
     while (again.confirmsAgain()) {
       confirmed++;
     }
-    assertThat(confirmed).isEqualTo(RedisSharedState.REJOIN_AFTER - 1);
+    assertThat(confirmed).isEqualTo(AskAgain.REJOIN_AFTER - 1);
     assertThat(again.confirmsAgain()).as("another key's failures cannot keep it asking").isFalse();
     again.callAsks();
     assertThat(again.confirmsAgain()).as("the next call counts afresh").isTrue();

@@ -49,7 +49,7 @@ class CloseTest {
   }
 
   private RedisSharedState.Builder builder(Function<RedisLink, RedisLink> wrap) {
-    Function<ClientResources, RedisLink> real = RedisLink.parse(redis.process().uri());
+    Function<ClientResources, RedisLink> real = RedisLinks.parse(redis.process().uri());
     return RedisSharedState.builder(resources -> wrap.apply(real.apply(resources)))
         .prefix("close-test:").timeout(Duration.ofSeconds(2));
   }

@@ -143,6 +143,6 @@ class ClusterTest {
   private static String stateKey(DemoServer server) {
     URI url = server.url();
     String key = url.getScheme() + "://" + url.getHost() + ":" + url.getPort();
-    return PREFIX + "{" + RedisSharedState.hex("SHA-256", key).substring(0, 32) + "}:state";
+    return PREFIX + "{" + Hex.digest("SHA-256", key).substring(0, 32) + "}:state";
   }
 }

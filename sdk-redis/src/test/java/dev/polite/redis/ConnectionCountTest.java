@@ -87,7 +87,7 @@ class ConnectionCountTest {
   void aPauseSubscriptionThatFailedToOpenIsOpenedAgain() throws Exception {
     AtomicInteger attempts = new AtomicInteger();
     Function<ClientResources, RedisLink> real =
-        RedisLink.parse("redis://127.0.0.1:" + redis.process().port() + "?clientName=" + NAME);
+        RedisLinks.parse("redis://127.0.0.1:" + redis.process().port() + "?clientName=" + NAME);
     try (RedisSharedState state = RedisSharedState.builder(
             resources -> new FirstSubscriptionFails(real.apply(resources), attempts))
         .prefix("count-test:").retryEvery(Duration.ofMillis(50)).timeout(Duration.ofSeconds(1)).build()) {

@@ -20,7 +20,7 @@ import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One request and its one answer, on a {@link HttpConnection}. An endpoint reads the request
+ * One request and its one answer, on a connection ({@link Line}, an {@link HttpConnection}). An endpoint reads the request
  * (path, query, headers, peer), sets response headers, and sends; the connection writes the answer
  * in request order, closes afterwards when the request asked for that (or its body is still
  * arriving, which no endpoint reads), then starts the next request it holds.
@@ -34,12 +34,37 @@ import org.jspecify.annotations.Nullable;
  * <p>Usage: {@code exchange.header("Retry-After", "1"); exchange.send(429, "application/json", "{}");}
  */
 public final class Exchange {
+  /**
+   * What an exchange needs of the connection it came on: who is at the other end, its threads,
+   * and where its one answer goes. {@link HttpConnection} is one; the exchange names only this,
+   * so the connection, which makes exchanges, stays above it.
+   */
+  interface Line {
+    /** The peer. */
+    InetSocketAddress peer();
+
+    /** The limiter's key for the peer alone, worked out once per connection by {@code keyOf}. */
+    String peerKey(Function<InetSocketAddress, String> keyOf);
+
+    /** Runs {@code task} after {@code delay} on the connection's I/O thread. */
+    void later(long delay, TimeUnit unit, Runnable task);
+
+    /** Runs {@code task} on a worker thread. */
+    void dispatch(Runnable task);
+
+    /** Writes {@code exchange}'s answer (from any thread). */
+    void answer(Exchange exchange, FullHttpResponse response);
+
+    /** Closes the connection with no answer to {@code exchange} (from any thread). */
+    void drop(Exchange exchange);
+  }
+
   private static final HttpHeadersFactory RESPONSE_HEADERS = DefaultHttpHeadersFactory.headersFactory()
       .withValidation(false).withCombiningHeaders(false);
   private static final HttpHeaders NO_TRAILERS = DefaultHttpHeadersFactory.trailersFactory()
       .withValidation(false).newEmptyHeaders();
 
-  private final HttpConnection connection;
+  private final Line connection;
   private final HttpRequest request;
   private final boolean keepAlive;
   private final HttpHeaders response = RESPONSE_HEADERS.newHeaders();
@@ -49,7 +74,7 @@ public final class Exchange {
   private boolean sent;
   private boolean ended; // guarded by this: the connection may end it while a worker runs it
 
-  Exchange(HttpConnection connection, HttpRequest request, boolean keepAlive) {
+  Exchange(Line connection, HttpRequest request, boolean keepAlive) {
     this.connection = connection;
     this.request = request;
     this.keepAlive = keepAlive;

@@ -59,7 +59,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Usage: {@code pipeline.addLast(timeouts, gate, new HttpServerCodec(...), new HttpConnection(endpoint, timeouts, gate, tasks))}
  */
-final class HttpConnection extends ChannelInboundHandlerAdapter {
+final class HttpConnection extends ChannelInboundHandlerAdapter implements Exchange.Line {
   private static final Logger log = LoggerFactory.getLogger(HttpConnection.class);
   static final long LINGER_MILLIS = 1_000;
   private static final byte[] BAD_REQUEST_BODY = "bad request\n".getBytes(StandardCharsets.US_ASCII);
@@ -164,22 +164,26 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
     ctx.close();
   }
 
-  InetSocketAddress peer() {
+  @Override
+  public InetSocketAddress peer() {
     return (InetSocketAddress) context().channel().remoteAddress();
   }
 
-  String peerKey(Function<InetSocketAddress, String> keyOf) {
+  @Override
+  public String peerKey(Function<InetSocketAddress, String> keyOf) {
     if (peerKey == null) {
       peerKey = keyOf.apply(peer());
     }
     return peerKey;
   }
 
-  void later(long delay, TimeUnit unit, Runnable task) {
+  @Override
+  public void later(long delay, TimeUnit unit, Runnable task) {
     context().executor().schedule(task, delay, unit);
   }
 
-  void dispatch(Runnable task) {
+  @Override
+  public void dispatch(Runnable task) {
     try {
       tasks.execute(task);
     } catch (RejectedExecutionException stopping) {
@@ -188,7 +192,8 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
   }
 
   /** Writes {@code exchange}'s answer (from any thread), then starts the next request. */
-  void answer(Exchange exchange, FullHttpResponse response) {
+  @Override
+  public void answer(Exchange exchange, FullHttpResponse response) {
     ChannelHandlerContext ctx = context();
     if (!ctx.executor().inEventLoop()) {
       ctx.executor().execute(() -> answer(exchange, response));
@@ -207,7 +212,8 @@ final class HttpConnection extends ChannelInboundHandlerAdapter {
   }
 
   /** Closes the connection with no answer to {@code exchange} (from any thread): nothing more is read or written. */
-  void drop(Exchange exchange) {
+  @Override
+  public void drop(Exchange exchange) {
     ChannelHandlerContext ctx = context();
     if (!ctx.executor().inEventLoop()) {
       ctx.executor().execute(() -> drop(exchange));

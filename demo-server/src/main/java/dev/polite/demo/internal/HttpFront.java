@@ -113,7 +113,7 @@ public final class HttpFront implements AutoCloseable {
    * @throws IOException when the address cannot be bound
    */
   public static HttpFront start(DemoServerConfig config, Endpoint endpoint) throws IOException {
-    int ioThreads = ioThreads(config);
+    int ioThreads = ServerThreads.io(config);
     int maxConnections = fitToFileLimit(config.maxConnections(), maxFileDescriptors());
     if (maxConnections < config.maxConnections()) {
       log.warn("max-connections lowered from {} to {} to stay under the process's file limit ({})",
@@ -125,7 +125,7 @@ public final class HttpFront implements AutoCloseable {
     EventLoopGroup accepting = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("polite-demo-accept", true),
         handlers);
     EventLoopGroup loops = new MultiThreadIoEventLoopGroup(ioThreads, new DefaultThreadFactory("polite-demo-io", true), handlers);
-    ExecutorService tasks = Executors.newFixedThreadPool(taskThreads(config),
+    ExecutorService tasks = Executors.newFixedThreadPool(ServerThreads.tasks(config),
         new DefaultThreadFactory("polite-demo-task", true));
     Map<EventExecutor, Turns> turns = Turns.forEach(loops);
     try {
@@ -205,20 +205,6 @@ public final class HttpFront implements AutoCloseable {
       throw bindFailure(bound.cause());
     }
     return bound.channel();
-  }
-
-  /** The I/O threads {@code config} asks for: {@code --io-threads}, or half the cores, at least 1. */
-  static int ioThreads(DemoServerConfig config) {
-    return config.ioThreads() > 0 ? config.ioThreads() : Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
-  }
-
-  /**
-   * The task threads: eight per I/O thread (at least 16), for the work that may block (Redis
-   * decisions, /stats). Also the most decisions one store can have under way at once, which the
-   * Redis stores size their connection pools by.
-   */
-  static int taskThreads(DemoServerConfig config) {
-    return Math.max(2, ioThreads(config)) * 8;
   }
 
   /**

@@ -45,7 +45,7 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  * by {@link WhenDown}: open, closed, or this node's share of the limit from memory.
  *
  * <p>A full pool is not Redis failing. The pool holds a connection for every thread that may
- * decide at once ({@link HttpFront#taskThreads}), so the server's own decisions never wait for one;
+ * decide at once ({@link ServerThreads#tasks}), so the server's own decisions never wait for one;
  * a caller with more threads waits its turn for at most one timeout, and then gets a
  * {@link StoreBusyException} (a 503), not a decision. Counted as an outage, a wait in vain would
  * let a burst of callers mark a merely slow Redis down, and {@code --when-down open} would then
@@ -98,7 +98,7 @@ public final class RedisStore implements LimiterStore {
    *     first)
    */
   public static RedisStore open(DemoServerConfig config, Policy policy, LongSupplier nanos) {
-    return open(config, policy, nanos, HttpFront.taskThreads(config));
+    return open(config, policy, nanos, ServerThreads.tasks(config));
   }
 
   /** A store whose pool holds {@code connections}; for tests of a full pool. */

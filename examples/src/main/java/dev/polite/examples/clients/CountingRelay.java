@@ -224,19 +224,6 @@ public final class CountingRelay implements WireCount, AutoCloseable {
     return new HttpDecoderConfig().setMaxInitialLineLength(MAX_LINE).setMaxHeaderSize(MAX_HEADERS);
   }
 
-  /** A target's origin: what one relay port forwards to. */
-  private record Origin(String host, int port) {
-    static Origin of(HttpUrl url) {
-      return new Origin(url.host(), url.port());
-    }
-
-    /** The {@code Host} the client would have sent to the target itself. */
-    String hostHeader() {
-      String name = host.indexOf(':') >= 0 ? "[" + host + "]" : host;
-      return port == 80 ? name : name + ":" + port;
-    }
-  }
-
   /**
    * One head forwarded, the call it belongs to if it named one, and what answered it; its answer
    * is written on the relay's thread.

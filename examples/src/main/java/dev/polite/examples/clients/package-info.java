@@ -7,6 +7,10 @@
  * a client without interceptors), and {@code CallAttempts} the same attempts per call. No command
  * of its own: {@code compare}, {@code load}, {@code zoo} and {@code overload} build their clients
  * here.
+ *
+ * <p>It may import polite (the core, sdk-okhttp, sdk-adaptive), Failsafe, Netty (the relay),
+ * OkHttp and the shared {@code dev.polite.examples}; it may not import any command package
+ * ({@code compare}, {@code load}, {@code zoo}...) nor the demo server.
  */
 @NullMarked
 package dev.polite.examples.clients;

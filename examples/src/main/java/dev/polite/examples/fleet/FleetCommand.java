@@ -151,7 +151,7 @@ public final class FleetCommand implements Callable<Integer> {
       all.put("threads", threads);
       all.put("redis_timeout_ms", redisTimeoutMillis);
       all.put("seconds", seconds);
-      all.put("steady_from_seconds", FleetRun.STEADY_FROM.toSeconds());
+      all.put("steady_from_seconds", InstanceLoad.STEADY_FROM.toSeconds());
       all.put("instances_are", isolation);
       all.put("rows", jsonRows);
       out.println(JSON.writeValueAsString(all));

@@ -20,7 +20,7 @@ import redis.clients.jedis.Jedis;
  * ({@link ProcessFleet}) or in this one ({@link InProcessFleet}). The instances are started and
  * ready first; the clock starts for all together, and Redis is emptied just before it.
  *
- * <p>Steady state is the run from {@link #STEADY_FROM} to D: the starting burst and the first
+ * <p>Steady state is the run from {@link #InstanceLoad.STEADY_FROM} to D: the starting burst and the first
  * answers (from which polite learns the limit) fall before it. Throughput and round trips per
  * call are measured over it; rejections and p99 over the whole row, drain included.
  *
@@ -35,10 +35,6 @@ final class FleetRun {
   static final long LIMIT = 20;
   /** The server's burst: 20. */
   static final long BURST = 20;
-  /** Where steady state starts: after the first second, the starting burst spent. */
-  static final Duration STEADY_FROM = Duration.ofSeconds(1);
-  /** How long calls still running at D may take to finish before they are cancelled. */
-  static final Duration DRAIN = Duration.ofSeconds(10);
   private static final Duration OUTAGE = Duration.ofSeconds(3);
   private static final Duration BACK_BEFORE_END = Duration.ofMillis(500);
 
@@ -83,8 +79,8 @@ final class FleetRun {
     if (mode.shared() && redis == null) {
       throw new IllegalArgumentException(mode.label() + " needs a Redis");
     }
-    if (length.compareTo(STEADY_FROM.multipliedBy(2)) < 0) {
-      throw new IllegalArgumentException("a run must last at least " + STEADY_FROM.multipliedBy(2).toSeconds()
+    if (length.compareTo(InstanceLoad.STEADY_FROM.multipliedBy(2)) < 0) {
+      throw new IllegalArgumentException("a run must last at least " + InstanceLoad.STEADY_FROM.multipliedBy(2).toSeconds()
           + " s: " + length);
     }
     this.headers = headers;
@@ -131,7 +127,7 @@ final class FleetRun {
   private FleetRow measure(DemoServer server, LaunchedFleet fleet) throws IOException, InterruptedException {
     long start = System.nanoTime();
     fleet.go();
-    InstanceLoad.sleepUntil(start, STEADY_FROM);
+    InstanceLoad.sleepUntil(start, InstanceLoad.STEADY_FROM);
     long admittedAtStart = server.stats().admitted();
     double startSeconds = seconds(start);
     String outage = null;

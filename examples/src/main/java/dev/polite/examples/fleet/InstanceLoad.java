@@ -20,14 +20,18 @@ import okhttp3.Response;
  * The client side of one row, for the instances one JVM runs (all P in process, or the one of a
  * child process): C worker threads per instance, each making the row's GET in a closed loop (the
  * next call as soon as the last one ends) for D from {@link #run()}'s start. Then no new call
- * starts; calls still running may finish for up to {@link FleetRun#DRAIN}, and the rest are
+ * starts; calls still running may finish for up to {@link #DRAIN}, and the rest are
  * cancelled and counted as cut, not failed. It marks its own counters at
- * {@link FleetRun#STEADY_FROM} and at D, so that each JVM measures the steady state on its own
+ * {@link #STEADY_FROM} and at D, so that each JVM measures the steady state on its own
  * clock and the parent only sums.
  *
  * <p>Usage: {@code InstanceReport report = new InstanceLoad(List.of(instance), 4, Duration.ofSeconds(7), request).run();}
  */
 final class InstanceLoad {
+  /** Where steady state starts: after the first second, the starting burst spent. */
+  static final Duration STEADY_FROM = Duration.ofSeconds(1);
+  /** How long calls still running at D may take to finish before they are cancelled. */
+  static final Duration DRAIN = Duration.ofSeconds(10);
   /** How often the instances are asked whether they pace alone for want of Redis. */
   private static final Duration FALLBACK_SAMPLE = Duration.ofMillis(50);
 
@@ -85,7 +89,7 @@ final class InstanceLoad {
     int[] waitsAtStart;
     int[] waitsAtEnd;
     try {
-      sleepUntil(start, FleetRun.STEADY_FROM);
+      sleepUntil(start, STEADY_FROM);
       steadyStart = mark();
       waitsAtStart = redisWaitsRecorded();
       sleepUntil(start, length);
@@ -95,7 +99,7 @@ final class InstanceLoad {
       sampler.shutdownNow();
       stopping.set(true); // also when the run broke off: no worker may loop on after it
     }
-    if (!ended.await(FleetRun.DRAIN.toMillis(), TimeUnit.MILLISECONDS)) {
+    if (!ended.await(DRAIN.toMillis(), TimeUnit.MILLISECONDS)) {
       cutting.set(true); // what throws from here on was cancelled by us, not failed
       instances.forEach(FleetInstance::cancelAll);
       if (!ended.await(5, TimeUnit.SECONDS)) {

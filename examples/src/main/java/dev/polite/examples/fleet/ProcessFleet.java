@@ -105,7 +105,7 @@ final class ProcessFleet implements LaunchedFleet {
    * loaded machine.
    */
   static Duration reportWithin(Duration length) {
-    return length.plus(FleetRun.DRAIN).plusSeconds(40);
+    return length.plus(InstanceLoad.DRAIN).plusSeconds(40);
   }
 
   @Override

@@ -5,6 +5,9 @@
  * a {@code LoadClient} on the client's engine ({@code OkHttpLoadClient}, {@code JdkLoadClient}),
  * and is also what {@code compare} and {@code zoo} measure each client with (after a
  * {@code WarmUp}).
+ *
+ * <p>It may import polite on every engine (and its adaptive part and meters), those engines,
+ * {@code clients}, the demo server, Jackson and {@code dev.polite.examples}; no other command package.
  */
 @NullMarked
 package dev.polite.examples.load;

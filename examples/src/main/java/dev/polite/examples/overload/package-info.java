@@ -8,6 +8,10 @@
  * <pre>{@code
  * OverloadScenarios.run().forEach(row -> System.out.println(row.toJson()));
  * }</pre>
+ *
+ * <p>It may import polite (the core, its {@code dev.polite.internal} key model that the
+ * simulations drive, sdk-okhttp, sdk-adaptive), the demo server, {@code clients} and
+ * {@code dev.polite.examples}; no other command package.
  */
 @NullMarked
 package dev.polite.examples.overload;

@@ -9,12 +9,10 @@ import dev.polite.examples.HtmlPage;
 import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.OptionalLong;
 import okhttp3.HttpUrl;
-import org.jspecify.annotations.Nullable;
 
 /**
  * A demo server in the zoo: one algorithm, one header dialect, {@code limit} per {@code window}
@@ -47,7 +45,7 @@ record DemoZooServer(String name, Algorithm algorithm, HeaderStyle headers, long
    * the quota must never refill during the cell.
    */
   static final Duration QUOTA_GUARD = Duration.ofSeconds(
-      60 + (long) Math.max(Zoo.CUT_MIN_SECONDS, Zoo.CUT_FLOORS * Verdict.SPENT_QUOTA_SECONDS) + 1);
+      60 + (long) Cut.seconds(Verdict.SPENT_QUOTA_SECONDS) + 1);
 
   /** How far past a window's opening a cell that waits for one starts: the window is surely open by then. */
   private static final long WINDOW_OPENED_MILLIS = 5;
@@ -57,236 +55,6 @@ record DemoZooServer(String name, Algorithm algorithm, HeaderStyle headers, long
       Duration clockSkew) {
     this(algorithm.cliName() + "/" + headers.cliName(), algorithm, headers, limit, window, capacity, clockSkew,
         Shape.PLAIN);
-  }
-
-  /**
-   * The shapes of a limit a row may add, each a demo server flag: a cap on calls in flight per key
-   * with each admitted call taking a while ({@code --concurrency}, {@code --latency}), refusals
-   * answered 403 as GitHub does ({@code --reject-status 403}), a reset 200 days out on every Nth
-   * answer ({@code --wrong-reset-every}), a quota the cell spends, judged by
-   * {@link Verdict#spentQuota}, routes with budgets of their own ({@code --budget}), which the
-   * cell's calls spend in a fixed mix ({@link Split}), named in the answers or not
-   * ({@code --unnamed-budgets}), a block that each early call restarts ({@code --block-for}), a
-   * limiter that refuses everything ({@code --refuse-all}), judged by
-   * {@link Verdict#refusesEverything}, a second policy beside the first ({@code --second-policy}),
-   * and refusals whose hint no client can use on a server that otherwise admits everything
-   * ({@code --bogus-refusal-every}, each admitted call taking {@code latency}), judged by
-   * {@link Verdict#unusableHints}. Made by the factories, one per shape.
-   *
-   * @param concurrency calls in flight per key, 0 for no cap
-   * @param latency each admitted call's simulated work
-   * @param rejectStatus the status of every refusal, 429 or 403
-   * @param wrongResetEvery every Nth answer states a reset 200 days out; 0 for never
-   * @param spentQuota whether the window's limit is a quota the cell spends: its limit succeed,
-   *     the rest must fail fast
-   * @param split the budgets of the host's routes and the cell's mix of calls over them
-   *     ({@link Split#NONE} for one budget, every call to {@link #PATH})
-   * @param blockFor how long a key is blocked once refused, each call during the block restarting
-   *     it; zero for no block
-   * @param refuseAll whether every call is refused ({@code Retry-After: 0}, nothing else)
-   * @param secondPolicy a fixed window every call must also pass, listed beside the main policy in
-   *     the IETF fields; null for none
-   * @param bogusRefusalEvery every Nth answer is a refusal no limiter made, saying "come back in a
-   *     day"; 0 for never
-   */
-  public record Shape(int concurrency, Duration latency, int rejectStatus, int wrongResetEvery, boolean spentQuota,
-      Split split, Duration blockFor, boolean refuseAll, @Nullable SecondPolicy secondPolicy, int bogusRefusalEvery) {
-    /** Nothing added: the algorithm in its dialect, 429 refusals. */
-    public static final Shape PLAIN = new Parts().shape();
-
-    /** A cap of {@code inFlight} calls in flight per key, each admitted call taking {@code latency}. */
-    public static Shape cap(int inFlight, Duration latency, int rejectStatus) {
-      Parts parts = new Parts();
-      parts.concurrency = inFlight;
-      parts.latency = latency;
-      parts.rejectStatus = rejectStatus;
-      return parts.shape();
-    }
-
-    /** Every {@code every}th answer states a reset 200 days out, everything else true. */
-    public static Shape wrongReset(int every) {
-      Parts parts = new Parts();
-      parts.wrongResetEvery = every;
-      return parts.shape();
-    }
-
-    /** A quota the cell spends, refused with {@code rejectStatus}. */
-    public static Shape spent(int rejectStatus) {
-      Parts parts = new Parts();
-      parts.spentQuota = true;
-      parts.rejectStatus = rejectStatus;
-      return parts.shape();
-    }
-
-    /** Routes with budgets of their own, spent by the cell's calls in {@code split}'s mix. */
-    public static Shape budgets(Split split) {
-      Parts parts = new Parts();
-      parts.split = split;
-      return parts.shape();
-    }
-
-    /** Once refused, a key is blocked for {@code blockFor}, and every call during the block restarts it. */
-    public static Shape block(Duration blockFor) {
-      Parts parts = new Parts();
-      parts.blockFor = blockFor;
-      return parts.shape();
-    }
-
-    /** Every call refused, {@code Retry-After: 0} and nothing else: no call can succeed. */
-    public static Shape refusesEverything() {
-      Parts parts = new Parts();
-      parts.refuseAll = true;
-      return parts.shape();
-    }
-
-    /** A second policy every call must also pass, listed beside the first in one field. */
-    public static Shape twoPolicies(SecondPolicy second) {
-      Parts parts = new Parts();
-      parts.secondPolicy = second;
-      return parts.shape();
-    }
-
-    /**
-     * Every {@code every}th answer a refusal no limiter made, with a {@code Retry-After} of a day, before
-     * the row's limiter; each admitted call takes {@code latency} (zero: none).
-     */
-    public static Shape unusableHints(int every, Duration latency) {
-      Parts parts = new Parts();
-      parts.bogusRefusalEvery = every;
-      parts.latency = latency;
-      return parts.shape();
-    }
-
-    /** Whether it adds nothing. */
-    public boolean plain() {
-      return equals(PLAIN);
-    }
-
-    /**
-     * How the row's cells are judged: a spent quota's, a limiter that refuses everything's and
-     * unusable hints' by their own targets, every other shape by the usual ones.
-     */
-    Targets targets(long limit) {
-      if (spentQuota) {
-        return new Targets.SpentQuota(limit);
-      }
-      if (refuseAll) {
-        return new Targets.RefusesEverything();
-      }
-      return bogusRefusalEvery > 0 ? new Targets.UnusableHints(bogusRefusalEvery) : Targets.USUAL;
-    }
-
-    /** A shape's parts as its factory sets them, every other one as {@link #PLAIN} has it. */
-    private static final class Parts {
-      int concurrency;
-      Duration latency = Duration.ZERO;
-      int rejectStatus = 429;
-      int wrongResetEvery;
-      boolean spentQuota;
-      Split split = Split.NONE;
-      Duration blockFor = Duration.ZERO;
-      boolean refuseAll;
-      @Nullable SecondPolicy secondPolicy;
-      int bogusRefusalEvery;
-
-      Shape shape() {
-        return new Shape(concurrency, latency, rejectStatus, wrongResetEvery, spentQuota, split, blockFor, refuseAll,
-            secondPolicy, bogusRefusalEvery);
-      }
-    }
-  }
-
-  /** The path every call of a row with one budget goes to, and a row of several budgets sends its main share to. */
-  public static final String PATH = "/api/items";
-
-  /**
-   * A route with a budget of its own on the host ({@code --budget PREFIX=NAME:LIMIT/WINDOW}): the
-   * cell sends {@code calls} of every cycle of its {@link Split} to {@code prefix} itself.
-   *
-   * @param prefix the route, and the path its calls go to
-   * @param name the budget's name in the answers
-   * @param limit its requests per window (burst = limit)
-   * @param window its window
-   * @param calls its calls per cycle of the mix
-   */
-  public record Route(String prefix, String name, long limit, Duration window, int calls) {
-    public Route {
-      if (calls < 1) {
-        throw new IllegalArgumentException("calls: must be at least 1, was " + calls);
-      }
-    }
-
-    /** Its documented rate, requests per second. */
-    double rate() {
-      return limit / (window.toNanos() / 1e9);
-    }
-  }
-
-  /**
-   * The host's budgets and the cell's fixed mix of calls over them, one cycle after another (call
-   * {@code i} takes slot {@code i mod cycle}): first {@code mainCalls} to {@link #PATH}, which
-   * spends the main budget ({@code core}), then each route's calls to its prefix. GitHub's
-   * {@code core} and {@code search}: {@code new Split(3, List.of(new Route("/api/search", "search", 5, 1 s, 1)))},
-   * 3 calls in 4 to core, 1 in 4 to search.
-   *
-   * @param mainCalls the main budget's calls per cycle, at least 1
-   * @param routes the routes with budgets of their own, in the order they are given to the server
-   * @param named whether the answers name their budget; false for X's API v2, whose answers give each
-   *     route's own numbers under the same names ({@code --unnamed-budgets})
-   */
-  public record Split(int mainCalls, List<Route> routes, boolean named) {
-    /** One budget: every call to {@link #PATH}. */
-    public static final Split NONE = new Split(1, List.of());
-
-    public Split {
-      if (mainCalls < 1) {
-        throw new IllegalArgumentException("mainCalls: must be at least 1, was " + mainCalls);
-      }
-      routes = List.copyOf(routes);
-    }
-
-    /** Budgets the answers name, as GitHub's {@code x-ratelimit-resource} does. */
-    public Split(int mainCalls, List<Route> routes) {
-      this(mainCalls, routes, true);
-    }
-
-    /** The same budgets and mix, the answers naming none. */
-    public Split unnamed() {
-      return new Split(mainCalls, routes, false);
-    }
-
-    /** Whether the host has one budget only. */
-    public boolean none() {
-      return routes.isEmpty();
-    }
-
-    /** Calls per cycle of the mix. */
-    public int cycle() {
-      return mainCalls + routes.stream().mapToInt(Route::calls).sum();
-    }
-
-    /** The paths of one cycle, in order: the main budget's, then each route's. */
-    List<String> paths() {
-      List<String> paths = new ArrayList<>(Collections.nCopies(mainCalls, PATH));
-      for (Route route : routes) {
-        paths.addAll(Collections.nCopies(route.calls(), route.prefix()));
-      }
-      return paths;
-    }
-
-    /** How many of {@code requests} calls spend the main budget. */
-    int mainShare(int requests) {
-      return Floor.roundRobinShare(requests, cycle(), 0, mainCalls);
-    }
-
-    /** How many of {@code requests} calls spend route {@code index}'s budget. */
-    int routeShare(int requests, int index) {
-      int from = mainCalls;
-      for (int i = 0; i < index; i++) {
-        from += routes.get(i).calls();
-      }
-      return Floor.roundRobinShare(requests, cycle(), from, from + routes.get(index).calls());
-    }
   }
 
   @Override
@@ -322,7 +90,7 @@ record DemoZooServer(String name, Algorithm algorithm, HeaderStyle headers, long
     Split split = shape.split();
     if (!split.none()) {
       List<String> mix = new ArrayList<>();
-      mix.add(split.mainCalls() + " calls in " + split.cycle() + " to " + PATH + " (core)");
+      mix.add(split.mainCalls() + " calls in " + split.cycle() + " to " + Split.PATH + " (core)");
       for (Route route : split.routes()) {
         mix.add(route.calls() + " in " + split.cycle() + " to " + route.prefix() + ", a budget of its own: "
             + route.name() + ", " + route.limit() + " per " + seconds(route.window()));

@@ -25,7 +25,7 @@ import org.jspecify.annotations.Nullable;
  * Runs zoo cells one after another, never two at once, so that every cell has the machine to
  * itself and its time is honest. Each cell gets a fresh limiter, a fresh client (its own
  * connection pool and fresh interceptors, or a fresh JDK client, through {@link LoadRunner}) and a
- * time limit of {@link #CUT_FLOORS} floors (at least {@link #CUT_MIN_SECONDS} s), past which the
+ * time limit ({@link Cut}: six floors, at least 20 s), past which the
  * runner is {@link LoadRunner#cut() cut}: its unfinished calls are cancelled and count as lost.
  * One stuck cell (a client waiting out a date a minute ahead, say) must not stall the zoo or CI.
  * The {@code zoo} command and its CI test both run cells through here.
@@ -33,11 +33,6 @@ import org.jspecify.annotations.Nullable;
  * <p>Usage: {@code List<ZooRow> rows = new Zoo(new OkHttpClient()).run(matrix.cells(), row -> {}, null);}
  */
 final class Zoo {
-  /** A cell is cut after this many floors ... */
-  public static final double CUT_FLOORS = 6;
-  /** ... and never before this many seconds. */
-  public static final double CUT_MIN_SECONDS = 20;
-
   private final OkHttpClient base;
   private final boolean async;
 
@@ -103,7 +98,7 @@ final class Zoo {
     ConnectionPool pool = new ConnectionPool();
     OkHttpClient client = base.newBuilder().connectionPool(pool).build();
     LoadRunner runner = new LoadRunner(client, cell.client(), cell.toldRate(), cell.toldBurst());
-    long cutMillis = (long) (1000 * Math.max(CUT_MIN_SECONDS, CUT_FLOORS * floor));
+    long cutMillis = Cut.millis(floor);
     try (ZooServer.Running server = cell.server().start()) {
       ScheduledFuture<?> cut = timer.schedule(runner::cut, cutMillis, TimeUnit.MILLISECONDS);
       RunResult result;

@@ -285,31 +285,31 @@ final class ZooMatrix {
    * everything, and refusals whose hint no client can use.
    */
   static List<DemoZooServer> shapes() {
-    DemoZooServer.Split coreAndSearch = new DemoZooServer.Split(CORE_CALLS,
-        List.of(new DemoZooServer.Route(SEARCH_PREFIX, SEARCH_NAME, SEARCH_LIMIT, WINDOW, SEARCH_CALLS)));
+    Split coreAndSearch = new Split(CORE_CALLS,
+        List.of(new Route(SEARCH_PREFIX, SEARCH_NAME, SEARCH_LIMIT, WINDOW, SEARCH_CALLS)));
     return List.of(
         new DemoZooServer("concurrency/x-ratelimit", Algorithm.TOKEN_BUCKET, HeaderStyle.X_RATELIMIT, CAP_BUCKET,
-            WINDOW, CAP_BUCKET, Duration.ZERO, DemoZooServer.Shape.cap(CAP, CAP_LATENCY, 429)),
+            WINDOW, CAP_BUCKET, Duration.ZERO, Shape.cap(CAP, CAP_LATENCY, 429)),
         new DemoZooServer("concurrency/github-403", Algorithm.TOKEN_BUCKET, HeaderStyle.X_RATELIMIT, CAP_BUCKET,
-            WINDOW, CAP_BUCKET, Duration.ZERO, DemoZooServer.Shape.cap(CAP, CAP_LATENCY, 403)),
+            WINDOW, CAP_BUCKET, Duration.ZERO, Shape.cap(CAP, CAP_LATENCY, 403)),
         new DemoZooServer("concurrency/none", Algorithm.TOKEN_BUCKET, HeaderStyle.NONE, CAP_BUCKET, WINDOW,
-            CAP_BUCKET, Duration.ZERO, DemoZooServer.Shape.cap(CAP, CAP_LATENCY, 429)),
+            CAP_BUCKET, Duration.ZERO, Shape.cap(CAP, CAP_LATENCY, 429)),
         new DemoZooServer("fixed-window/wrong-reset", Algorithm.FIXED_WINDOW, HeaderStyle.X_RATELIMIT, LIMIT, WINDOW,
-            BURST, Duration.ZERO, DemoZooServer.Shape.wrongReset(WRONG_RESET_EVERY)),
+            BURST, Duration.ZERO, Shape.wrongReset(WRONG_RESET_EVERY)),
         new DemoZooServer("quota/spent", Algorithm.FIXED_WINDOW, HeaderStyle.X_RATELIMIT, QUOTA, QUOTA_WINDOW, QUOTA,
-            Duration.ZERO, DemoZooServer.Shape.spent(403)),
+            Duration.ZERO, Shape.spent(403)),
         new DemoZooServer("budgets/x-ratelimit", Algorithm.FIXED_WINDOW, HeaderStyle.X_RATELIMIT, LIMIT, WINDOW, BURST,
-            Duration.ZERO, DemoZooServer.Shape.budgets(coreAndSearch)),
+            Duration.ZERO, Shape.budgets(coreAndSearch)),
         new DemoZooServer("budgets/unnamed", Algorithm.FIXED_WINDOW, HeaderStyle.X_RATE_LIMIT, LIMIT, WINDOW, BURST,
-            Duration.ZERO, DemoZooServer.Shape.budgets(coreAndSearch.unnamed())),
+            Duration.ZERO, Shape.budgets(coreAndSearch.unnamed())),
         new DemoZooServer("policies/ietf", Algorithm.TOKEN_BUCKET, HeaderStyle.IETF, LIMIT, WINDOW, BURST,
-            Duration.ZERO, DemoZooServer.Shape.twoPolicies(SECOND_POLICY)),
+            Duration.ZERO, Shape.twoPolicies(SECOND_POLICY)),
         new DemoZooServer("block/restarted", Algorithm.TOKEN_BUCKET, HeaderStyle.RETRY_AFTER, LIMIT, WINDOW, BURST,
-            Duration.ZERO, DemoZooServer.Shape.block(BLOCK_FOR)),
+            Duration.ZERO, Shape.block(BLOCK_FOR)),
         new DemoZooServer("refuses/everything", Algorithm.TOKEN_BUCKET, HeaderStyle.NONE, LIMIT, WINDOW, BURST,
-            Duration.ZERO, DemoZooServer.Shape.refusesEverything()),
+            Duration.ZERO, Shape.refusesEverything()),
         new DemoZooServer("hints/unusable", Algorithm.TOKEN_BUCKET, HeaderStyle.RETRY_AFTER, LIMIT, WINDOW,
-            BURST, Duration.ZERO, DemoZooServer.Shape.unusableHints(BOGUS_EVERY, Duration.ZERO)));
+            BURST, Duration.ZERO, Shape.unusableHints(BOGUS_EVERY, Duration.ZERO)));
   }
 
   /**
@@ -330,7 +330,7 @@ final class ZooMatrix {
     if (client.hasPolite()) {
       return true;
     }
-    DemoZooServer.Shape shape = demo.shape();
+    Shape shape = demo.shape();
     if (!shape.split().none()) {
       return shape.split().named();
     }

@@ -149,4 +149,10 @@ class FailsafeInterceptorTest {
     assertThat(FailsafeInterceptor.perSecond(4.5)).isNotNull();
     assertThat(FailsafeInterceptor.perSecond(0.1)).isNotNull();
   }
+
+  /** The attempts are written in two places, so that the interceptor need not name ClientKind above it. */
+  @Test
+  void itMakesAsManyAttemptsAsTheOtherRetryingPeers() {
+    assertThat(FailsafeInterceptor.MAX_ATTEMPTS).isEqualTo(ClientKind.PEER_ATTEMPTS);
+  }
 }

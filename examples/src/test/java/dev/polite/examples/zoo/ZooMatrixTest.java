@@ -86,7 +86,7 @@ class ZooMatrixTest {
         "concurrency/github-403", "concurrency/none", "fixed-window/wrong-reset", "quota/spent", "budgets/x-ratelimit",
         "budgets/unnamed", "policies/ietf", "block/restarted", "refuses/everything", "hints/unusable");
     DemoZooServer cap = (DemoZooServer) shapes.get(0);
-    assertThat(cap.shape()).isEqualTo(DemoZooServer.Shape.cap(2, Duration.ofMillis(50), 429));
+    assertThat(cap.shape()).isEqualTo(Shape.cap(2, Duration.ofMillis(50), 429));
     assertThat(cap.headers()).isEqualTo(HeaderStyle.X_RATELIMIT);
     assertThat(cap.limit()).as("far above the 40 per second a cap of 2 x 50 ms lets through").isEqualTo(1000);
     assertThat(cap.capacity()).isEqualTo(1000);
@@ -124,10 +124,10 @@ class ZooMatrixTest {
     assertThat(budgets.headers()).isEqualTo(HeaderStyle.X_RATELIMIT);
     assertThat(budgets.limit()).as("core").isEqualTo(20);
     assertThat(budgets.window()).isEqualTo(Duration.ofSeconds(1));
-    DemoZooServer.Split split = budgets.shape().split();
+    Split split = budgets.shape().split();
     assertThat(split.mainCalls()).isEqualTo(3);
     assertThat(split.routes()).containsExactly(
-        new DemoZooServer.Route("/api/search", "search", 5, Duration.ofSeconds(1), 1));
+        new Route("/api/search", "search", 5, Duration.ofSeconds(1), 1));
     assertThat(split.cycle()).isEqualTo(4);
     assertThat(split.paths()).containsExactly("/api/items", "/api/items", "/api/items", "/api/search");
     assertThat(budgets.shape().concurrency()).isZero();
@@ -218,7 +218,7 @@ class ZooMatrixTest {
     assertThat(hints.floorSeconds(100)).isCloseTo(3.5, within(1e-9));
     // With a latency, the admitted calls' waves over the callers where those are longer
     DemoZooServer slow = new DemoZooServer("hints/slow", Algorithm.TOKEN_BUCKET, HeaderStyle.RETRY_AFTER, 1000,
-        Duration.ofSeconds(1), 1000, Duration.ZERO, DemoZooServer.Shape.unusableHints(10, Duration.ofMillis(50)));
+        Duration.ofSeconds(1), 1000, Duration.ZERO, Shape.unusableHints(10, Duration.ofMillis(50)));
     assertThat(slow.floorSeconds(100, 4)).as("23 waves").isCloseTo(1.15, within(1e-9));
     assertThat(hints.description()).contains("every 10th answer a refusal", "86400");
   }
