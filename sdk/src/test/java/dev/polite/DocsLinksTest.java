@@ -99,22 +99,11 @@ class DocsLinksTest {
   /** The page's links, outside fenced code blocks and inline code. */
   private static List<Link> links(Path page) throws IOException {
     List<Link> links = new ArrayList<>();
-    boolean fenced = false;
-    String fence = null;
     List<String> lines = Files.readAllLines(page);
+    boolean[] code = fencedCode(lines);
     for (int i = 0; i < lines.size(); i++) {
       String line = lines.get(i);
-      Matcher f = FENCE.matcher(line);
-      if (f.find()) {
-        if (!fenced) {
-          fenced = true;
-          fence = f.group(1);
-        } else if (f.group(1).equals(fence)) {
-          fenced = false;
-        }
-        continue;
-      }
-      if (fenced) {
+      if (code[i]) {
         continue;
       }
       String text = INLINE_CODE.matcher(line).replaceAll("");
@@ -128,6 +117,26 @@ class DocsLinksTest {
       }
     }
     return links;
+  }
+
+  /** Which lines are fenced code, the fences included. */
+  private static boolean[] fencedCode(List<String> lines) {
+    boolean[] code = new boolean[lines.size()];
+    String fence = null;
+    for (int i = 0; i < lines.size(); i++) {
+      Matcher f = FENCE.matcher(lines.get(i));
+      if (f.find()) {
+        code[i] = true;
+        if (fence == null) {
+          fence = f.group(1);
+        } else if (f.group(1).equals(fence)) {
+          fence = null;
+        }
+      } else {
+        code[i] = fence != null;
+      }
+    }
+    return code;
   }
 
   private static String unbracket(String target) {
@@ -173,22 +182,13 @@ class DocsLinksTest {
     try {
       List<String> headings = new ArrayList<>();
       Set<String> ids = new LinkedHashSet<>();
-      boolean fenced = false;
-      String fence = null;
       String previous = null;
-      for (String line : Files.readAllLines(page)) {
-        Matcher f = FENCE.matcher(line);
-        if (f.find()) {
-          if (!fenced) {
-            fenced = true;
-            fence = f.group(1);
-          } else if (f.group(1).equals(fence)) {
-            fenced = false;
-          }
+      List<String> lines = Files.readAllLines(page);
+      boolean[] code = fencedCode(lines);
+      for (int i = 0; i < lines.size(); i++) {
+        String line = lines.get(i);
+        if (code[i]) {
           previous = null;
-          continue;
-        }
-        if (fenced) {
           continue;
         }
         Matcher id = HTML_ID.matcher(line);
