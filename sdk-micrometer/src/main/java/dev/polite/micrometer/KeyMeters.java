@@ -32,7 +32,7 @@ final class KeyMeters {
   final Timer waited;
   final Counter rejected;
   final Counter retries;
-  final Counter[] gaveUp = new Counter[REASONS.length];
+  final Counter[] gaveUp;
   final @Nullable Timer wouldWait;
   final @Nullable Counter wouldRetry;
   final Counter @Nullable [] wouldGiveUp;
@@ -55,12 +55,7 @@ final class KeyMeters {
     retries = add(Counter.builder("polite.calls.retries")
         .description("Retries scheduled after a rate-limit rejection or a failure")
         .tags(tags).register(registry));
-    for (GiveUpReason reason : REASONS) {
-      gaveUp[reason.ordinal()] = add(Counter.builder("polite.calls.gave.up")
-          .description("Calls polite stopped trying, by reason")
-          .tags(tags).tag(REASON, reason.name().toLowerCase(Locale.ROOT))
-          .register(registry));
-    }
+    gaveUp = byReason("polite.calls.gave.up", "Calls polite stopped trying, by reason", tags);
     if (observing) {
       wouldWait = add(Timer.builder("polite.calls.would.wait")
           .description("Observation mode: the wait each attempt sent at once would have had "
@@ -70,14 +65,9 @@ final class KeyMeters {
           .description("Observation mode: retries polite would have made; the answers were "
               + "returned as they came")
           .tags(tags).register(registry));
-      wouldGiveUp = new Counter[REASONS.length];
-      for (GiveUpReason reason : REASONS) {
-        wouldGiveUp[reason.ordinal()] = add(Counter.builder("polite.calls.would.gave.up")
-            .description("Observation mode: calls polite would have stopped trying, by reason "
-                + "(wait_too_long before an attempt: refused without sending it)")
-            .tags(tags).tag(REASON, reason.name().toLowerCase(Locale.ROOT))
-            .register(registry));
-      }
+      wouldGiveUp = byReason("polite.calls.would.gave.up",
+          "Observation mode: calls polite would have stopped trying, by reason "
+              + "(wait_too_long before an attempt: refused without sending it)", tags);
     } else {
       wouldWait = null;
       wouldRetry = null;
@@ -101,6 +91,16 @@ final class KeyMeters {
           .description("Calls to the key sent and not yet answered, or holding a reservation")
           .tags(tags).register(registry));
     }
+  }
+
+  /** One counter per reason to give up, indexed by the reason's ordinal. */
+  private Counter[] byReason(String name, String description, Tags tags) {
+    Counter[] counters = new Counter[REASONS.length];
+    for (GiveUpReason reason : REASONS) {
+      counters[reason.ordinal()] = add(Counter.builder(name).description(description)
+          .tags(tags).tag(REASON, reason.name().toLowerCase(Locale.ROOT)).register(registry));
+    }
+    return counters;
   }
 
   private <M extends Meter> M add(M meter) {
